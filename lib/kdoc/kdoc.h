@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kdoc.h - the kernel-doc grammar: one C file in, its items out
+ *
+ * In: a struct qu_source (lib/source/source.h). Out: a struct qu_unit
+ * holding the file's items (struct qu_item) in source order, each with
+ * its kind, name, brief, parameters or members, sections and normalized
+ * declaration, plus the diagnostics of the cross-checks between comment
+ * and declaration. Later stages (graph, markdown, render, site) include
+ * this header; the data model below is the contract between them.
+ */
+#ifndef QU_KDOC_KDOC_H
+#define QU_KDOC_KDOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+/**
+ * enum qu_kind - what a kernel-doc comment documents (rows of kinds.def)
+ * @QU_KIND__COUNT: the number of kinds
+ */
+enum qu_kind {
+#define QU_KIND(id, json, title) QU_KIND_##id,
+#include "kinds.def"
+#undef QU_KIND
+	QU_KIND__COUNT
+};
+
+/**
+ * qu_kind_name() - the kind's name in JSON output ("function", "struct", …)
+ * @kind: the kind
+ *
+ * Return: static storage.
+ */
+const char *qu_kind_name(enum qu_kind kind);
+
+/**
+ * qu_kind_title() - the kind's name for people ("Function", "Struct", …)
+ * @kind: the kind
+ *
+ * Return: static storage.
+ */
+const char *qu_kind_title(enum qu_kind kind);
+
+/**
+ * struct qu_param - one parameter, member or enum value of an item
+ * @name: the name; for nested members the dotted path (``bar.st1.memb1``);
+ *	``...`` for the variadic parameter
+ * @type: the C type text, normalized to one line; "" for enum values and
+ *	macro parameters
+ * @desc: the Markdown description, comment prefix removed; "" when the
+ *	comment does not describe it
+ * @line: 1-based line of the description, or of the declaration when
+ *	undescribed
+ */
+struct qu_param {
+	const char *name;
+	const char *type;
+	const char *desc;
+	uint32_t line;
+};
+
+/**
+ * struct qu_section - one titled section of an item's description
+ * @title: the title as the reference names it ("Description", "Return",
+ *	"Context", "Note", …)
+ * @body: the Markdown text, comment prefix removed
+ * @line: 1-based line of the first line of @body
+ */
+struct qu_section {
+	const char *title;
+	const char *body;
+	uint32_t line;
+};
+
+/**
+ * struct qu_item - one documented symbol or DOC: block
+ * @kind: what it is
+ * @name: the symbol's name, or the DOC: block's title
+ * @brief: the short description on the comment's first line; may be ""
+ * @decl: the declaration as one normalized line; "" for DOC: blocks
+ * @params: parameters (functions, macros, function-pointer typedefs),
+ *	members (structs, unions) or values (enums), in declaration order
+ * @nparams: how many
+ * @sections: the titled sections, in comment order
+ * @nsections: how many
+ * @line: 1-based line of the comment's opening
+ * @decl_line: 1-based line where the declaration starts; 0 for DOC:
+ * @exported: the EXPORT_SYMBOL* macro that exports @name in the file (or
+ *	the --export-file files), or NULL when it is not exported
+ *
+ * All strings live in the unit's arena and are NUL-terminated UTF-8.
+ */
+struct qu_item {
+	enum qu_kind kind;
+	const char *name;
+	const char *brief;
+	const char *decl;
+	struct qu_param *params;
+	size_t nparams;
+	struct qu_section *sections;
+	size_t nsections;
+	uint32_t line;
+	uint32_t decl_line;
+	const char *exported;
+};
+
+/**
+ * struct qu_unit - the items of one source file, owning their memory
+ * @path: the file as the user named it (relative to the source tree)
+ * @hash: FNV-1a hash of the file's bytes, for caches
+ * @arena: owns every string and array of the items
+ * @items: the items in source order
+ * @nitems: how many
+ * @diags: the diagnostics of this file, unsorted
+ * @ncomments: how many kernel-doc style comments the file holds
+ */
+struct qu_unit {
+	const char *path;
+	uint64_t hash;
+	struct qu_arena arena;
+	struct qu_item *items;
+	size_t nitems;
+	struct qu_diags diags;
+	size_t ncomments;
+};
+
+struct qu_source;
+
+/**
+ * struct qu_kdoc_opts - how to parse
+ * @verbose: also give the warnings scripts/kernel-doc gives only with -v
+ *	(contents before sections, missing return description, …)
+ */
+struct qu_kdoc_opts {
+	bool verbose;
+};
+
+/**
+ * qu_kdoc_parse() - turn one source file into its items
+ * @out: the unit to fill; the caller passes it zeroed and frees it with
+ *	qu_unit_fini()
+ * @src: the source; @out->path points at @src->path, so @src must live
+ *	as long as @out's diagnostics are printed
+ * @opts: options, or NULL for the defaults
+ *
+ * Never fails: bad input becomes diagnostics in @out->diags.
+ * Context: thread-safe for distinct @out.
+ */
+void qu_kdoc_parse(struct qu_unit *out, const struct qu_source *src,
+		   const struct qu_kdoc_opts *opts);
+
+/**
+ * qu_unit_fini() - free a unit's items and diagnostics
+ * @u: the unit
+ */
+void qu_unit_fini(struct qu_unit *u);
+
+/**
+ * qu_kdoc_dump_json() - append a unit's items as JSON Lines
+ * @out: the buffer
+ * @u: the unit
+ *
+ * One object per item, in the schema documented in docs/json.md.
+ */
+void qu_kdoc_dump_json(struct qu_buf *out, const struct qu_unit *u);
+
+/**
+ * qu_kdoc_dump_markdown() - append a unit's items as readable Markdown
+ * @out: the buffer
+ * @u: the unit
+ */
+void qu_kdoc_dump_markdown(struct qu_buf *out, const struct qu_unit *u);
+
+#endif /* QU_KDOC_KDOC_H */

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * file.c - reading files whole and replacing them atomically (util stage)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int qu_file_read(struct qu_buf *out, const char *path, struct qu_buf *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	qu_buf_reset(out);
+	if (fd < 0)
+		goto fail;
+	if (fstat(fd, &st) < 0)
+		goto fail_fd;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail_fd;
+	}
+	qu_buf_grow(out, st.st_size > 0 ? (size_t)st.st_size : 4096);
+	for (;;) {
+		if (out->alloc - out->len < 2)
+			qu_buf_grow(out, out->alloc);
+		ssize_t n = read(fd, out->buf + out->len,
+				 out->alloc - out->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail_fd;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+	}
+	out->buf[out->len] = '\0';
+	close(fd);
+	return 0;
+fail_fd:
+	{
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+fail:
+	qu_buf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+	return -1;
+}
+
+int qu_file_write_atomic(const char *path, const void *data, size_t len,
+			 struct qu_buf *err)
+{
+	struct qu_buf tmp = QU_BUF_INIT;
+	const char *p = data;
+	int fd;
+
+	qu_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			errno = e;
+			goto fail_unlink;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) < 0)
+		goto fail_unlink;
+	if (rename(tmp.buf, path) < 0)
+		goto fail_unlink;
+	qu_buf_fini(&tmp);
+	return 0;
+fail_unlink:
+	{
+		int e = errno;
+		unlink(tmp.buf);
+		errno = e;
+	}
+fail:
+	qu_buf_addf(err, "%s: cannot write: %s", path, strerror(errno));
+	qu_buf_fini(&tmp);
+	return -1;
+}
+
+int qu_mkdir_p(const char *path, struct qu_buf *err)
+{
+	char *p = qu_xstrdup(path);
+	size_t len = strlen(p);
+
+	for (size_t i = 1; i <= len; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		char c = p[i];
+		p[i] = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			qu_buf_addf(err, "%s: cannot create directory: %s", p,
+				    strerror(errno));
+			free(p);
+			return -1;
+		}
+		p[i] = c;
+	}
+	free(p);
+	return 0;
+}

@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util.h - shared plumbing for every stage of quire
+ *
+ * In: nothing of documentation. Out: memory helpers that never fail,
+ * growable buffers, arenas, a diagnostic registry, file I/O with atomic
+ * replacement, a line index and a thread pool. Every stage may include it.
+ */
+#ifndef QU_UTIL_UTIL_H
+#define QU_UTIL_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define QU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define QU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define QU_NORETURN __attribute__((noreturn))
+#else
+#define QU_PRINTF(f, a)
+#define QU_NORETURN
+#endif
+
+/* Memory ---------------------------------------------------------------- */
+
+/**
+ * qu_die_oom() - report exhaustion of memory and exit
+ *
+ * Prints "quire: out of memory" on stderr and exits with status 2.
+ * Context: any thread.
+ */
+QU_NORETURN void qu_die_oom(void);
+
+/**
+ * qu_xmalloc() - malloc() that never returns NULL
+ * @size: bytes wanted; 0 is allowed and returns a unique pointer
+ *
+ * Return: the memory; the caller frees it with free().
+ */
+void *qu_xmalloc(size_t size);
+
+/**
+ * qu_xcalloc() - calloc() that never returns NULL
+ * @n: number of elements
+ * @size: size of one element
+ *
+ * Return: zeroed memory; the caller frees it with free().
+ */
+void *qu_xcalloc(size_t n, size_t size);
+
+/**
+ * qu_xrealloc() - realloc() that never returns NULL
+ * @ptr: memory from the qu_x family, or NULL
+ * @size: new size in bytes
+ *
+ * Return: the moved or grown memory.
+ */
+void *qu_xrealloc(void *ptr, size_t size);
+
+/**
+ * qu_xstrdup() - strdup() that never returns NULL
+ * @s: a NUL-terminated string
+ *
+ * Return: a copy the caller frees with free().
+ */
+char *qu_xstrdup(const char *s);
+
+/**
+ * qu_xstrndup() - copy at most @len bytes of @s and terminate the copy
+ * @s: the bytes
+ * @len: how many bytes to copy at most
+ *
+ * Return: a NUL-terminated copy the caller frees with free().
+ */
+char *qu_xstrndup(const char *s, size_t len);
+
+/**
+ * QU_VEC_GROW() - make room for one more element in a growable array
+ * @v: the array pointer (an lvalue)
+ * @n: the count of elements in use
+ * @alloc: the count of elements allocated (an lvalue)
+ *
+ * Grows by doubling, so appending n elements costs O(n) in total.
+ */
+#define QU_VEC_GROW(v, n, alloc)                                           \
+	do {                                                               \
+		if ((n) >= (alloc)) {                                      \
+			(alloc) = (alloc) ? (alloc) * 2 : 8;               \
+			(v) = qu_xrealloc((v), (alloc) * sizeof(*(v)));    \
+		}                                                          \
+	} while (0)
+
+/* Slices and buffers ---------------------------------------------------- */
+
+/**
+ * struct qu_slice - a non-owning view of bytes
+ * @ptr: first byte; not NUL-terminated
+ * @len: number of bytes
+ */
+struct qu_slice {
+	const char *ptr;
+	size_t len;
+};
+
+/**
+ * struct qu_buf - an owning, growable, NUL-terminated byte buffer
+ * @buf: the bytes; never NULL, always NUL-terminated at @len
+ * @len: bytes in use, excluding the terminating NUL
+ * @alloc: bytes allocated; 0 while @buf points at a shared empty string
+ *
+ * Initialise with QU_BUF_INIT or qu_buf_init(); qu_buf_detach() hands the
+ * bytes to the caller and leaves the buffer empty and reusable.
+ */
+struct qu_buf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+extern char qu_buf_empty[];
+#define QU_BUF_INIT { qu_buf_empty, 0, 0 }
+
+/**
+ * qu_buf_init() - make @b an empty buffer
+ * @b: the buffer
+ */
+void qu_buf_init(struct qu_buf *b);
+
+/**
+ * qu_buf_fini() - free the bytes of @b and make it empty
+ * @b: the buffer
+ */
+void qu_buf_fini(struct qu_buf *b);
+
+/**
+ * qu_buf_reset() - empty @b, keeping its memory for reuse
+ * @b: the buffer
+ */
+void qu_buf_reset(struct qu_buf *b);
+
+/**
+ * qu_buf_grow() - make room for @extra more bytes
+ * @b: the buffer
+ * @extra: bytes wanted beyond @b->len
+ */
+void qu_buf_grow(struct qu_buf *b, size_t extra);
+
+/**
+ * qu_buf_add() - append bytes
+ * @b: the buffer
+ * @ptr: the bytes; may contain NUL
+ * @len: how many
+ */
+void qu_buf_add(struct qu_buf *b, const void *ptr, size_t len);
+
+/**
+ * qu_buf_adds() - append a NUL-terminated string
+ * @b: the buffer
+ * @s: the string
+ */
+void qu_buf_adds(struct qu_buf *b, const char *s);
+
+/**
+ * qu_buf_addc() - append one byte
+ * @b: the buffer
+ * @c: the byte
+ */
+void qu_buf_addc(struct qu_buf *b, char c);
+
+/**
+ * qu_buf_addf() - append printf-formatted text
+ * @b: the buffer
+ * @fmt: the format
+ * @...: its arguments
+ */
+QU_PRINTF(2, 3) void qu_buf_addf(struct qu_buf *b, const char *fmt, ...);
+
+/**
+ * qu_buf_vaddf() - append printf-formatted text from a va_list
+ * @b: the buffer
+ * @fmt: the format
+ * @ap: its arguments
+ */
+void qu_buf_vaddf(struct qu_buf *b, const char *fmt, va_list ap);
+
+/**
+ * qu_buf_detach() - take the bytes of @b
+ * @b: the buffer; left empty and reusable
+ * @len_out: if not NULL, receives the length
+ *
+ * Return: a NUL-terminated string the caller frees with free().
+ */
+char *qu_buf_detach(struct qu_buf *b, size_t *len_out);
+
+/**
+ * qu_buf_add_json_str() - append @len bytes of @s as a quoted JSON string
+ * @b: the buffer
+ * @s: the bytes, UTF-8; invalid sequences become U+FFFD
+ * @len: how many
+ */
+void qu_buf_add_json_str(struct qu_buf *b, const char *s, size_t len);
+
+/* Arenas ---------------------------------------------------------------- */
+
+/**
+ * struct qu_arena - a bump allocator whose memory dies all at once
+ * @chunks: the chunks, newest first (each begins with a link pointer)
+ * @cur: next free byte in the newest chunk
+ * @end: end of the newest chunk
+ *
+ * Built with -Darena_debug=true, every allocation is its own malloc() so
+ * that ASan sees overflows and use after free. Not thread-safe: one arena
+ * belongs to one unit, worked on by one thread at a time.
+ */
+struct qu_arena {
+	void *chunks;
+	char *cur;
+	char *end;
+};
+
+/**
+ * qu_arena_init() - make an empty arena
+ * @a: the arena
+ */
+void qu_arena_init(struct qu_arena *a);
+
+/**
+ * qu_arena_fini() - free everything allocated from @a
+ * @a: the arena; left empty and reusable
+ */
+void qu_arena_fini(struct qu_arena *a);
+
+/**
+ * qu_arena_alloc() - allocate @size bytes aligned for any type
+ * @a: the arena
+ * @size: bytes wanted
+ *
+ * Return: uninitialised memory that lives until qu_arena_fini().
+ */
+void *qu_arena_alloc(struct qu_arena *a, size_t size);
+
+/**
+ * qu_arena_zalloc() - allocate @size zeroed bytes
+ * @a: the arena
+ * @size: bytes wanted
+ *
+ * Return: zeroed memory that lives until qu_arena_fini().
+ */
+void *qu_arena_zalloc(struct qu_arena *a, size_t size);
+
+/**
+ * qu_arena_strndup() - copy @len bytes into the arena and terminate them
+ * @a: the arena
+ * @s: the bytes
+ * @len: how many
+ *
+ * Return: a NUL-terminated copy that lives until qu_arena_fini().
+ */
+char *qu_arena_strndup(struct qu_arena *a, const char *s, size_t len);
+
+/**
+ * qu_arena_strdup() - copy a NUL-terminated string into the arena
+ * @a: the arena
+ * @s: the string
+ *
+ * Return: the copy, living until qu_arena_fini().
+ */
+char *qu_arena_strdup(struct qu_arena *a, const char *s);
+
+/**
+ * qu_arena_memdup() - copy @len bytes into the arena
+ * @a: the arena
+ * @p: the bytes
+ * @len: how many
+ *
+ * Return: the copy (not terminated), living until qu_arena_fini().
+ */
+void *qu_arena_memdup(struct qu_arena *a, const void *p, size_t len);
+
+/* Diagnostics ----------------------------------------------------------- */
+
+/**
+ * enum qu_diag_level - how serious a diagnostic is
+ * @QU_LEVEL_WARNING: bad input; work goes on; fatal under -Werror
+ * @QU_LEVEL_ERROR: input that could not be used at all (an unreadable file)
+ */
+enum qu_diag_level {
+	QU_LEVEL_WARNING,
+	QU_LEVEL_ERROR,
+};
+
+/**
+ * enum qu_diag_id - one row of lib/util/diag.def
+ * @QU_DIAG__COUNT: the number of rows
+ */
+enum qu_diag_id {
+#define QU_DIAG(id, name, level, doc) QU_W_##id,
+#include "diag.def"
+#undef QU_DIAG
+	QU_DIAG__COUNT
+};
+
+/**
+ * struct qu_diag_info - the registry's row of one diagnostic
+ * @name: the stable -W name, without "-W"
+ * @level: its default level
+ * @doc: one sentence for the warnings page
+ */
+struct qu_diag_info {
+	const char *name;
+	enum qu_diag_level level;
+	const char *doc;
+};
+
+/**
+ * qu_diag_info() - look up a diagnostic's registry row
+ * @id: the diagnostic
+ *
+ * Return: the row; static storage.
+ */
+const struct qu_diag_info *qu_diag_info(enum qu_diag_id id);
+
+/**
+ * qu_diag_find() - find a diagnostic by its -W name
+ * @name: the name without "-W"
+ *
+ * Return: the id, or -1 when no row has that name.
+ */
+int qu_diag_find(const char *name);
+
+/**
+ * struct qu_diag - one recorded diagnostic
+ * @path: the file, as the user named it; not owned
+ * @line: 1-based line
+ * @col: 1-based column
+ * @id: the registry row
+ * @msg: the text, owned by the list
+ */
+struct qu_diag {
+	const char *path;
+	uint32_t line;
+	uint32_t col;
+	enum qu_diag_id id;
+	char *msg;
+};
+
+/**
+ * struct qu_diags - a list of diagnostics, usually one per unit
+ * @v: the diagnostics
+ * @n: how many
+ * @alloc: how many allocated
+ */
+struct qu_diags {
+	struct qu_diag *v;
+	size_t n;
+	size_t alloc;
+};
+
+/**
+ * qu_diags_init() - make an empty list
+ * @d: the list
+ */
+void qu_diags_init(struct qu_diags *d);
+
+/**
+ * qu_diags_fini() - free a list and its messages
+ * @d: the list
+ */
+void qu_diags_fini(struct qu_diags *d);
+
+/**
+ * qu_diag() - record a diagnostic
+ * @d: the list
+ * @id: the registry row
+ * @path: the file; must outlive @d
+ * @line: 1-based line (0 for the whole file)
+ * @col: 1-based column (0 for none)
+ * @fmt: the text, lower case, no final period
+ * @...: its arguments
+ *
+ * Context: thread-safe for distinct @d.
+ */
+QU_PRINTF(6, 7)
+void qu_diag(struct qu_diags *d, enum qu_diag_id id, const char *path,
+	     uint32_t line, uint32_t col, const char *fmt, ...);
+
+/**
+ * qu_diags_move() - append every diagnostic of @from to @to
+ * @to: the destination
+ * @from: the source; left empty
+ */
+void qu_diags_move(struct qu_diags *to, struct qu_diags *from);
+
+/**
+ * qu_diags_sort() - sort by path, line, column, name and text; merge repeats
+ * @d: the list
+ *
+ * Identical diagnostics (same place, name and text) are kept once.
+ */
+void qu_diags_sort(struct qu_diags *d);
+
+/**
+ * qu_diags_print() - print every diagnostic in compiler format
+ * @d: the list
+ * @f: where to ("path:line:col: warning: text [-Wname]")
+ * @werror: print warnings as errors
+ *
+ * Return: the number printed.
+ */
+size_t qu_diags_print(const struct qu_diags *d, FILE *f, bool werror);
+
+/* Files ----------------------------------------------------------------- */
+
+/**
+ * qu_file_read() - read a whole file
+ * @out: receives the bytes (NUL-terminated; the file may hold NULs)
+ * @path: the file
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1 if the file cannot be opened or read.
+ */
+int qu_file_read(struct qu_buf *out, const char *path, struct qu_buf *err);
+
+/**
+ * qu_file_write_atomic() - replace a file with new contents atomically
+ * @path: the file
+ * @data: the bytes
+ * @len: how many
+ * @err: receives a one-line message on failure
+ *
+ * Writes a temporary file beside @path and renames it over @path, so a
+ * reader sees the old file or the new one, never a mix.
+ *
+ * Return: 0, or -1 (message in @err; @path is unchanged).
+ */
+int qu_file_write_atomic(const char *path, const void *data, size_t len,
+			 struct qu_buf *err);
+
+/**
+ * qu_mkdir_p() - create a directory and its missing parents
+ * @path: the directory
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1.
+ */
+int qu_mkdir_p(const char *path, struct qu_buf *err);
+
+/* Line index ------------------------------------------------------------ */
+
+/**
+ * struct qu_lines - the offsets at which each line of a text begins
+ * @start: @start[i] is the offset of line i + 1
+ * @n: the number of lines
+ */
+struct qu_lines {
+	uint32_t *start;
+	size_t n;
+};
+
+/**
+ * qu_lines_init() - index the line starts of @len bytes at @text
+ * @l: the index to fill
+ * @text: the bytes
+ * @len: how many (at most 4 GiB)
+ *
+ * A line ends at "\n"; a "\r" before it belongs to the line.
+ */
+void qu_lines_init(struct qu_lines *l, const char *text, size_t len);
+
+/**
+ * qu_lines_fini() - free an index
+ * @l: the index
+ */
+void qu_lines_fini(struct qu_lines *l);
+
+/**
+ * qu_lines_find() - turn a byte offset into a 1-based line
+ * @l: the index
+ * @off: the offset
+ *
+ * Return: the line holding @off; the column is @off minus the line's start
+ * plus one.
+ */
+uint32_t qu_lines_find(const struct qu_lines *l, size_t off);
+
+/* Threads --------------------------------------------------------------- */
+
+/**
+ * struct qu_job - what one worker of the pool owns while it runs
+ * @worker: index of the worker, from 0
+ * @scratch: a buffer the task may use freely
+ * @err: environment errors of the current task (one line each)
+ */
+struct qu_job {
+	unsigned worker;
+	struct qu_buf scratch;
+	struct qu_buf err;
+};
+
+/**
+ * typedef qu_task_fn - one task of a parallel loop
+ * @job: the worker running it
+ * @i: the task's index
+ * @payload: the caller's context
+ */
+typedef void (*qu_task_fn)(struct qu_job *job, size_t i, void *payload);
+
+/**
+ * qu_pool_run() - run @fn for every index below @n on @threads workers
+ * @threads: how many threads; 0 means the number of online processors
+ * @n: how many tasks
+ * @fn: the task
+ * @payload: passed to every call
+ *
+ * Tasks are handed out in index order; each task must write its results
+ * to a place of its own (slot @i), so the caller can merge them in order
+ * and the output does not depend on @threads. Returns when all are done.
+ */
+void qu_pool_run(unsigned threads, size_t n, qu_task_fn fn, void *payload);
+
+/**
+ * qu_ncpus() - the number of online processors
+ *
+ * Return: at least 1.
+ */
+unsigned qu_ncpus(void);
+
+/* Text ------------------------------------------------------------------ */
+
+/**
+ * qu_utf8_valid() - whether @len bytes at @s are valid UTF-8
+ * @s: the bytes
+ * @len: how many
+ * @bad_out: if not NULL and invalid, receives the offset of the first bad byte
+ *
+ * Return: true when valid.
+ */
+bool qu_utf8_valid(const char *s, size_t len, size_t *bad_out);
+
+/**
+ * qu_hash() - a 64-bit FNV-1a hash of bytes
+ * @p: the bytes
+ * @len: how many
+ *
+ * Return: the hash; stable across runs and machines.
+ */
+uint64_t qu_hash(const void *p, size_t len);
+
+#endif /* QU_UTIL_UTIL_H */
