@@ -550,4 +550,69 @@ bool qu_utf8_valid(const char *s, size_t len, size_t *bad_out);
  */
 uint64_t qu_hash(const void *p, size_t len);
 
+/* Hash maps ------------------------------------------------------------- */
+
+/**
+ * struct qu_map - a hash map from byte-string keys to pointers
+ * @slots: open-addressed table; a NULL key marks an empty slot
+ * @cap: number of slots, a power of two
+ * @n: number of keys
+ *
+ * Keys are not copied: they must outlive the map (an arena's strings
+ * usually do). Iteration order is the table's, never to reach output
+ * unsorted. Not thread-safe for writers; concurrent qu_map_get() on a map
+ * nobody writes is safe.
+ */
+struct qu_map {
+	struct qu_map_slot {
+		const char *key;
+		size_t klen;
+		uint64_t hash;
+		void *value;
+	} *slots;
+	size_t cap;
+	size_t n;
+};
+
+/**
+ * qu_map_init() - make an empty map
+ * @m: the map
+ */
+void qu_map_init(struct qu_map *m);
+
+/**
+ * qu_map_fini() - free the table (not the keys or values)
+ * @m: the map
+ */
+void qu_map_fini(struct qu_map *m);
+
+/**
+ * qu_map_get() - look a key up
+ * @m: the map
+ * @key: the key's bytes
+ * @klen: its length
+ *
+ * Return: the value, or NULL when the key is absent.
+ */
+void *qu_map_get(const struct qu_map *m, const char *key, size_t klen);
+
+/**
+ * qu_map_slot() - find or add a key and return its value's place
+ * @m: the map
+ * @key: the key's bytes; kept by the map
+ * @klen: its length
+ *
+ * Return: the address of the value, NULL for a new key; valid until the
+ * next insertion.
+ */
+void **qu_map_slot(struct qu_map *m, const char *key, size_t klen);
+
+/**
+ * qu_map_put() - set a key's value
+ * @m: the map
+ * @key: the key, NUL-terminated; kept by the map
+ * @value: the value
+ */
+void qu_map_put(struct qu_map *m, const char *key, void *value);
+
 #endif /* QU_UTIL_UTIL_H */

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * map.c - open-addressed hash maps keyed by byte strings (util stage)
+ *
+ * Linear probing at a load under 1/2; used for symbol tables, string
+ * sets and export lists.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void qu_map_init(struct qu_map *m)
+{
+	m->slots = NULL;
+	m->cap = 0;
+	m->n = 0;
+}
+
+void qu_map_fini(struct qu_map *m)
+{
+	free(m->slots);
+	qu_map_init(m);
+}
+
+static struct qu_map_slot *find(const struct qu_map *m, const char *key,
+				size_t klen, uint64_t h)
+{
+	size_t mask = m->cap - 1;
+
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct qu_map_slot *s = &m->slots[i];
+		if (!s->key)
+			return s;
+		if (s->hash == h && s->klen == klen &&
+		    !memcmp(s->key, key, klen))
+			return s;
+	}
+}
+
+void *qu_map_get(const struct qu_map *m, const char *key, size_t klen)
+{
+	struct qu_map_slot *s;
+
+	if (!m->n)
+		return NULL;
+	s = find(m, key, klen, qu_hash(key, klen));
+	return s->key ? s->value : NULL;
+}
+
+static void grow(struct qu_map *m)
+{
+	struct qu_map old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 16;
+	m->slots = qu_xcalloc(m->cap, sizeof(*m->slots));
+	for (size_t i = 0; i < old.cap; i++) {
+		struct qu_map_slot *s = &old.slots[i];
+		if (s->key)
+			*find(m, s->key, s->klen, s->hash) = *s;
+	}
+	free(old.slots);
+}
+
+void **qu_map_slot(struct qu_map *m, const char *key, size_t klen)
+{
+	uint64_t h = qu_hash(key, klen);
+	struct qu_map_slot *s;
+
+	if ((m->n + 1) * 2 > m->cap)
+		grow(m);
+	s = find(m, key, klen, h);
+	if (!s->key) {
+		s->key = key;
+		s->klen = klen;
+		s->hash = h;
+		s->value = NULL;
+		m->n++;
+	}
+	return &s->value;
+}
+
+void qu_map_put(struct qu_map *m, const char *key, void *value)
+{
+	*qu_map_slot(m, key, strlen(key)) = value;
+}
