@@ -175,4 +175,68 @@ void qu_kdoc_dump_json(struct qu_buf *out, const struct qu_unit *u);
  */
 void qu_kdoc_dump_markdown(struct qu_buf *out, const struct qu_unit *u);
 
+
+/**
+ * enum qu_select_mode - which items a selection keeps by export status
+ * @QU_SELECT_ALL: every item (the reference's default)
+ * @QU_SELECT_EXPORT: only exported functions, structs, ... (-export)
+ * @QU_SELECT_INTERNAL: only items that are not exported (-internal)
+ */
+enum qu_select_mode {
+	QU_SELECT_ALL,
+	QU_SELECT_EXPORT,
+	QU_SELECT_INTERNAL,
+};
+
+/**
+ * struct qu_kdoc_select - which items to output, as scripts/kernel-doc's
+ *	-export, -internal, -function, -nosymbol and -no-doc-sections choose
+ * @mode: the export filter
+ * @identifiers: names of symbols or DOC: titles to keep (-function);
+ *	none means all
+ * @nidentifiers: how many
+ * @no_identifiers: names of symbols to drop (-nosymbol)
+ * @nno_identifiers: how many
+ * @doc: keep only the DOC: block of this title (``:doc:``), or NULL
+ * @no_doc_sections: drop every DOC: block (-no-doc-sections)
+ * @exported: symbol name -> EXPORT_SYMBOL* macro name (a ``const char *``),
+ *	from every given file and every --export-file; only read, may be
+ *	NULL when @mode is %QU_SELECT_ALL
+ *
+ * As in the reference, -export and -internal never output DOC: blocks,
+ * and neither does a list of @identifiers unless it names the DOC: title.
+ */
+struct qu_kdoc_select {
+	enum qu_select_mode mode;
+	const char *const *identifiers;
+	size_t nidentifiers;
+	const char *const *no_identifiers;
+	size_t nno_identifiers;
+	const char *doc;
+	bool no_doc_sections;
+	const struct qu_map *exported;
+};
+
+/**
+ * qu_kdoc_selected() - whether a selection keeps an item
+ * @it: the item
+ * @sel: the selection, or NULL to keep everything
+ *
+ * Context: thread-safe; nothing is written.
+ * Return: true when @it is to be output.
+ */
+bool qu_kdoc_selected(const struct qu_item *it,
+		      const struct qu_kdoc_select *sel);
+
+/**
+ * qu_kdoc_add_exports() - add a source's EXPORT_SYMBOL*() uses to a map
+ * @map: symbol name -> macro name; keys and values point into @src, which
+ *	must outlive @map
+ * @src: the source
+ *
+ * Used to build &struct qu_kdoc_select.exported from the given files and
+ * the --export-file files.
+ */
+void qu_kdoc_add_exports(struct qu_map *map, const struct qu_source *src);
+
 #endif /* QU_KDOC_KDOC_H */

@@ -85,4 +85,42 @@ struct qu_source *qu_source_from_mem(const char *path, const char *data,
  */
 void qu_source_free(struct qu_source *src);
 
+
+/**
+ * struct qu_block - one kernel-doc comment and the declaration after it
+ * @start: offset of the comment's "/" of "/\*\*"
+ * @end: offset just past the comment's closing "*\/" (or the file's end)
+ * @decl_start: offset of the first byte after the comment's last line
+ * @decl_end: offset where the declaration text the reference would read
+ *	ends (the first ";" or "{" at depth 0 for a function, the end of the
+ *	"};" for a struct, the end of a #define line, ...); equal to
+ *	@decl_start when nothing follows
+ * @line: 1-based line of @start
+ * @terminated: false when the comment runs to the end of the file
+ */
+struct qu_block {
+	size_t start;
+	size_t end;
+	size_t decl_start;
+	size_t decl_end;
+	uint32_t line;
+	bool terminated;
+};
+
+/**
+ * qu_source_next_block() - find the next kernel-doc comment
+ * @out: receives the block
+ * @src: the source
+ * @pos: where to start looking; advanced past the block on success
+ *
+ * A kernel-doc comment is a line whose first non-blank bytes are "/\*\*"
+ * followed by a blank or the end of the line, as scripts/kernel-doc finds
+ * them.
+ *
+ * Context: thread-safe; @src is not modified.
+ * Return: true when a block was found.
+ */
+bool qu_source_next_block(struct qu_block *out, const struct qu_source *src,
+			  size_t *pos);
+
 #endif /* QU_SOURCE_SOURCE_H */
