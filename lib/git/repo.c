@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+/*
+ * repo.c - find the git work tree that holds a path (git stage)
+ *
+ * The site stage calls this to default `srctree` to the root of the work
+ * tree holding the docs root.
+ */
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "git/git.h"
+
+int qu_git_workdir(struct qu_buf *out, const char *path)
+{
+	git_buf found = { 0 };
+	git_repository *repo = NULL;
+	const char *wd;
+	size_t len;
+	int error;
+
+	error = git_repository_discover(&found, path, 0, NULL);
+	if (error == GIT_ENOTFOUND) {
+		error = 1;
+		goto out;
+	}
+	if (error < 0)
+		goto out;
+	if ((error = git_repository_open(&repo, found.ptr)) < 0)
+		goto out;
+	wd = git_repository_workdir(repo);
+	if (!wd) {
+		error = 1;
+		goto out;
+	}
+	len = strlen(wd);
+	while (len > 1 && wd[len - 1] == '/')
+		len--;
+	qu_buf_reset(out);
+	qu_buf_add(out, wd, len);
+	error = 0;
+out:
+	git_repository_free(repo);
+	git_buf_dispose(&found);
+	return error < 0 ? -1 : error;
+}

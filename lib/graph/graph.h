@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graph.h - the symbol graph: where every item lives and who links to it
+ *
+ * In: the site's pages (lib/site) and the parsed units (lib/kdoc). Out: a
+ * struct qu_graph that places each item on pages (one home page and one
+ * anchor each, Sphinx C-domain style: "c.list_add"), indexes items,
+ * members, enum constants and page headings by C namespace, resolves
+ * references (same file, same folder, header or exported, else the best
+ * candidate, reported as ambiguous) and records back-references. It also
+ * owns the scanner of the kernel-doc highlight and automarkup patterns,
+ * so that the back-references it counts and the links lib/markdown draws
+ * agree. Included by lib/markdown, lib/render and cmd/quire.
+ */
+#ifndef QU_GRAPH_GRAPH_H
+#define QU_GRAPH_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kdoc/kdoc.h"
+#include "site/site.h"
+#include "util/util.h"
+
+/**
+ * enum qu_ns - the namespaces of C, plus one for page anchors
+ * @QU_NS_ORD: functions, macros, variables, typedefs, enum constants
+ * @QU_NS_TAG: struct, union and enum tags
+ * @QU_NS_MEMBER: members, keyed "tag.member"
+ */
+enum qu_ns {
+	QU_NS_ORD,
+	QU_NS_TAG,
+	QU_NS_MEMBER,
+};
+
+/**
+ * struct qu_sym - one linkable symbol
+ * @name: the name ("list_add"; for members "tag.member")
+ * @ns: its namespace
+ * @kind: the kind of the item (for members and constants: of the
+ *	struct, union or enum holding them)
+ * @unit: the unit of the item
+ * @item: the item's index in its unit
+ * @param: the member or constant's index in the item, or QU_NONE
+ * @page: the home page, or QU_NONE when no page shows the item
+ * @anchor: the element id on @page
+ * @next: the next symbol with the same namespace and name, or QU_NONE
+ * @refs: back-references: indices into &qu_graph.refs, sorted
+ * @nrefs: how many
+ */
+struct qu_sym {
+	const char *name;
+	enum qu_ns ns;
+	enum qu_kind kind;
+	uint32_t unit;
+	uint32_t item;
+	uint32_t param;
+	uint32_t page;
+	const char *anchor;
+	uint32_t next;
+	uint32_t *refs;
+	uint32_t nrefs;
+};
+
+/**
+ * struct qu_placed - one item shown on a page
+ * @unit: its unit
+ * @item: its index in the unit
+ * @sym: its symbol (QU_NONE for DOC: blocks)
+ * @anchor: its id on this page
+ * @home: this page is its home; otherwise the page links to the home
+ */
+struct qu_placed {
+	uint32_t unit;
+	uint32_t item;
+	uint32_t sym;
+	const char *anchor;
+	bool home;
+};
+
+/**
+ * struct qu_referrer - where a reference comes from
+ * @page: the page holding it
+ * @sym: the item whose comment holds it, or QU_NONE for page text
+ */
+struct qu_referrer {
+	uint32_t page;
+	uint32_t sym;
+};
+
+/**
+ * struct qu_graph - symbols, placements and references of a whole site
+ * @site: the site (not owned)
+ * @units: the units, indexed like the site's sources (not owned)
+ * @nunits: how many
+ * @syms: the symbols
+ * @nsyms: how many
+ * @sym_alloc: how many allocated
+ * @placed: for page p and part k, the items shown are
+ *	@placed[@part_start[p][k]] up to the next part's start
+ * @nplaced: how many in all
+ * @placed_alloc: how many allocated
+ * @part_start: per page, per part, the first index into @placed; each
+ *	array has nparts + 1 entries
+ * @refs: the referrers, shared by every symbol's @refs
+ * @nrefs: how many
+ * @map: "ns name" -> first symbol index + 1
+ * @anchors: "page#id" of every anchor -> non-NULL
+ * @exports: the caller's map "path:name" -> EXPORT_SYMBOL* macro
+ * @arena: owns the arrays and strings
+ */
+struct qu_graph {
+	const struct qu_site *site;
+	const struct qu_unit *units;
+	size_t nunits;
+	struct qu_sym *syms;
+	size_t nsyms;
+	size_t sym_alloc;
+	struct qu_placed *placed;
+	size_t nplaced;
+	size_t placed_alloc;
+	uint32_t **part_start;
+	struct qu_referrer *refs;
+	size_t nrefs;
+	struct qu_map map;
+	struct qu_map anchors;
+	const struct qu_map *exports;
+	struct qu_arena arena;
+};
+
+/**
+ * qu_graph_build() - place the items, index the symbols, count references
+ * @g: the graph to fill; zeroed by the caller, freed with qu_graph_fini()
+ * @site: the site, with its pages' headings filled in
+ * @units: one unit per entry of @site->sources, in that order
+ * @exports: "path:name" -> EXPORT_SYMBOL* macro of every source file
+ *	(path relative to the source tree), for :export: and :internal:
+ *	with other files; kept by the graph
+ * @diags: receives the duplicate-inclusion and selection warnings
+ * @threads: worker threads for the reference scan (0: one per processor)
+ *
+ * Pages are visited in order; the first page showing an item is its home,
+ * and a later inclusion warns (-Wduplicate-item) and links home. The
+ * reference scan runs in parallel, merged in page order.
+ */
+void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
+		    const struct qu_unit *units, const struct qu_map *exports,
+		    struct qu_diags *diags,
+		    unsigned threads);
+
+/**
+ * qu_graph_fini() - free a graph
+ * @g: the graph
+ */
+void qu_graph_fini(struct qu_graph *g);
+
+/**
+ * enum qu_ref_kind - what a reference in text looks like
+ * @QU_REF_FUNC: ``name()``
+ * @QU_REF_STRUCT: ``struct name`` or ``&struct name``
+ * @QU_REF_UNION: ``union name`` or ``&union name``
+ * @QU_REF_ENUM: ``enum name`` or ``&enum name``
+ * @QU_REF_TYPEDEF: ``typedef name`` or ``&typedef name``
+ * @QU_REF_ANY: ``&name``: any symbol of that name
+ * @QU_REF_CONST: ``%NAME``: a constant
+ * @QU_REF_PARAM: ``@name``: a parameter of the item being described
+ * @QU_REF_ENV: ``$NAME``: an environment variable (never linked)
+ * @QU_REF_MEMBER: ``.name``: a member of the struct being described
+ */
+enum qu_ref_kind {
+	QU_REF_FUNC,
+	QU_REF_STRUCT,
+	QU_REF_UNION,
+	QU_REF_ENUM,
+	QU_REF_TYPEDEF,
+	QU_REF_ANY,
+	QU_REF_CONST,
+	QU_REF_PARAM,
+	QU_REF_ENV,
+	QU_REF_MEMBER,
+};
+
+/**
+ * struct qu_ref - one reference found in text
+ * @kind: its form
+ * @start: offset of its first byte in the text scanned
+ * @end: offset just past it
+ * @name: the symbol's name (points into the text)
+ * @nlen: its length
+ * @member: a member after "->" or "." (&struct foo->bar), or NULL
+ * @mlen: its length
+ * @amp: written with a leading "&" (shown without it)
+ */
+struct qu_ref {
+	enum qu_ref_kind kind;
+	size_t start;
+	size_t end;
+	const char *name;
+	size_t nlen;
+	const char *member;
+	size_t mlen;
+	bool amp;
+};
+
+/**
+ * qu_graph_scan() - find the next reference in text
+ * @out: receives the reference
+ * @text: the text
+ * @len: its length
+ * @pos: where to start
+ * @comment: also find the kernel-doc highlights (&name, @param, %CONST,
+ *	$ENV, .member); without, only the automarkup forms (name(),
+ *	struct/union/enum/typedef name)
+ *
+ * Context: pure function.
+ * Return: true when a reference was found at or after @pos.
+ */
+bool qu_graph_scan(struct qu_ref *out, const char *text, size_t len,
+		   size_t pos, bool comment);
+
+/**
+ * struct qu_from - where a reference is made, to pick among candidates
+ * @page: the page being written
+ * @file: the source file of the item being described, or NULL
+ * @sym: the item being described (for @param and .member), or QU_NONE
+ */
+struct qu_from {
+	uint32_t page;
+	const char *file;
+	uint32_t sym;
+};
+
+/**
+ * qu_graph_resolve() - find the symbol a reference means
+ * @g: the graph
+ * @ref: the reference
+ * @from: where it is made
+ * @ambiguous: if not NULL, receives the candidates ("a.c:3, b.c:9") when
+ *	more than one fits equally well; left empty otherwise
+ *
+ * Only symbols with a home page are found. Among several, the one in the
+ * same file wins, then the same folder, then one in a header or exported,
+ * else the first by path.
+ *
+ * Context: thread-safe (reads only).
+ * Return: the symbol's index, or QU_NONE.
+ */
+uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
+			  const struct qu_from *from,
+			  struct qu_buf *ambiguous);
+
+/**
+ * qu_graph_lookup() - find a symbol by its spelling in a link target
+ * @g: the graph
+ * @target: "foo()", "struct foo", "foo", "struct foo.member", …
+ * @len: its length
+ * @from: where the link is made
+ * @ambiguous: as for qu_graph_resolve()
+ *
+ * Context: thread-safe.
+ * Return: the symbol's index, or QU_NONE.
+ */
+uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
+			 size_t len, const struct qu_from *from,
+			 struct qu_buf *ambiguous);
+
+/**
+ * qu_graph_href() - append the relative URL of a symbol
+ * @out: the buffer
+ * @g: the graph
+ * @from_page: the page the link is on
+ * @sym: the symbol
+ */
+void qu_graph_href(struct qu_buf *out, const struct qu_graph *g,
+		   uint32_t from_page, uint32_t sym);
+
+/**
+ * qu_graph_item() - the item of a symbol
+ * @g: the graph
+ * @sym: the symbol
+ *
+ * Return: the item (owned by its unit).
+ */
+const struct qu_item *qu_graph_item(const struct qu_graph *g, uint32_t sym);
+
+/**
+ * qu_graph_has_anchor() - whether a page has an element with an id
+ * @g: the graph
+ * @page: the page
+ * @id: the id
+ *
+ * Knows headings, item anchors and their parameter anchors.
+ * Return: true when it has.
+ */
+bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
+			 const char *id);
+
+/**
+ * qu_graph_dump() - append the graph as text, one symbol a line
+ * @out: the buffer
+ * @g: the graph
+ *
+ * "ns name kind page#anchor refs=N", in symbol order; for golden tests.
+ */
+void qu_graph_dump(struct qu_buf *out, const struct qu_graph *g);
+
+#endif /* QU_GRAPH_GRAPH_H */

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * markdown.h - Markdown to libxml2 nodes, with links resolved on the way
+ *
+ * In: Markdown text (a page or a comment's description) and the symbol
+ * graph. Out: libxml2 nodes appended under a parent element, made by
+ * walking cmark-gfm's AST: no HTML string is rendered and parsed again,
+ * so everything is escaped by construction. On the way it turns the
+ * kernel-doc highlights and the automarkup forms into links, resolves
+ * explicit links against the graph (-Wbroken-link, -Wambiguous-ref),
+ * gives headings their ids, turns GitHub alerts into admonitions and
+ * reStructuredText "::" literal blocks into code blocks, drops
+ * javascript: and data: targets and highlights C code. Included by
+ * lib/render and cmd/quire.
+ */
+#ifndef QU_MARKDOWN_MARKDOWN_H
+#define QU_MARKDOWN_MARKDOWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libxml/tree.h>
+
+#include "graph/graph.h"
+#include "site/site.h"
+#include "util/util.h"
+
+struct qu_md;
+
+/**
+ * qu_md_new() - make the Markdown context of one build
+ * @allow_html: pass raw HTML through instead of escaping it
+ *
+ * The caller must have called cmark_gfm_core_extensions_ensure_registered()
+ * and xmlInitParser() before any thread starts. Parsing is serialised
+ * behind a mutex of this context (cmark-gfm keeps a process-global table
+ * during inline parsing); walking the AST and building nodes run in
+ * parallel.
+ *
+ * Return: the context; the caller frees it with qu_md_free().
+ */
+struct qu_md *qu_md_new(bool allow_html);
+
+/**
+ * qu_md_free() - free a Markdown context
+ * @md: the context, or NULL
+ */
+void qu_md_free(struct qu_md *md);
+
+/**
+ * qu_md_headings() - find the headings of a page's Markdown parts
+ * @md: the context
+ * @page: the page; its @headings are filled, ids unique in the page
+ * @arena: owns the headings' strings
+ *
+ * Run before qu_graph_build(); qu_md_render() later gives the headings
+ * of the same parts the same ids, in the same order.
+ * Context: thread-safe for distinct @page and @arena.
+ */
+void qu_md_headings(struct qu_md *md, struct qu_page *page,
+		    struct qu_arena *arena);
+
+/**
+ * qu_md_slug() - append a heading's id as GitHub makes it
+ * @out: the buffer
+ * @text: the heading's plain text
+ * @len: its length
+ *
+ * Lower case, spaces to "-", other punctuation but "-" and "_" dropped.
+ */
+void qu_md_slug(struct qu_buf *out, const char *text, size_t len);
+
+/**
+ * struct qu_md_ctx - where one piece of Markdown is rendered
+ * @md: the build's context
+ * @g: the graph links are resolved against
+ * @doc: the document new nodes belong to
+ * @diags: receives warnings
+ * @path: the file named in warnings
+ * @from: the page, and the item being described if any
+ * @comment: text from a kernel-doc comment: apply the highlights
+ * @heading_min: the smallest heading level to emit (comments use 5 so
+ *	that their headings do not compete with the page's)
+ * @next_heading: the index in the page's headings of the next Markdown
+ *	heading; advanced as headings are emitted (pages only)
+ */
+struct qu_md_ctx {
+	struct qu_md *md;
+	const struct qu_graph *g;
+	xmlDocPtr doc;
+	struct qu_diags *diags;
+	const char *path;
+	struct qu_from from;
+	bool comment;
+	unsigned heading_min;
+	size_t next_heading;
+};
+
+/**
+ * qu_md_render() - render Markdown under @parent
+ * @ctx: the context
+ * @parent: the element the blocks are appended to
+ * @text: the Markdown
+ * @len: its length
+ * @line: the 1-based line of @text's first line in @ctx->path
+ *
+ * Context: thread-safe for distinct @ctx->doc (parsing takes the mutex).
+ */
+void qu_md_render(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *text,
+		  size_t len, uint32_t line);
+
+/**
+ * qu_md_render_inline() - render one line of Markdown without a paragraph
+ * @ctx: the context
+ * @parent: the element the inline nodes are appended to
+ * @text: the Markdown (an item's brief description)
+ * @len: its length
+ * @line: the 1-based line of @text
+ */
+void qu_md_render_inline(struct qu_md_ctx *ctx, xmlNodePtr parent,
+			 const char *text, size_t len, uint32_t line);
+
+/**
+ * qu_md_highlight_c() - append C code as text and tok-* spans
+ * @doc: the document
+ * @parent: usually a <code> element
+ * @code: the C text
+ * @len: its length
+ *
+ * Classes: tok-kw (keywords), tok-type (built-in types and type-like
+ * macros), tok-fn (a name before "("), tok-str, tok-num, tok-com,
+ * tok-pp (preprocessor lines), tok-op. Never fails on any bytes.
+ */
+void qu_md_highlight_c(xmlDocPtr doc, xmlNodePtr parent, const char *code,
+		       size_t len);
+
+/**
+ * qu_md_url_is_safe() - whether a link target may be written
+ * @url: the target
+ *
+ * Return: false for javascript:, vbscript: and data: (any case, with
+ * leading blanks or control bytes), true otherwise.
+ */
+bool qu_md_url_is_safe(const char *url);
+
+#endif /* QU_MARKDOWN_MARKDOWN_H */

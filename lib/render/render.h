@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * render.h - whole HTML pages from a theme template
+ *
+ * In: the site, the graph, the Markdown context and a theme. Out: the
+ * bytes of every page, of the general index and of 404.html. The
+ * template is parsed with libxml2's HTML parser and filled as a DOM;
+ * the caller writes the bytes (and copies the theme's static/ folder).
+ * Included by cmd/quire.
+ *
+ * The theme contract (themes/NAME/page.html):
+ *
+ *   data-slot="title"       text: "Page — Site" (the site title alone on
+ *                           the home page)
+ *   data-slot="site-title"  text: the site title; an <a> gets href to the
+ *                           home page
+ *   data-slot="version"     text: the version; removed when there is none
+ *   data-slot="nav"         children: <ul><li><a href> nested; the
+ *                           current page's <li> has class "current" and
+ *                           its <a> aria-current="page"; its ancestors'
+ *                           <li> have class "open". Only the ancestors'
+ *                           siblings are listed, as Sphinx collapses.
+ *   data-slot="breadcrumbs" children: <ol><li><a>…</a></li>…<li>Here</li>
+ *   data-slot="toc"         children: <ul> of the page's h2/h3 and
+ *                           items; removed under two entries
+ *   data-slot="content"     children: the page body
+ *   data-slot="prevnext"    children: <a rel="prev" class="prev"> and/or
+ *                           <a rel="next" class="next">
+ *   href/src "_static/…"    rewritten relative to the page
+ * The data-slot attributes are removed from the output.
+ *
+ * Classes in the body, for the theme's CSS:
+ *   section.qu-item.qu-kind-KIND        one item (KIND: function, macro,
+ *                                       struct, union, enum, typedef, var)
+ *     h3.qu-item-title > code, span.qu-kind, a.qu-anchor
+ *     p.qu-brief, pre.qu-decl > code.language-c
+ *     h4 + dl.qu-params > dt > code, span.qu-type; dd
+ *     section.qu-section > h4          Return, Context, Note, …
+ *     p.qu-meta                        defined in, exported as
+ *     p.qu-refs                        referenced by
+ *     p.qu-elsewhere                   on a page that is not the item's
+ *                                      home: the link home
+ *   section.qu-doc > h2                a DOC: block
+ *   a.qu-xref > code                   a resolved cross-reference
+ *   span.qu-unresolved                 an explicit link that did not
+ *                                      resolve
+ *   code.qu-param, code.qu-const, code.qu-env   @param, %CONST, $ENV
+ *   div.qu-admonition.qu-note|qu-tip|qu-important|qu-warning|qu-caution
+ *     p.qu-admonition-title
+ *   pre.qu-code > code[.language-X]   code blocks; C gets span.tok-kw,
+ *                                      tok-type, tok-fn, tok-str,
+ *                                      tok-num, tok-com, tok-pp, tok-op
+ *   li.qu-task > input[type=checkbox] GFM task lists
+ *   nav.qu-toctree > p.qu-toctree-caption, ul   a {toctree}
+ *   table.qu-files > tr.qu-dir|qu-file > td.qu-name, td.qu-count
+ *                                      zero-config folder listings
+ *   p.qu-source                        a zero-config file page's path
+ *   nav.qu-letters > a                 genindex initials
+ *   table.qu-genindex > tr > td.qu-name > a > code, td.qu-kind,
+ *                        td.qu-file
+ *   div.qu-404                         the 404 page's body
+ */
+#ifndef QU_RENDER_RENDER_H
+#define QU_RENDER_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph/graph.h"
+#include "markdown/markdown.h"
+#include "site/site.h"
+#include "util/util.h"
+
+/**
+ * struct qu_extra - one output file that is not a page of the site
+ * @out: its path in the site ("genindex.html", "genindex-a.html", …)
+ * @title: its title
+ * @kind: 0 for the index (or its first page), 1 for one initial's page,
+ *	2 for 404.html
+ * @first: the first entry of its initial in the sorted index
+ * @end: one past the last
+ */
+struct qu_extra {
+	char *out;
+	char *title;
+	int kind;
+	size_t first;
+	size_t end;
+};
+
+/**
+ * struct qu_render - everything a page needs, read-only while rendering
+ * @site: the site
+ * @g: the graph
+ * @md: the Markdown context
+ * @tmpl: the template's bytes
+ * @tmpl_len: how many
+ * @tmpl_path: the template's file, for messages
+ * @title: the site's title
+ * @version: the version to show, or NULL
+ * @index: the symbols with a home page, sorted by name for genindex
+ * @nindex: how many
+ * @extras: the files besides the pages
+ * @nextras: how many
+ */
+struct qu_render {
+	const struct qu_site *site;
+	const struct qu_graph *g;
+	struct qu_md *md;
+	char *tmpl;
+	size_t tmpl_len;
+	char *tmpl_path;
+	const char *title;
+	const char *version;
+	uint32_t *index;
+	size_t nindex;
+	struct qu_extra *extras;
+	size_t nextras;
+};
+
+/**
+ * qu_render_init() - load the theme's template and sort the index
+ * @r: the renderer to fill; freed with qu_render_fini() even on failure
+ * @site: the site
+ * @g: its graph
+ * @md: the Markdown context
+ * @theme_dir: the theme's folder (holding page.html)
+ * @version: the version to show, or NULL
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1 when the template cannot be read or parsed.
+ */
+int qu_render_init(struct qu_render *r, const struct qu_site *site,
+		   const struct qu_graph *g, struct qu_md *md,
+		   const char *theme_dir, const char *version,
+		   struct qu_buf *err);
+
+/**
+ * qu_render_fini() - free a renderer
+ * @r: the renderer
+ */
+void qu_render_fini(struct qu_render *r);
+
+/**
+ * qu_render_page() - the HTML of one page
+ * @out: receives the bytes (appended)
+ * @r: the renderer
+ * @page: the page's index
+ * @diags: receives the page's warnings (broken links, ambiguities)
+ *
+ * Context: thread-safe for distinct @out and @diags.
+ * Return: 0, or -1 when libxml2 fails (message in @diags' last row is not
+ * used: the failure is an environment error and @out is left empty).
+ */
+int qu_render_page(struct qu_buf *out, const struct qu_render *r,
+		   uint32_t page, struct qu_diags *diags);
+
+/**
+ * qu_render_extra() - the HTML of one extra file (genindex, 404)
+ * @out: receives the bytes (appended)
+ * @r: the renderer
+ * @i: the index in @r->extras
+ *
+ * Context: thread-safe for distinct @out.
+ * Return: 0, or -1 when libxml2 fails.
+ */
+int qu_render_extra(struct qu_buf *out, const struct qu_render *r, size_t i);
+
+#endif /* QU_RENDER_RENDER_H */

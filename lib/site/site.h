@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * site.h - the page tree: configuration, Markdown pages and directives
+ *
+ * In: a docs root (a folder with quire.yml and *.md pages), or a bare
+ * source tree (zero-config mode). Out: a struct qu_site holding the
+ * configuration, the list of C files the pages need, and every page of the
+ * site split into parts (Markdown text, {kernel-doc} and {toctree}
+ * directives, file listings) with its place in the navigation tree. This
+ * stage does not parse C: the zero-config pages are made from counts the
+ * caller supplies (qu_site_zero_pages()). Included by lib/graph and later.
+ */
+#ifndef QU_SITE_SITE_H
+#define QU_SITE_SITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+/** QU_NONE - "no index": no page, no parent, no symbol */
+#define QU_NONE UINT32_MAX
+
+/**
+ * struct qu_config - quire.yml; every key optional
+ * @title: the site's title
+ * @srctree: the C source tree, relative to the docs root; NULL for the
+ *	default (the git work tree holding the docs root, else its parent)
+ * @theme: a theme name (a folder under the themes directory) or a path
+ * @base_url: the URL the site is published at, or NULL
+ * @source_url: a link template for source lines, with {path} and {line}
+ * @version: the version shown; NULL to use `git describe`
+ * @exclude: glob patterns of paths (relative to the root) to leave out
+ * @nexclude: how many
+ * @allow_html: pass raw HTML in pages and comments through
+ */
+struct qu_config {
+	char *title;
+	char *srctree;
+	char *theme;
+	char *base_url;
+	char *source_url;
+	char *version;
+	char **exclude;
+	size_t nexclude;
+	bool allow_html;
+};
+
+/**
+ * qu_site_config_parse() - read a quire.yml from memory
+ * @out: the configuration to fill; zeroed by the caller, freed with
+ *	qu_config_fini() even on failure
+ * @diags: where unknown keys and bad values are reported
+ * @path: the file's name for diagnostics
+ * @text: its bytes
+ * @len: how many
+ *
+ * Return: 0, or -1 when the YAML itself cannot be parsed (reported as a
+ * diagnostic with its line).
+ */
+int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
+			 const char *path, const char *text, size_t len);
+
+/**
+ * qu_config_fini() - free a configuration
+ * @c: the configuration
+ */
+void qu_config_fini(struct qu_config *c);
+
+/**
+ * enum qu_part_kind - what one part of a page is
+ * @QU_PART_MARKDOWN: Markdown text
+ * @QU_PART_KDOC: a {kernel-doc} directive: items of one C file
+ * @QU_PART_TOCTREE: a {toctree} directive: links to child pages
+ * @QU_PART_FILES: a listing of folders and files (zero-config pages)
+ */
+enum qu_part_kind {
+	QU_PART_MARKDOWN,
+	QU_PART_KDOC,
+	QU_PART_TOCTREE,
+	QU_PART_FILES,
+};
+
+/**
+ * enum qu_sel_mode - which items a {kernel-doc} directive takes
+ * @QU_SEL_ALL: every item (no option)
+ * @QU_SEL_EXPORT: items exported by EXPORT_SYMBOL*() (:export:)
+ * @QU_SEL_INTERNAL: items not exported (:internal:)
+ * @QU_SEL_IDENTIFIERS: the named items, or every item but DOC: blocks
+ *	when no name is given (:identifiers:, :functions:)
+ * @QU_SEL_DOC: the DOC: block with the given title (:doc:)
+ */
+enum qu_sel_mode {
+	QU_SEL_ALL,
+	QU_SEL_EXPORT,
+	QU_SEL_INTERNAL,
+	QU_SEL_IDENTIFIERS,
+	QU_SEL_DOC,
+};
+
+/**
+ * struct qu_kdoc_sel - the options of one {kernel-doc} directive
+ * @path: the C file, relative to the source tree
+ * @mode: which items
+ * @names: the names of :identifiers:/:functions:, or the files of
+ *	:export:/:internal: whose EXPORT_SYMBOL*() count too
+ * @nnames: how many
+ * @no_names: the names of :no-identifiers:
+ * @nno_names: how many
+ * @doc: the title of :doc:
+ * @doc_first: DOC: blocks before the other items (zero-config pages)
+ */
+struct qu_kdoc_sel {
+	const char *path;
+	enum qu_sel_mode mode;
+	const char **names;
+	size_t nnames;
+	const char **no_names;
+	size_t nno_names;
+	const char *doc;
+	bool doc_first;
+};
+
+/**
+ * struct qu_file_entry - one row of a zero-config listing
+ * @name: what to show (a file or folder name, folders ending in "/")
+ * @page: the page it links to
+ * @nfiles: documented files below it (1 for a file)
+ * @nitems: items in it or below it
+ */
+struct qu_file_entry {
+	const char *name;
+	uint32_t page;
+	uint32_t nfiles;
+	uint32_t nitems;
+};
+
+/**
+ * struct qu_part - one part of a page
+ * @kind: what it is
+ * @line: 1-based line in the page's file where the part starts
+ * @text: Markdown text (QU_PART_MARKDOWN)
+ * @len: its length
+ * @sel: the selection (QU_PART_KDOC)
+ * @pages: the child pages (QU_PART_TOCTREE)
+ * @npages: how many
+ * @caption: the toctree's :caption:, or NULL
+ * @maxdepth: the toctree's :maxdepth: (0 for no limit)
+ * @files: the rows (QU_PART_FILES)
+ * @nfiles: how many
+ */
+struct qu_part {
+	enum qu_part_kind kind;
+	uint32_t line;
+	const char *text;
+	size_t len;
+	struct qu_kdoc_sel sel;
+	uint32_t *pages;
+	size_t npages;
+	const char *caption;
+	unsigned maxdepth;
+	struct qu_file_entry *files;
+	size_t nfiles;
+};
+
+/**
+ * struct qu_heading - one heading of a page's Markdown
+ * @text: its plain text
+ * @id: its anchor, unique in the page
+ * @level: 1 to 6
+ * @line: 1-based line in the page's file
+ */
+struct qu_heading {
+	const char *text;
+	const char *id;
+	unsigned level;
+	uint32_t line;
+};
+
+/**
+ * struct qu_page - one page of the site
+ * @src: the Markdown file relative to the docs root, or NULL when made
+ *	by quire (zero-config pages, a missing home page)
+ * @diag_path: the name diagnostics about this page use
+ * @out: the output file relative to the site's root ("a/b.html")
+ * @title: the title (front matter, else the first heading, else the name)
+ * @order: the front matter's order (0 when absent)
+ * @depth: how many folders deep @out is
+ * @h1: quire writes @title as the page's first heading
+ * @parts: the parts in page order
+ * @nparts: how many
+ * @parent: the page above this one in the navigation, or QU_NONE
+ * @children: the pages below it, in navigation order
+ * @nchildren: how many
+ * @headings: the Markdown headings, filled by the caller (the markdown
+ *	stage knows how to find them) before the graph is built
+ * @nheadings: how many
+ */
+struct qu_page {
+	const char *src;
+	const char *diag_path;
+	const char *out;
+	const char *title;
+	int order;
+	unsigned depth;
+	bool h1;
+	struct qu_part *parts;
+	size_t nparts;
+	uint32_t parent;
+	uint32_t *children;
+	size_t nchildren;
+	struct qu_heading *headings;
+	size_t nheadings;
+};
+
+/**
+ * struct qu_site - the whole page tree
+ * @cfg: the configuration (all defaults in zero-config mode)
+ * @root: the docs root as given
+ * @srctree: the source tree as a path usable from the current directory
+ * @zero_config: no quire.yml: pages are made from the source tree
+ * @pages: the pages; @pages[0] is the home page (index.html)
+ * @npages: how many
+ * @sources: the C files to parse, relative to @srctree, sorted, unique
+ * @nsources: how many
+ * @arena: owns every string and array above
+ * @diags: diagnostics of the configuration, front matter and directives
+ */
+struct qu_site {
+	struct qu_config cfg;
+	char *root;
+	char *srctree;
+	bool zero_config;
+	struct qu_page *pages;
+	size_t npages;
+	const char **sources;
+	size_t nsources;
+	struct qu_arena arena;
+	struct qu_diags diags;
+};
+
+/**
+ * qu_site_load() - read the configuration and the pages of a docs root
+ * @out: the site to fill; zeroed by the caller, freed with qu_site_fini()
+ *	even on failure
+ * @root: the docs root, or a bare source tree
+ * @skip: a folder below @root to leave out (the output folder), or NULL
+ * @err: receives a one-line message when the tree cannot be read
+ *
+ * With quire.yml, every *.md below @root becomes a page and @out->sources
+ * lists the files of the {kernel-doc} directives. Without, @out->sources
+ * lists every *.c and *.h below @root and the pages are made later by
+ * qu_site_zero_pages(). Toctree entries are resolved and every page no
+ * toctree names hangs under its folder's index page, else the home page,
+ * by (order, path). Bad input becomes diagnostics in @out->diags.
+ *
+ * Return: 0, or -1 on an environment error (message in @err).
+ */
+int qu_site_load(struct qu_site *out, const char *root, const char *skip,
+		 struct qu_buf *err);
+
+/**
+ * struct qu_site_file - what the caller learnt about one C file
+ * @path: the file relative to the source tree
+ * @nitems: its items that are not DOC: blocks
+ * @ndocs: its DOC: blocks
+ */
+struct qu_site_file {
+	const char *path;
+	uint32_t nitems;
+	uint32_t ndocs;
+};
+
+/**
+ * qu_site_zero_pages() - make the pages of a zero-config site
+ * @s: a site loaded without quire.yml
+ * @files: the documented files (at least one item), sorted by path
+ * @n: how many
+ * @readme: the text of the tree's top-level README.md, or NULL
+ * @readme_len: its length
+ *
+ * Makes the home page (with @readme as its text), one page per folder
+ * holding documented files (index.html of the folder) and one page per
+ * file ("path/file.c.html"), linked into a navigation tree.
+ */
+void qu_site_zero_pages(struct qu_site *s, const struct qu_site_file *files,
+			size_t n, const char *readme, size_t readme_len);
+
+/**
+ * qu_site_find_page() - find a page by its Markdown path
+ * @s: the site
+ * @src: the path relative to the docs root ("a/b.md"), normalised
+ *
+ * Return: the page's index, or QU_NONE.
+ */
+uint32_t qu_site_find_page(const struct qu_site *s, const char *src);
+
+/**
+ * qu_site_relpath() - append the relative URL from one output file to another
+ * @out: the buffer
+ * @from: the output file the link is in ("a/b.html")
+ * @to: the output file linked to ("c/d.html")
+ */
+void qu_site_relpath(struct qu_buf *out, const char *from, const char *to);
+
+/**
+ * qu_site_fini() - free a site
+ * @s: the site
+ */
+void qu_site_fini(struct qu_site *s);
+
+#endif /* QU_SITE_SITE_H */
