@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd.h - the subcommands of the quire command, one line each, and the
+ * few helpers they share (argument checks, file lists, progress).
+ * Included by the .c files of cmd/quire only.
+ */
+#ifndef QU_CMD_CMD_H
+#define QU_CMD_CMD_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/util.h"
+
+/* Exit codes, the same for every command (docs/quire.1, EXIT STATUS). */
+enum {
+	QU_EXIT_OK = 0,		/* success, possibly with warnings */
+	QU_EXIT_FAIL = 1,	/* diagnostics failed the run (-Werror, errors) */
+	QU_EXIT_USAGE = 2,	/* quire could not run */
+};
+
+/*
+ * The subcommands. Each takes its own argv (argv[0] is the command's
+ * name) and returns an exit code. cmd_build() and cmd_serve() live in
+ * build.c and serve.c; main.c lists them only when meson found those files
+ * (QU_HAVE_BUILD, QU_HAVE_SERVE).
+ */
+int cmd_extract(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+
+/**
+ * cmd_usage_error() - report a bad command line
+ * @cmd: the subcommand's name, or NULL for quire itself
+ * @fmt: the message
+ * @...: its arguments
+ *
+ * Prints "quire CMD: message" and a hint to --help on stderr.
+ * Return: %QU_EXIT_USAGE, so callers can return it.
+ */
+QU_PRINTF(2, 3) int cmd_usage_error(const char *cmd, const char *fmt, ...);
+
+/**
+ * cmd_parse_jobs() - read the argument of -j
+ * @out: receives the thread count (0 means one per processor)
+ * @arg: the text
+ *
+ * Return: 0, or -1 when @arg is not a number between 0 and 1024.
+ */
+int cmd_parse_jobs(unsigned *out, const char *arg);
+
+/**
+ * cmd_parse_werror() - read the argument of -W
+ * @arg: the text after "-W"
+ *
+ * Return: 0 for "error", -1 for anything else.
+ */
+int cmd_parse_werror(const char *arg);
+
+/**
+ * struct cmd_files - a list of file paths, each owned
+ * @v: the paths
+ * @n: how many
+ * @alloc: how many allocated
+ */
+struct cmd_files {
+	char **v;
+	size_t n;
+	size_t alloc;
+};
+
+/**
+ * cmd_files_add() - append a copy of @path
+ * @f: the list
+ * @path: the path
+ */
+void cmd_files_add(struct cmd_files *f, const char *path);
+
+/**
+ * cmd_files_expand() - add @path, or every .c and .h file below it
+ * @f: the list
+ * @cmd: the subcommand's name, for messages
+ * @path: a file or a directory named on the command line
+ * @dirs: whether a directory is allowed
+ *
+ * A directory is walked recursively; entries whose names start with "."
+ * and symbolic links to directories are skipped; the files found are
+ * added in strcmp() order of their paths, so the list never depends on
+ * the order readdir() returns.
+ *
+ * Return: 0, or -1 after a message on stderr when @path does not exist or
+ * is a directory and @dirs is false.
+ */
+int cmd_files_expand(struct cmd_files *f, const char *cmd, const char *path,
+		     bool dirs);
+
+/**
+ * cmd_files_fini() - free the list
+ * @f: the list
+ */
+void cmd_files_fini(struct cmd_files *f);
+
+/**
+ * struct cmd_progress - a "[done/total]" line on a terminal
+ * @done: tasks finished, counted by every worker
+ * @total: tasks in all
+ * @on: whether to print at all (stderr is a terminal and the run is long)
+ * @last_ms: when the line was last drawn; touched by worker 0 only
+ */
+struct cmd_progress {
+	atomic_size_t done;
+	size_t total;
+	bool on;
+	long long last_ms;
+};
+
+/**
+ * cmd_progress_init() - decide whether to show progress and start counting
+ * @p: the progress
+ * @total: the number of tasks
+ * @quiet: never show it
+ */
+void cmd_progress_init(struct cmd_progress *p, size_t total, bool quiet);
+
+/**
+ * cmd_progress_tick() - count one finished task, redraw now and then
+ * @p: the progress
+ * @job: the worker that finished it; only worker 0 draws
+ */
+void cmd_progress_tick(struct cmd_progress *p, const struct qu_job *job);
+
+/**
+ * cmd_progress_done() - erase the progress line
+ * @p: the progress
+ */
+void cmd_progress_done(struct cmd_progress *p);
+
+#endif /* QU_CMD_CMD_H */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * common.c - what the subcommands share: argument checks, the list of
+ * files named on the command line (directories walked in a stable order)
+ * and the progress line shown on a terminal.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "quire%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'quire %s%s--help' for more information.\n",
+		cmd ? cmd : "", cmd ? " " : "");
+	return QU_EXIT_USAGE;
+}
+
+int cmd_parse_jobs(unsigned *out, const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	/* A thousand threads is far past any machine's use here. */
+	if (errno || end == arg || *end || n < 0 || n > 1024)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
+int cmd_parse_werror(const char *arg)
+{
+	return strcmp(arg, "error") ? -1 : 0;
+}
+
+void cmd_files_add(struct cmd_files *f, const char *path)
+{
+	QU_VEC_GROW(f->v, f->n, f->alloc);
+	f->v[f->n++] = qu_xstrdup(path);
+}
+
+void cmd_files_fini(struct cmd_files *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i]);
+	free(f->v);
+	f->v = NULL;
+	f->n = f->alloc = 0;
+}
+
+static bool is_c_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 2 && name[len - 2] == '.' &&
+	       (name[len - 1] == 'c' || name[len - 1] == 'h');
+}
+
+/*
+ * Walk @dir (its path in @path) and add its .c and .h files. A directory
+ * that cannot be opened is added as if it were a file, so that reading it
+ * fails later with a diagnostic in the file's place instead of silently
+ * dropping a part of the tree.
+ */
+static void walk(struct cmd_files *f, struct qu_buf *path)
+{
+	DIR *d = opendir(path->buf);
+	struct dirent *e;
+	size_t base = path->len;
+
+	if (!d) {
+		cmd_files_add(f, path->buf);
+		return;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		bool dir;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path->len = base;
+		path->buf[base] = '\0';
+		if (base && path->buf[base - 1] != '/')
+			qu_buf_addc(path, '/');
+		qu_buf_adds(path, e->d_name);
+		if (e->d_type == DT_DIR) {
+			dir = true;
+		} else if (e->d_type == DT_REG) {
+			dir = false;
+		} else {
+			/* Links to directories are skipped: they may loop. */
+			if (lstat(path->buf, &st) < 0)
+				st.st_mode = 0;
+			if (S_ISLNK(st.st_mode) &&
+			    (stat(path->buf, &st) < 0 || S_ISDIR(st.st_mode)))
+				continue;
+			dir = S_ISDIR(st.st_mode);
+		}
+		if (dir)
+			walk(f, path);
+		else if (is_c_name(e->d_name))
+			cmd_files_add(f, path->buf);
+	}
+	closedir(d);
+	path->len = base;
+	path->buf[base] = '\0';
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cmd_files_expand(struct cmd_files *f, const char *cmd, const char *path,
+		     bool dirs)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	struct stat st;
+	size_t first = f->n;
+
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "quire %s: %s: %s\n", cmd, path,
+			strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cmd_files_add(f, path);
+		return 0;
+	}
+	if (!dirs) {
+		fprintf(stderr, "quire %s: %s: %s\n", cmd, path,
+			strerror(EISDIR));
+		return -1;
+	}
+	qu_buf_adds(&b, path);
+	/* "dir/" and "dir" name the same files the same way. */
+	while (b.len > 1 && b.buf[b.len - 1] == '/')
+		b.buf[--b.len] = '\0';
+	walk(f, &b);
+	qu_buf_fini(&b);
+	qsort(f->v + first, f->n - first, sizeof(*f->v), cmp_str);
+	return 0;
+}
+
+/* Below this many files a run is too short for a progress line to help. */
+#define PROGRESS_MIN_TASKS 200
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void cmd_progress_init(struct cmd_progress *p, size_t total, bool quiet)
+{
+	atomic_init(&p->done, 0);
+	p->total = total;
+	p->on = !quiet && total >= PROGRESS_MIN_TASKS && isatty(2) &&
+		!getenv("QUIRE_NO_PROGRESS");
+	p->last_ms = now_ms();
+}
+
+void cmd_progress_tick(struct cmd_progress *p, const struct qu_job *job)
+{
+	size_t done = atomic_fetch_add(&p->done, 1) + 1;
+	long long t;
+
+	if (!p->on || job->worker != 0)
+		return;
+	t = now_ms();
+	if (t - p->last_ms < 100)
+		return;
+	p->last_ms = t;
+	fprintf(stderr, "\r[%zu/%zu] files", done, p->total);
+}
+
+void cmd_progress_done(struct cmd_progress *p)
+{
+	if (p->on)
+		fputs("\r\033[K", stderr);
+}
