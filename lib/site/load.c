@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/*
+ * load.c - find the configuration, the pages and the sources (site stage)
+ *
+ * cmd/quire calls qu_site_load() first. It walks the docs root once, in
+ * sorted order so that every later list is stable, and reads each page.
+ */
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "git/git.h"
+#include "site_int.h"
+
+char *site_strndup(struct qu_site *s, const char *p, size_t len)
+{
+	return qu_arena_strndup(&s->arena, p, len);
+}
+
+char *site_strdup(struct qu_site *s, const char *p)
+{
+	return qu_arena_strdup(&s->arena, p);
+}
+
+char *site_printf(struct qu_site *s, const char *fmt, ...)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	va_list ap;
+	char *r;
+
+	va_start(ap, fmt);
+	qu_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	r = site_strndup(s, b.buf, b.len);
+	qu_buf_fini(&b);
+	return r;
+}
+
+uint32_t site_add_page(struct qu_site *s, size_t *alloc)
+{
+	struct qu_page *pg;
+
+	QU_VEC_GROW(s->pages, s->npages, *alloc);
+	pg = &s->pages[s->npages];
+	memset(pg, 0, sizeof(*pg));
+	pg->parent = QU_NONE;
+	return (uint32_t)s->npages++;
+}
+
+bool site_excluded(const struct qu_site *s, const char *rel)
+{
+	const char *base = strrchr(rel, '/');
+	size_t i;
+
+	base = base ? base + 1 : rel;
+	for (i = 0; i < s->cfg.nexclude; i++) {
+		const char *pat = s->cfg.exclude[i];
+		size_t pl = strlen(pat);
+
+		if (!fnmatch(pat, rel, 0) || !fnmatch(pat, base, 0))
+			return true;
+		/* a pattern ending in "/" leaves out the whole folder */
+		if (pl && pat[pl - 1] == '/' && !strncmp(rel, pat, pl - 1) &&
+		    (rel[pl - 1] == '/' || !rel[pl - 1]))
+			return true;
+	}
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef bool (*want_fn)(const char *name);
+
+static bool want_md(const char *name)
+{
+	size_t l = strlen(name);
+
+	return l > 3 && !strcmp(name + l - 3, ".md");
+}
+
+static bool want_c(const char *name)
+{
+	size_t l = strlen(name);
+
+	return l > 2 && name[l - 2] == '.' &&
+	       (name[l - 1] == 'c' || name[l - 1] == 'h');
+}
+
+/*
+ * Collect files below @dir (relative path @rel) whose names @want wants,
+ * sorted per folder. Hidden entries and @skip are left out.
+ */
+static int walk(struct qu_site *s, const char *dir, const char *rel,
+		const char *skip, want_fn want, char ***v, size_t *n,
+		size_t *alloc, struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT, sub = QU_BUF_INIT;
+	char **names = NULL;
+	size_t nnames = 0, nalloc = 0, i;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	d = opendir(dir);
+	if (!d) {
+		qu_buf_addf(err, "%s: cannot open folder", dir);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		QU_VEC_GROW(names, nnames, nalloc);
+		names[nnames++] = qu_xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, nnames, sizeof(*names), cmp_str);
+	for (i = 0; i < nnames; i++) {
+		struct stat st;
+		bool isdir;
+
+		qu_buf_reset(&path);
+		qu_buf_addf(&path, "%s/%s", dir, names[i]);
+		qu_buf_reset(&sub);
+		if (*rel)
+			qu_buf_addf(&sub, "%s/%s", rel, names[i]);
+		else
+			qu_buf_adds(&sub, names[i]);
+		if (skip && !strcmp(path.buf, skip))
+			continue;
+		if (site_excluded(s, sub.buf))
+			continue;
+		if (stat(path.buf, &st) < 0)
+			continue;
+		isdir = S_ISDIR(st.st_mode);
+		if (isdir) {
+			if (walk(s, path.buf, sub.buf, skip, want, v, n, alloc,
+				 err) < 0) {
+				ret = -1;
+				break;
+			}
+		} else if (S_ISREG(st.st_mode) && want(names[i])) {
+			QU_VEC_GROW(*v, *n, *alloc);
+			(*v)[(*n)++] = site_strndup(s, sub.buf, sub.len);
+		}
+	}
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	qu_buf_fini(&path);
+	qu_buf_fini(&sub);
+	return ret;
+}
+
+/* The first ATX heading of level 1, outside fenced blocks. */
+static const char *first_h1(struct qu_site *s, const char *text, size_t len)
+{
+	size_t pos = 0;
+	char fence = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t eol = nl ? (size_t)(nl - text) : len;
+		const char *l = text + pos;
+		size_t ll = eol - pos;
+
+		if (ll >= 3 && (!strncmp(l, "```", 3) || !strncmp(l, "~~~", 3))) {
+			if (!fence)
+				fence = l[0];
+			else if (fence == l[0])
+				fence = 0;
+		} else if (!fence && ll > 2 && l[0] == '#' && l[1] == ' ') {
+			while (ll && (l[ll - 1] == '\r' || l[ll - 1] == ' ' ||
+				      l[ll - 1] == '#'))
+				ll--;
+			if (ll > 2)
+				return site_strndup(s, l + 2, ll - 2);
+		}
+		pos = eol + 1;
+	}
+	return NULL;
+}
+
+static void out_name(struct qu_buf *b, const char *src)
+{
+	size_t l = strlen(src);
+
+	qu_buf_reset(b);
+	if (l >= 9 && !strcmp(src + l - 9, "README.md") &&
+	    (l == 9 || src[l - 10] == '/')) {
+		qu_buf_add(b, src, l - 9);
+		qu_buf_adds(b, "index.html");
+		return;
+	}
+	qu_buf_add(b, src, l - 3);
+	qu_buf_adds(b, ".html");
+}
+
+static int load_page(struct qu_site *s, uint32_t idx, const char *src,
+		     struct qu_buf *err)
+{
+	struct qu_page *pg = &s->pages[idx];
+	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT;
+	size_t off;
+	uint32_t line;
+	const char *p;
+	char *body;
+	int ret = -1;
+
+	qu_buf_addf(&path, "%s/%s", s->root, src);
+	pg->src = src;
+	pg->diag_path = site_strndup(s, path.buf, path.len);
+	out_name(&path, src);
+	pg->out = site_strndup(s, path.buf, path.len);
+	for (p = pg->out; *p; p++)
+		pg->depth += *p == '/';
+	if (qu_file_read(&text, pg->diag_path, err) < 0)
+		goto out;
+	body = site_strndup(s, text.buf, text.len);
+	site_front_matter(s, pg, body, text.len, &off, &line);
+	if (!pg->title)
+		pg->title = first_h1(s, body + off, text.len - off);
+	if (!pg->title) {
+		const char *b = strrchr(src, '/');
+
+		b = b ? b + 1 : src;
+		pg->title = site_strndup(s, b, strlen(b) - 3);
+	}
+	site_split_parts(s, pg, body + off, text.len - off, line);
+	ret = 0;
+out:
+	qu_buf_fini(&path);
+	qu_buf_fini(&text);
+	return ret;
+}
+
+static int load_configured(struct qu_site *s, const char *skip,
+			   struct qu_buf *err)
+{
+	char **md = NULL;
+	size_t nmd = 0, mdalloc = 0, palloc = 0, i;
+	int ret = -1;
+
+	if (walk(s, s->root, "", skip, want_md, &md, &nmd, &mdalloc, err) < 0)
+		goto out;
+	/* index.md (else README.md) at the top is the home page. */
+	site_add_page(s, &palloc);
+	for (i = 0; i < nmd; i++)
+		if (!strcmp(md[i], "index.md"))
+			break;
+	if (i == nmd)
+		for (i = 0; i < nmd; i++)
+			if (!strcmp(md[i], "README.md"))
+				break;
+	if (i < nmd) {
+		if (load_page(s, 0, md[i], err) < 0)
+			goto out;
+		s->pages[0].out = "index.html";
+	} else {
+		s->pages[0].out = "index.html";
+		s->pages[0].diag_path = s->root;
+		s->pages[0].title = s->cfg.title ? s->cfg.title : "Home";
+		s->pages[0].h1 = true;
+	}
+	for (size_t j = 0; j < nmd; j++) {
+		size_t l = strlen(md[j]);
+
+		if (j == i)
+			continue;
+		/* a README.md beside an index.md is not a second index */
+		if (l >= 9 && !strcmp(md[j] + l - 9, "README.md")) {
+			struct qu_buf ix = QU_BUF_INIT;
+			bool has;
+
+			qu_buf_add(&ix, md[j], l - 9);
+			qu_buf_adds(&ix, "index.md");
+			has = bsearch(&ix.buf, md, nmd, sizeof(*md), cmp_str);
+			qu_buf_fini(&ix);
+			if (has)
+				continue;
+		}
+		if (load_page(s, site_add_page(s, &palloc), md[j], err) < 0)
+			goto out;
+	}
+	site_link_pages(s);
+	ret = 0;
+out:
+	free(md);
+	return ret;
+}
+
+int qu_site_load(struct qu_site *out, const char *root, const char *skip,
+		 struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT;
+	size_t rl = strlen(root);
+	int ret = -1;
+
+	qu_arena_init(&out->arena);
+	qu_diags_init(&out->diags);
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	out->root = site_strndup(out, root, rl);
+	qu_buf_addf(&path, "%s/quire.yml", out->root);
+	if (access(path.buf, F_OK) == 0) {
+		if (qu_file_read(&text, path.buf, err) < 0)
+			goto out;
+		qu_site_config_parse(&out->cfg, &out->diags,
+				     site_strndup(out, path.buf, path.len),
+				     text.buf, text.len);
+	} else {
+		out->zero_config = true;
+	}
+
+	/* The source tree: the configured one, else git's, else the parent. */
+	qu_buf_reset(&path);
+	if (out->zero_config) {
+		qu_buf_adds(&path, out->root);
+	} else if (out->cfg.srctree) {
+		if (out->cfg.srctree[0] == '/')
+			qu_buf_adds(&path, out->cfg.srctree);
+		else
+			qu_buf_addf(&path, "%s/%s", out->root,
+				    out->cfg.srctree);
+	} else if (qu_git_workdir(&path, out->root) != 0) {
+		qu_buf_reset(&path);
+		qu_buf_addf(&path, "%s/..", out->root);
+	}
+	out->srctree = site_strndup(out, path.buf, path.len);
+
+	if (out->zero_config) {
+		char **v = NULL;
+		size_t n = 0, alloc = 0;
+
+		if (walk(out, out->root, "", skip, want_c, &v, &n, &alloc,
+			 err) < 0) {
+			free(v);
+			goto out;
+		}
+		out->sources = (const char **)v;
+		out->nsources = n;
+		ret = 0;
+		goto out;
+	}
+	ret = load_configured(out, skip, err);
+out:
+	qu_buf_fini(&path);
+	qu_buf_fini(&text);
+	return ret;
+}
+
+void qu_site_fini(struct qu_site *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->npages; i++) {
+		free(s->pages[i].parts);
+		free(s->pages[i].children);
+	}
+	free(s->pages);
+	free(s->sources);
+	qu_config_fini(&s->cfg);
+	qu_diags_fini(&s->diags);
+	qu_arena_fini(&s->arena);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * site_int.h - shared between the files of lib/site only
+ */
+#ifndef QU_SITE_SITE_INT_H
+#define QU_SITE_SITE_INT_H
+
+#include "site/site.h"
+
+/*
+ * A growable list of pages under construction; copied into the arena
+ * once the tree is known.
+ */
+struct site_vec {
+	void *v;
+	size_t n;
+	size_t alloc;
+};
+
+char *site_strndup(struct qu_site *s, const char *p, size_t len);
+char *site_strdup(struct qu_site *s, const char *p);
+char *site_printf(struct qu_site *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+uint32_t site_add_page(struct qu_site *s, size_t *alloc);
+
+int site_front_matter(struct qu_site *s, struct qu_page *pg,
+		      const char *text, size_t len, size_t *body_off,
+		      uint32_t *body_line);
+void site_split_parts(struct qu_site *s, struct qu_page *pg,
+		      const char *text, size_t len, uint32_t line);
+void site_link_pages(struct qu_site *s);
+bool site_excluded(const struct qu_site *s, const char *rel);
+void site_normalise(struct qu_buf *out, const char *dir, const char *rel,
+		    size_t len);
+
+#endif /* QU_SITE_SITE_INT_H */
