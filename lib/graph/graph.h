@@ -21,6 +21,7 @@
 
 #include "kdoc/kdoc.h"
 #include "site/site.h"
+#include "source/source.h"
 #include "util/util.h"
 
 /**
@@ -91,6 +92,16 @@ struct qu_referrer {
 };
 
 /**
+ * struct qu_graph_exports - the EXPORT_SYMBOL*() uses of one unit's file
+ * @v: the uses
+ * @n: how many
+ */
+struct qu_graph_exports {
+	const struct qu_export *v;
+	size_t n;
+};
+
+/**
  * struct qu_graph - symbols, placements and references of a whole site
  * @site: the site (not owned)
  * @units: the units, indexed like the site's sources (not owned)
@@ -108,7 +119,7 @@ struct qu_referrer {
  * @nrefs: how many
  * @map: "ns name" -> first symbol index + 1
  * @anchors: "page#id" of every anchor -> non-NULL
- * @exports: the caller's map "path:name" -> EXPORT_SYMBOL* macro
+ * @exports: per unit, its file's EXPORT_SYMBOL*() uses (not owned)
  * @arena: owns the arrays and strings
  */
 struct qu_graph {
@@ -126,7 +137,7 @@ struct qu_graph {
 	size_t nrefs;
 	struct qu_map map;
 	struct qu_map anchors;
-	const struct qu_map *exports;
+	const struct qu_graph_exports *exports;
 	struct qu_arena arena;
 };
 
@@ -135,9 +146,8 @@ struct qu_graph {
  * @g: the graph to fill; zeroed by the caller, freed with qu_graph_fini()
  * @site: the site, with its pages' headings filled in
  * @units: one unit per entry of @site->sources, in that order
- * @exports: "path:name" -> EXPORT_SYMBOL* macro of every source file
- *	(path relative to the source tree), for :export: and :internal:
- *	with other files; kept by the graph
+ * @exports: per unit, the EXPORT_SYMBOL*() uses of its file, for
+ *	:export: and :internal: naming other files; kept by the graph
  * @diags: receives the duplicate-inclusion and selection warnings
  * @threads: worker threads for the reference scan (0: one per processor)
  *
@@ -146,7 +156,8 @@ struct qu_graph {
  * reference scan runs in parallel, merged in page order.
  */
 void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
-		    const struct qu_unit *units, const struct qu_map *exports,
+		    const struct qu_unit *units,
+		    const struct qu_graph_exports *exports,
 		    struct qu_diags *diags,
 		    unsigned threads);
 

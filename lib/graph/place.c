@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+/*
+ * place.c - put items on pages and give each one home and one anchor
+ * (graph stage)
+ *
+ * Pages are visited in order: the first page that shows an item is its
+ * home. Anchors follow Sphinx's C domain ("c.list_add", members
+ * "c.list_head.next") and are made unique within each page.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_int.h"
+
+static int cmp_path(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+uint32_t graph_find_unit(const struct qu_graph *g, const char *path)
+{
+	const char **p = bsearch(path, g->site->sources, g->site->nsources,
+				 sizeof(char *), cmp_path);
+
+	return p ? (uint32_t)(p - g->site->sources) : QU_NONE;
+}
+
+/* Claim @id on @page, or the first free "id-N"; returns the arena copy. */
+static const char *claim(struct qu_graph *g, uint32_t page, const char *id)
+{
+	struct qu_buf key = QU_BUF_INIT;
+	size_t base;
+	unsigned n = 1;
+	void **slot;
+	char *k;
+
+	qu_buf_addf(&key, "%u#", page);
+	base = key.len;
+	qu_buf_adds(&key, id);
+	while (qu_map_get(&g->anchors, key.buf, key.len)) {
+		key.len = base;
+		qu_buf_addf(&key, "%s-%u", id, ++n);
+	}
+	k = qu_arena_strndup(&g->arena, key.buf, key.len);
+	slot = qu_map_slot(&g->anchors, k, key.len);
+	*slot = (void *)1;
+	qu_buf_fini(&key);
+	return k + base;
+}
+
+static uint32_t add_sym(struct qu_graph *g, const char *name,
+			enum qu_ns ns, enum qu_kind kind, uint32_t unit,
+			uint32_t item, uint32_t param, uint32_t page,
+			const char *anchor)
+{
+	struct qu_buf key = QU_BUF_INIT;
+	struct qu_sym *s;
+	uint32_t idx = (uint32_t)g->nsyms;
+	void *val;
+	char *k;
+
+	QU_VEC_GROW(g->syms, g->nsyms, g->sym_alloc);
+	s = &g->syms[g->nsyms++];
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->ns = ns;
+	s->kind = kind;
+	s->unit = unit;
+	s->item = item;
+	s->param = param;
+	s->page = page;
+	s->anchor = anchor;
+	s->next = QU_NONE;
+	qu_buf_addc(&key, (char)('0' + ns));
+	qu_buf_adds(&key, name);
+	val = qu_map_get(&g->map, key.buf, key.len);
+	if (!val) {
+		k = qu_arena_strndup(&g->arena, key.buf, key.len);
+		*qu_map_slot(&g->map, k, key.len) = (void *)(uintptr_t)(idx + 1);
+	} else {
+		uint32_t j = (uint32_t)(uintptr_t)val - 1;
+
+		while (g->syms[j].next != QU_NONE)
+			j = g->syms[j].next;
+		g->syms[j].next = idx;
+	}
+	qu_buf_fini(&key);
+	return idx;
+}
+
+static enum qu_ns kind_ns(enum qu_kind k)
+{
+	return k == QU_KIND_STRUCT || k == QU_KIND_UNION || k == QU_KIND_ENUM ?
+		       QU_NS_TAG : QU_NS_ORD;
+}
+
+/* The item's symbols: itself, then its members or constants. */
+static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
+		     uint32_t item, const char *anchor)
+{
+	const struct qu_item *it = &g->units[unit].items[item];
+	uint32_t sym;
+	size_t i;
+
+	sym = add_sym(g, it->name, kind_ns(it->kind), it->kind, unit, item,
+		      QU_NONE, page, anchor);
+	if (it->kind != QU_KIND_STRUCT && it->kind != QU_KIND_UNION &&
+	    it->kind != QU_KIND_ENUM)
+		return sym;
+	for (i = 0; i < it->nparams; i++) {
+		const struct qu_param *p = &it->params[i];
+		struct qu_buf b = QU_BUF_INIT;
+		const char *pa;
+
+		qu_buf_addf(&b, "%s.%s", anchor, p->name);
+		pa = claim(g, page, b.buf);
+		if (it->kind == QU_KIND_ENUM) {
+			add_sym(g, p->name, QU_NS_ORD, it->kind, unit, item,
+				(uint32_t)i, page, pa);
+		} else {
+			qu_buf_reset(&b);
+			qu_buf_addf(&b, "%s.%s", it->name, p->name);
+			add_sym(g, qu_arena_strndup(&g->arena, b.buf, b.len),
+				QU_NS_MEMBER, it->kind, unit, item,
+				(uint32_t)i, page, pa);
+		}
+		qu_buf_fini(&b);
+	}
+	return sym;
+}
+
+static void params_anchors(struct qu_graph *g, uint32_t page,
+			   const struct qu_item *it, const char *anchor)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	size_t i;
+
+	if (it->kind == QU_KIND_STRUCT || it->kind == QU_KIND_UNION ||
+	    it->kind == QU_KIND_ENUM)
+		return;
+	for (i = 0; i < it->nparams; i++) {
+		qu_buf_reset(&b);
+		qu_buf_addf(&b, "%s.%s", anchor, it->params[i].name);
+		claim(g, page, b.buf);
+	}
+	qu_buf_fini(&b);
+}
+
+static void doc_anchor(struct qu_buf *b, const char *title)
+{
+	const char *p;
+
+	qu_buf_reset(b);
+	qu_buf_adds(b, "doc-");
+	for (p = title; *p; p++) {
+		char c = *p;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '_' || c == '-')
+			qu_buf_addc(b, c);
+		else if ((c == ' ' || c == '.') && b->len &&
+			 b->buf[b->len - 1] != '-')
+			qu_buf_addc(b, '-');
+	}
+	while (b->len > 4 && b->buf[b->len - 1] == '-')
+		b->buf[--b->len] = 0;
+}
+
+static void place(struct qu_graph *g, uint32_t **homes, uint32_t page,
+		  const struct qu_part *part, uint32_t unit, uint32_t item,
+		  struct qu_diags *diags)
+{
+	const struct qu_item *it = &g->units[unit].items[item];
+	const struct qu_page *pg = &g->site->pages[page];
+	struct qu_placed *pl;
+	struct qu_buf b = QU_BUF_INIT;
+
+	QU_VEC_GROW(g->placed, g->nplaced, g->placed_alloc);
+	pl = &g->placed[g->nplaced++];
+	memset(pl, 0, sizeof(*pl));
+	pl->unit = unit;
+	pl->item = item;
+	pl->sym = QU_NONE;
+	if (it->kind == QU_KIND_DOC) {
+		doc_anchor(&b, it->name);
+		pl->anchor = claim(g, page, b.buf);
+		pl->home = true;
+		qu_buf_fini(&b);
+		return;
+	}
+	qu_buf_addf(&b, "c.%s", it->name);
+	pl->anchor = claim(g, page, b.buf);
+	qu_buf_fini(&b);
+	if (homes[unit][item] != QU_NONE) {
+		const struct qu_sym *s = &g->syms[homes[unit][item]];
+
+		pl->sym = homes[unit][item];
+		qu_diag(diags, QU_W_DUPLICATE_ITEM, pg->diag_path, part->line, 1,
+			"'%s' of %s is already on %s, linking there", it->name,
+			g->units[unit].path, g->site->pages[s->page].out);
+		return;
+	}
+	pl->home = true;
+	pl->sym = home(g, page, unit, item, pl->anchor);
+	homes[unit][item] = pl->sym;
+	params_anchors(g, page, it, pl->anchor);
+}
+
+static bool in_list(const char *name, const char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return true;
+	return false;
+}
+
+static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
+			 const struct qu_part *part, struct qu_diags *diags)
+{
+	const struct qu_kdoc_sel *sel = &part->sel;
+	const struct qu_page *pg = &g->site->pages[page];
+	uint32_t unit = graph_find_unit(g, sel->path);
+	struct qu_kdoc_select ks;
+	struct qu_map exported;
+	const struct qu_unit *u;
+	bool *found = NULL;
+	size_t i, k, pass;
+
+	if (unit == QU_NONE)
+		return;
+	u = &g->units[unit];
+	memset(&ks, 0, sizeof(ks));
+	qu_map_init(&exported);
+	switch (sel->mode) {
+	case QU_SEL_EXPORT:
+	case QU_SEL_INTERNAL:
+		ks.mode = sel->mode == QU_SEL_EXPORT ? QU_SELECT_EXPORT :
+						       QU_SELECT_INTERNAL;
+		for (k = 0; k <= sel->nnames; k++) {
+			uint32_t un = k < sel->nnames ?
+				graph_find_unit(g, sel->names[k]) : unit;
+			const struct qu_graph_exports *ex;
+
+			if (un == QU_NONE || !g->exports)
+				continue;
+			ex = &g->exports[un];
+			for (i = 0; i < ex->n; i++)
+				qu_map_put(&exported, ex->v[i].name,
+					   (void *)ex->v[i].macro);
+		}
+		ks.exported = &exported;
+		break;
+	case QU_SEL_IDENTIFIERS:
+		ks.identifiers = sel->names;
+		ks.nidentifiers = sel->nnames;
+		ks.no_doc_sections = !sel->nnames;
+		found = qu_xcalloc(sel->nnames + 1, 1);
+		break;
+	case QU_SEL_DOC:
+		ks.doc = sel->doc;
+		break;
+	case QU_SEL_ALL:
+		break;
+	}
+	ks.no_identifiers = sel->no_names;
+	ks.nno_identifiers = sel->nno_names;
+	for (pass = 0; pass < (sel->doc_first ? 2 : 1); pass++) {
+		for (i = 0; i < u->nitems; i++) {
+			const struct qu_item *it = &u->items[i];
+
+			if (sel->doc_first &&
+			    (it->kind == QU_KIND_DOC) != (pass == 0))
+				continue;
+			if (!qu_kdoc_selected(it, &ks))
+				continue;
+			if (found)
+				for (k = 0; k < sel->nnames; k++)
+					if (!strcmp(sel->names[k], it->name))
+						found[k] = true;
+			place(g, homes, page, part, unit, (uint32_t)i, diags);
+		}
+	}
+	if (found) {
+		for (k = 0; k < sel->nnames; k++)
+			if (!found[k] && !in_list(sel->names[k],
+						  sel->no_names,
+						  sel->nno_names))
+				qu_diag(diags, QU_W_NO_SUCH_ITEM, pg->diag_path,
+					part->line, 1,
+					"%s documents no '%s'", sel->path,
+					sel->names[k]);
+	}
+	if (sel->mode == QU_SEL_DOC && sel->doc) {
+		for (i = 0; i < u->nitems; i++)
+			if (u->items[i].kind == QU_KIND_DOC &&
+			    !strcmp(u->items[i].name, sel->doc))
+				break;
+		if (i == u->nitems)
+			qu_diag(diags, QU_W_NO_SUCH_ITEM, pg->diag_path,
+				part->line, 1, "%s has no 'DOC: %s'",
+				sel->path, sel->doc);
+	}
+	free(found);
+	qu_map_fini(&exported);
+}
+
+void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
+		    const struct qu_unit *units,
+		    const struct qu_graph_exports *exports,
+		    struct qu_diags *diags, unsigned threads)
+{
+	uint32_t **homes;
+	size_t p, k, i;
+
+	g->site = site;
+	g->units = units;
+	g->nunits = site->nsources;
+	g->exports = exports;
+	qu_map_init(&g->map);
+	qu_map_init(&g->anchors);
+	qu_arena_init(&g->arena);
+	homes = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(*homes));
+	for (i = 0; i < g->nunits; i++) {
+		homes[i] = qu_xmalloc((units[i].nitems + 1) * sizeof(uint32_t));
+		memset(homes[i], 0xff,
+		       (units[i].nitems + 1) * sizeof(uint32_t));
+	}
+	g->part_start = qu_xcalloc(site->npages ? site->npages : 1,
+				   sizeof(*g->part_start));
+	for (p = 0; p < site->npages; p++) {
+		const struct qu_page *pg = &site->pages[p];
+
+		for (k = 0; k < pg->nheadings; k++)
+			claim(g, (uint32_t)p, pg->headings[k].id);
+		g->part_start[p] = qu_arena_alloc(&g->arena,
+			(pg->nparts + 1) * sizeof(uint32_t));
+		for (k = 0; k < pg->nparts; k++) {
+			g->part_start[p][k] = (uint32_t)g->nplaced;
+			if (pg->parts[k].kind == QU_PART_KDOC)
+				select_items(g, homes, (uint32_t)p,
+					     &pg->parts[k], diags);
+		}
+		g->part_start[p][pg->nparts] = (uint32_t)g->nplaced;
+	}
+	for (i = 0; i < g->nunits; i++)
+		free(homes[i]);
+	free(homes);
+	graph_count_refs(g, threads);
+}
+
+void qu_graph_fini(struct qu_graph *g)
+{
+	free(g->syms);
+	free(g->placed);
+	free(g->part_start);
+	free(g->refs);
+	qu_map_fini(&g->map);
+	qu_map_fini(&g->anchors);
+	qu_arena_fini(&g->arena);
+	memset(g, 0, sizeof(*g));
+}

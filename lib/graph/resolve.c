@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * resolve.c - from a reference to the symbol it means (graph stage)
+ *
+ * Kernel trees reuse names (static helpers in every driver, one struct
+ * tag under several configs), so candidates are ranked: the same file,
+ * then the same folder, then a header's or an exported symbol; a tie in
+ * the best rank is ambiguous and picks the first by path and line.
+ */
+#include <string.h>
+
+#include "graph_int.h"
+
+static uint32_t first(const struct qu_graph *g, enum qu_ns ns,
+		      const char *name, size_t len)
+{
+	char key[256];
+	void *v;
+
+	/* names longer than any C identifier in practice: no symbol */
+	if (len + 1 > sizeof(key))
+		return QU_NONE;
+	key[0] = (char)('0' + ns);
+	memcpy(key + 1, name, len);
+	v = qu_map_get(&g->map, key, len + 1);
+	return v ? (uint32_t)(uintptr_t)v - 1 : QU_NONE;
+}
+
+static bool kind_fits(enum qu_ref_kind rk, const struct qu_sym *s)
+{
+	switch (rk) {
+	case QU_REF_FUNC:
+		return s->param == QU_NONE && (s->kind == QU_KIND_FUNCTION ||
+					       s->kind == QU_KIND_MACRO);
+	case QU_REF_STRUCT:
+		return s->kind == QU_KIND_STRUCT;
+	case QU_REF_UNION:
+		return s->kind == QU_KIND_UNION;
+	case QU_REF_ENUM:
+		return s->kind == QU_KIND_ENUM;
+	case QU_REF_TYPEDEF:
+		return s->kind == QU_KIND_TYPEDEF;
+	case QU_REF_CONST:
+		return s->param != QU_NONE || s->kind == QU_KIND_MACRO;
+	default:
+		return true;
+	}
+}
+
+static const char *sym_path(const struct qu_graph *g, const struct qu_sym *s)
+{
+	return g->units[s->unit].path;
+}
+
+static int rank(const struct qu_graph *g, const struct qu_sym *s,
+		const struct qu_from *from)
+{
+	const char *p = sym_path(g, s), *sl;
+	const struct qu_item *it = &g->units[s->unit].items[s->item];
+	size_t l = strlen(p);
+
+	if (from->file && !strcmp(p, from->file))
+		return 3;
+	sl = strrchr(p, '/');
+	if (from->file) {
+		const char *fs = strrchr(from->file, '/');
+		size_t dl = sl ? (size_t)(sl - p) : 0;
+		size_t fl = fs ? (size_t)(fs - from->file) : 0;
+
+		if (dl == fl && !strncmp(p, from->file, dl))
+			return 2;
+	}
+	if ((l > 2 && !strcmp(p + l - 2, ".h")) || it->exported)
+		return 1;
+	return 0;
+}
+
+static int before(const struct qu_graph *g, const struct qu_sym *a,
+		  const struct qu_sym *b)
+{
+	int c = strcmp(sym_path(g, a), sym_path(g, b));
+
+	if (c)
+		return c < 0;
+	return g->units[a->unit].items[a->item].line <
+	       g->units[b->unit].items[b->item].line;
+}
+
+static uint32_t pick(const struct qu_graph *g, uint32_t head,
+		     enum qu_ref_kind rk, bool strict,
+		     const struct qu_from *from, struct qu_buf *ambiguous)
+{
+	uint32_t best = QU_NONE, j;
+	int best_rank = -1;
+	size_t ties = 0;
+
+	for (j = head; j != QU_NONE; j = g->syms[j].next) {
+		const struct qu_sym *s = &g->syms[j];
+		int r;
+
+		if (strict && !kind_fits(rk, s))
+			continue;
+		r = rank(g, s, from);
+		if (r > best_rank) {
+			best_rank = r;
+			best = j;
+			ties = 1;
+		} else if (r == best_rank) {
+			ties++;
+			if (before(g, s, &g->syms[best]))
+				best = j;
+		}
+	}
+	if (ties > 1 && ambiguous) {
+		size_t shown = 0;
+
+		qu_buf_reset(ambiguous);
+		for (j = head; j != QU_NONE; j = g->syms[j].next) {
+			const struct qu_sym *s = &g->syms[j];
+
+			if ((strict && !kind_fits(rk, s)) ||
+			    rank(g, s, from) != best_rank)
+				continue;
+			/* a long list helps nobody: eight and a count */
+			if (shown == 8) {
+				qu_buf_addf(ambiguous, " and %zu more",
+					    ties - shown);
+				break;
+			}
+			qu_buf_addf(ambiguous, "%s%s:%u", shown ? ", " : "",
+				    sym_path(g, s),
+				    g->units[s->unit].items[s->item].line);
+			shown++;
+		}
+	}
+	return best;
+}
+
+uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
+			  const struct qu_from *from,
+			  struct qu_buf *ambiguous)
+{
+	uint32_t head, r;
+	char mkey[512];
+
+	if (ambiguous)
+		qu_buf_reset(ambiguous);
+	switch (ref->kind) {
+	case QU_REF_ENV:
+	case QU_REF_PARAM:
+		return QU_NONE;
+	case QU_REF_MEMBER: {
+		const struct qu_sym *cur;
+		size_t nl;
+
+		if (from->sym == QU_NONE)
+			return QU_NONE;
+		cur = &g->syms[from->sym];
+		if (cur->kind != QU_KIND_STRUCT && cur->kind != QU_KIND_UNION)
+			return QU_NONE;
+		nl = strlen(cur->name);
+		if (nl + 1 + ref->nlen > sizeof(mkey))
+			return QU_NONE;
+		memcpy(mkey, cur->name, nl);
+		mkey[nl] = '.';
+		memcpy(mkey + nl + 1, ref->name, ref->nlen);
+		for (head = first(g, QU_NS_MEMBER, mkey, nl + 1 + ref->nlen);
+		     head != QU_NONE; head = g->syms[head].next)
+			if (g->syms[head].unit == cur->unit &&
+			    g->syms[head].item == cur->item)
+				return head;
+		return QU_NONE;
+	}
+	default:
+		break;
+	}
+	if (ref->member && ref->nlen + 1 + ref->mlen <= sizeof(mkey)) {
+		memcpy(mkey, ref->name, ref->nlen);
+		mkey[ref->nlen] = '.';
+		memcpy(mkey + ref->nlen + 1, ref->member, ref->mlen);
+		head = first(g, QU_NS_MEMBER, mkey, ref->nlen + 1 + ref->mlen);
+		if (head != QU_NONE)
+			return pick(g, head, ref->kind, false, from,
+				    ambiguous);
+	}
+	if (ref->kind == QU_REF_STRUCT || ref->kind == QU_REF_UNION ||
+	    ref->kind == QU_REF_ENUM) {
+		head = first(g, QU_NS_TAG, ref->name, ref->nlen);
+		if (head == QU_NONE)
+			return QU_NONE;
+		r = pick(g, head, ref->kind, true, from, ambiguous);
+		return r != QU_NONE ? r :
+			pick(g, head, ref->kind, false, from, ambiguous);
+	}
+	head = first(g, QU_NS_ORD, ref->name, ref->nlen);
+	if (head != QU_NONE) {
+		r = pick(g, head, ref->kind, true, from, ambiguous);
+		if (r != QU_NONE || ref->kind == QU_REF_TYPEDEF)
+			return r;
+		return pick(g, head, ref->kind, false, from, ambiguous);
+	}
+	if (ref->kind == QU_REF_ANY || ref->kind == QU_REF_TYPEDEF) {
+		/* &foo and "typedef foo" also find a struct tag */
+		head = first(g, QU_NS_TAG, ref->name, ref->nlen);
+		if (head != QU_NONE)
+			return pick(g, head, ref->kind, false, from,
+				    ambiguous);
+	}
+	return QU_NONE;
+}
+
+uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
+			 size_t len, const struct qu_from *from,
+			 struct qu_buf *ambiguous)
+{
+	struct qu_ref r;
+	size_t i = 0;
+
+	while (len && (target[len - 1] == ' ' || target[len - 1] == '`'))
+		len--;
+	while (i < len && (target[i] == ' ' || target[i] == '`' ||
+			   target[i] == '&'))
+		i++;
+	if (i < len && (target[i] == '%' || target[i] == '@' ||
+			target[i] == '$'))
+		i++;
+	if (i >= len)
+		return QU_NONE;
+	/* the scanner reads the target as it reads comment text */
+	if (qu_graph_scan(&r, target + i, len - i, 0, true) &&
+	    r.start == 0 && r.end == len - i && r.kind != QU_REF_ENV &&
+	    r.kind != QU_REF_PARAM && r.kind != QU_REF_MEMBER)
+		return qu_graph_resolve(g, &r, from, ambiguous);
+	memset(&r, 0, sizeof(r));
+	r.kind = QU_REF_ANY;
+	r.name = target + i;
+	r.nlen = len - i;
+	/* "foo.bar" and "foo->bar" name a member */
+	for (size_t j = i; j < len; j++) {
+		size_t skip = target[j] == '.' ? 1 :
+			      (j + 1 < len && target[j] == '-' &&
+			       target[j + 1] == '>') ? 2 : 0;
+
+		if (skip) {
+			r.nlen = j - i;
+			r.member = target + j + skip;
+			r.mlen = len - j - skip;
+			break;
+		}
+	}
+	for (size_t j = 0; j < r.nlen; j++)
+		if (!(r.name[j] == '_' || (r.name[j] >= '0' && r.name[j] <= '9') ||
+		      ((r.name[j] | 32) >= 'a' && (r.name[j] | 32) <= 'z')))
+			return QU_NONE;
+	return qu_graph_resolve(g, &r, from, ambiguous);
+}
+
+void qu_graph_href(struct qu_buf *out, const struct qu_graph *g,
+		   uint32_t from_page, uint32_t sym)
+{
+	const struct qu_sym *s = &g->syms[sym];
+
+	if (s->page != from_page)
+		qu_site_relpath(out, g->site->pages[from_page].out,
+				g->site->pages[s->page].out);
+	qu_buf_addc(out, '#');
+	qu_buf_adds(out, s->anchor);
+}
+
+const struct qu_item *qu_graph_item(const struct qu_graph *g, uint32_t sym)
+{
+	return &g->units[g->syms[sym].unit].items[g->syms[sym].item];
+}
+
+bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
+			 const char *id)
+{
+	struct qu_buf key = QU_BUF_INIT;
+	bool r;
+
+	qu_buf_addf(&key, "%u#%s", page, id);
+	r = qu_map_get(&g->anchors, key.buf, key.len) != NULL;
+	qu_buf_fini(&key);
+	return r;
+}
+
+void qu_graph_dump(struct qu_buf *out, const struct qu_graph *g)
+{
+	static const char *const ns[] = { "ord", "tag", "member" };
+	size_t i;
+
+	for (i = 0; i < g->nsyms; i++) {
+		const struct qu_sym *s = &g->syms[i];
+
+		qu_buf_addf(out, "%s %s %s %s#%s refs=%u\n", ns[s->ns],
+			    s->name, qu_kind_name(s->kind),
+			    g->site->pages[s->page].out, s->anchor, s->nrefs);
+	}
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scan.c - find kernel-doc highlights and automarkup forms in text
+ * (graph stage)
+ *
+ * One scanner serves the reference count of the graph and the links of
+ * lib/markdown, so "Referenced by" and the links drawn agree. The forms
+ * are those of scripts/kernel-doc's highlights and of the kernel's
+ * Documentation/sphinx/automarkup.py, read byte by byte instead of by
+ * regular expression.
+ */
+#include <string.h>
+
+#include "graph/graph.h"
+
+static bool word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static size_t ident(const char *t, size_t len, size_t i)
+{
+	size_t j = i;
+
+	if (j >= len || !ident_start(t[j]))
+		return 0;
+	while (j < len && word(t[j]))
+		j++;
+	return j - i;
+}
+
+static int tag_kind(const char *w, size_t n)
+{
+	if (n == 6 && !memcmp(w, "struct", 6))
+		return QU_REF_STRUCT;
+	if (n == 5 && !memcmp(w, "union", 5))
+		return QU_REF_UNION;
+	if (n == 4 && !memcmp(w, "enum", 4))
+		return QU_REF_ENUM;
+	if (n == 7 && !memcmp(w, "typedef", 7))
+		return QU_REF_TYPEDEF;
+	return -1;
+}
+
+/* "->member" or ".member" after a name; returns the bytes taken */
+static size_t member(struct qu_ref *r, const char *t, size_t len, size_t i)
+{
+	size_t skip = 0, n;
+
+	if (i + 1 < len && t[i] == '-' && t[i + 1] == '>')
+		skip = 2;
+	else if (i < len && t[i] == '.')
+		skip = 1;
+	if (!skip)
+		return 0;
+	n = ident(t, len, i + skip);
+	if (!n)
+		return 0;
+	r->member = t + i + skip;
+	r->mlen = n;
+	return skip + n;
+}
+
+/* "struct foo" at @i (the keyword's start); 0 when it is not one */
+static size_t tagged(struct qu_ref *r, const char *t, size_t len, size_t i)
+{
+	size_t kw = ident(t, len, i), j, n;
+	int k;
+
+	if (!kw || (k = tag_kind(t + i, kw)) < 0)
+		return 0;
+	j = i + kw;
+	if (j >= len || (t[j] != ' ' && t[j] != '\t' && t[j] != '\n'))
+		return 0;
+	while (j < len && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
+		j++;
+	n = ident(t, len, j);
+	if (!n)
+		return 0;
+	r->kind = (enum qu_ref_kind)k;
+	r->name = t + j;
+	r->nlen = n;
+	return j + n - i;
+}
+
+bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
+		   bool comment)
+{
+	size_t i = pos;
+
+	while (i < len) {
+		char c = t[i];
+		bool after_word = i > 0 && word(t[i - 1]);
+		size_t n;
+
+		memset(out, 0, sizeof(*out));
+		out->start = i;
+		if (comment && c == '&' && i + 1 < len) {
+			n = tagged(out, t, len, i + 1);
+			if (!n) {
+				n = ident(t, len, i + 1);
+				if (n) {
+					out->kind = QU_REF_ANY;
+					out->name = t + i + 1;
+					out->nlen = n;
+				}
+			}
+			if (n) {
+				n += member(out, t, len, i + 1 + n);
+				out->amp = true;
+				out->end = i + 1 + n;
+				return true;
+			}
+		} else if (comment && c == '@' && !after_word) {
+			size_t j = i + 1;
+
+			if (j + 3 <= len && !memcmp(t + j, "...", 3)) {
+				j += 3;
+			} else if ((n = ident(t, len, j))) {
+				j += n;
+				while ((n = member(out, t, len, j)))
+					j += n;
+				out->member = NULL;
+				out->mlen = 0;
+				if (j + 3 <= len && !memcmp(t + j, "...", 3))
+					j += 3;
+			}
+			if (j > i + 1) {
+				out->kind = QU_REF_PARAM;
+				out->name = t + i + 1;
+				out->nlen = j - i - 1;
+				out->end = j;
+				return true;
+			}
+		} else if (comment && c == '%' && !after_word) {
+			size_t j = i + 1;
+
+			while (j < len && (word(t[j]) || t[j] == '-'))
+				j++;
+			/* a trailing "-" is punctuation, not the name */
+			while (j > i + 1 && t[j - 1] == '-')
+				j--;
+			if (j > i + 1) {
+				out->kind = QU_REF_CONST;
+				out->name = t + i + 1;
+				out->nlen = j - i - 1;
+				out->end = j;
+				return true;
+			}
+		} else if (comment && c == '$' && !after_word &&
+			   (n = ident(t, len, i + 1))) {
+			out->kind = QU_REF_ENV;
+			out->name = t + i + 1;
+			out->nlen = n;
+			out->end = i + 1 + n;
+			return true;
+		} else if (comment && c == '.' &&
+			   (i == 0 || t[i - 1] == ' ' || t[i - 1] == '\n' ||
+			    t[i - 1] == '(' || t[i - 1] == '\t') &&
+			   (n = ident(t, len, i + 1)) &&
+			   (i + 1 + n >= len || (t[i + 1 + n] != '(' &&
+						 t[i + 1 + n] != '/'))) {
+			out->kind = QU_REF_MEMBER;
+			out->name = t + i + 1;
+			out->nlen = n;
+			out->end = i + 1 + n;
+			return true;
+		} else if (ident_start(c) && !after_word) {
+			n = tagged(out, t, len, i);
+			if (n) {
+				out->end = i + n;
+				return true;
+			}
+			n = ident(t, len, i);
+			if (i + n + 2 <= len && t[i + n] == '(' &&
+			    t[i + n + 1] == ')') {
+				out->kind = QU_REF_FUNC;
+				out->name = t + i;
+				out->nlen = n;
+				out->end = i + n + 2;
+				return true;
+			}
+			i += n;
+			continue;
+		}
+		i++;
+	}
+	return false;
+}
