@@ -44,7 +44,8 @@ static void check_one(struct qu_job *job, size_t i, void *payload)
 
 	qu_buf_reset(&job->err);
 	if (qu_source_read(&src, job, path) < 0) {
-		qu_diag(out, QU_W_UNREADABLE, path, 0, 0, "%s", job->err.buf);
+		qu_diag(out, QU_W_UNREADABLE, path, 0, 0, "%s",
+			cmd_err_text(job->err.buf, path));
 		cmd_progress_tick(&c->progress, job);
 		return;
 	}

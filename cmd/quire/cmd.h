@@ -60,6 +60,16 @@ int cmd_parse_jobs(unsigned *out, const char *arg);
 int cmd_parse_werror(const char *arg);
 
 /**
+ * cmd_err_text() - an environment error's text without its path
+ * @err: the message, as qu_file_read() writes it ("path: cannot read: ...")
+ * @path: the path it starts with
+ *
+ * A diagnostic already prints the path first.
+ * Return: a pointer into @err.
+ */
+const char *cmd_err_text(const char *err, const char *path);
+
+/**
  * struct cmd_files - a list of file paths, each owned
  * @v: the paths
  * @n: how many

@@ -47,6 +47,15 @@ int cmd_parse_werror(const char *arg)
 	return strcmp(arg, "error") ? -1 : 0;
 }
 
+const char *cmd_err_text(const char *err, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (!strncmp(err, path, n) && err[n] == ':' && err[n + 1] == ' ')
+		return err + n + 2;
+	return err;
+}
+
 void cmd_files_add(struct cmd_files *f, const char *path)
 {
 	QU_VEC_GROW(f->v, f->n, f->alloc);
@@ -102,11 +111,20 @@ static void walk(struct cmd_files *f, struct qu_buf *path)
 		} else if (e->d_type == DT_REG) {
 			dir = false;
 		} else {
-			/* Links to directories are skipped: they may loop. */
+			bool link = false;
+
 			if (lstat(path->buf, &st) < 0)
-				st.st_mode = 0;
-			if (S_ISLNK(st.st_mode) &&
-			    (stat(path->buf, &st) < 0 || S_ISDIR(st.st_mode)))
+				continue;
+			if (S_ISLNK(st.st_mode)) {
+				link = true;
+				/* Dangling: kept, to be reported unreadable. */
+				if (stat(path->buf, &st) < 0)
+					st.st_mode = S_IFREG;
+			}
+			/* Links to directories may loop: skipped. */
+			if (link && S_ISDIR(st.st_mode))
+				continue;
+			if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
 				continue;
 			dir = S_ISDIR(st.st_mode);
 		}
@@ -132,7 +150,11 @@ int cmd_files_expand(struct cmd_files *f, const char *cmd, const char *path,
 	struct stat st;
 	size_t first = f->n;
 
-	if (stat(path, &st) < 0) {
+	/*
+	 * A dangling symbolic link is a file that cannot be read: a
+	 * diagnostic in its place, not a usage error.
+	 */
+	if (stat(path, &st) < 0 && lstat(path, &st) < 0) {
 		fprintf(stderr, "quire %s: %s: %s\n", cmd, path,
 			strerror(errno));
 		return -1;
