@@ -30,7 +30,7 @@ static const char check_usage[] =
 struct check {
 	struct cmd_files files;
 	struct qu_kdoc_opts opts;
-	struct qu_diags *slots;	/* one list per file */
+	struct qu_diags *slots; /* one list per file */
 	struct cmd_progress progress;
 };
 
@@ -40,7 +40,7 @@ static void check_one(struct qu_job *job, size_t i, void *payload)
 	const char *path = c->files.v[i];
 	struct qu_diags *out = &c->slots[i];
 	struct qu_source *src;
-	struct qu_unit u = { 0 };
+	struct qu_unit u = {0};
 
 	qu_buf_reset(&job->err);
 	if (qu_source_read(&src, job, path) < 0) {
@@ -63,14 +63,14 @@ static void check_one(struct qu_job *job, size_t i, void *payload)
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "werror", no_argument, NULL, 'E' },
-		{ NULL, 0, NULL, 0 },
+		{"help", no_argument, NULL, 'h'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"jobs", required_argument, NULL, 'j'},
+		{"werror", no_argument, NULL, 'E'},
+		{NULL, 0, NULL, 0},
 	};
-	struct check c = { 0 };
+	struct check c = {0};
 	struct qu_diags all;
 	bool werror = false, quiet = false;
 	unsigned threads = 0;
@@ -91,15 +91,13 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'j':
 			if (cmd_parse_jobs(&threads, optarg) < 0)
-				return cmd_usage_error("check",
-						       "bad -j value '%s'",
-						       optarg);
+				return cmd_usage_error(
+					"check", "bad -j value '%s'", optarg);
 			break;
 		case 'W':
 			if (cmd_parse_werror(optarg) < 0)
-				return cmd_usage_error("check",
-						       "unknown option -W%s",
-						       optarg);
+				return cmd_usage_error(
+					"check", "unknown option -W%s", optarg);
 			/* fall through */
 		case 'E':
 			werror = true;
@@ -130,8 +128,8 @@ int cmd_check(int argc, char **argv)
 	}
 	qu_diags_sort(&all);
 	for (size_t i = 0; i < all.n; i++) {
-		if (werror || qu_diag_info(all.v[i].id)->level ==
-				      QU_LEVEL_ERROR)
+		if (werror ||
+		    qu_diag_info(all.v[i].id)->level == QU_LEVEL_ERROR)
 			nerr++;
 		else
 			nwarn++;

@@ -15,9 +15,9 @@
 
 /* Exit codes, the same for every command (docs/quire.1, EXIT STATUS). */
 enum {
-	QU_EXIT_OK = 0,		/* success, possibly with warnings */
-	QU_EXIT_FAIL = 1,	/* diagnostics failed the run (-Werror, errors) */
-	QU_EXIT_USAGE = 2,	/* quire could not run */
+	QU_EXIT_OK = 0, /* success, possibly with warnings */
+	QU_EXIT_FAIL = 1, /* diagnostics failed the run (-Werror, errors) */
+	QU_EXIT_USAGE = 2, /* quire could not run */
 };
 
 /*

@@ -57,9 +57,9 @@ struct extract {
 	enum format format;
 	struct qu_kdoc_opts opts;
 	struct qu_kdoc_select sel;
-	struct cmd_files files;		/* the files to extract, in order */
-	struct cmd_files export_files;	/* --export-file */
-	struct slot *slots;		/* files, then export files */
+	struct cmd_files files; /* the files to extract, in order */
+	struct cmd_files export_files; /* --export-file */
+	struct slot *slots; /* files, then export files */
 	struct qu_map exports;
 	bool want_exports;
 };
@@ -94,7 +94,7 @@ static void read_one(struct qu_job *job, size_t i, void *payload)
 	qu_buf_reset(&job->err);
 	if (qu_source_read(&s->src, job, path) < 0)
 		qu_diag(&s->diags, QU_W_UNREADABLE, path, 0, 0, "%s",
-			job->err.buf);
+			cmd_err_text(job->err.buf, path));
 }
 
 static void extract_one(struct qu_job *job, size_t i, void *payload)
@@ -102,7 +102,7 @@ static void extract_one(struct qu_job *job, size_t i, void *payload)
 	struct extract *x = payload;
 	const char *path = x->files.v[i];
 	struct slot *s = &x->slots[i];
-	struct qu_unit u = { 0 };
+	struct qu_unit u = {0};
 	struct qu_unit view;
 	size_t nsel = 0;
 
@@ -119,8 +119,8 @@ static void extract_one(struct qu_job *job, size_t i, void *payload)
 	 * filled in here, the map being complete by now.
 	 */
 	view = u;
-	view.items = qu_arena_alloc(&u.arena,
-				    (u.nitems ? u.nitems : 1) * sizeof(*u.items));
+	view.items = qu_arena_alloc(&u.arena, (u.nitems ? u.nitems : 1) *
+						      sizeof(*u.items));
 	for (size_t k = 0; k < u.nitems; k++) {
 		struct qu_item *it = &u.items[k];
 
@@ -156,24 +156,33 @@ static int parse_args(struct extract *x, struct cmd_files *ids,
 		      struct cmd_files *noids, bool *werror, unsigned *threads,
 		      int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_MARKDOWN, OPT_EXPORT, OPT_INTERNAL,
-	       OPT_IDS, OPT_NOIDS, OPT_DOC, OPT_NODOC, OPT_EXPORT_FILE,
-	       OPT_WERROR };
+	enum {
+		OPT_JSON = 256,
+		OPT_MARKDOWN,
+		OPT_EXPORT,
+		OPT_INTERNAL,
+		OPT_IDS,
+		OPT_NOIDS,
+		OPT_DOC,
+		OPT_NODOC,
+		OPT_EXPORT_FILE,
+		OPT_WERROR
+	};
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-		{ "export", no_argument, NULL, OPT_EXPORT },
-		{ "internal", no_argument, NULL, OPT_INTERNAL },
-		{ "identifiers", required_argument, NULL, OPT_IDS },
-		{ "no-identifiers", required_argument, NULL, OPT_NOIDS },
-		{ "doc", required_argument, NULL, OPT_DOC },
-		{ "no-doc-sections", no_argument, NULL, OPT_NODOC },
-		{ "export-file", required_argument, NULL, OPT_EXPORT_FILE },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "werror", no_argument, NULL, OPT_WERROR },
-		{ NULL, 0, NULL, 0 },
+		{"help", no_argument, NULL, 'h'},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"markdown", no_argument, NULL, OPT_MARKDOWN},
+		{"export", no_argument, NULL, OPT_EXPORT},
+		{"internal", no_argument, NULL, OPT_INTERNAL},
+		{"identifiers", required_argument, NULL, OPT_IDS},
+		{"no-identifiers", required_argument, NULL, OPT_NOIDS},
+		{"doc", required_argument, NULL, OPT_DOC},
+		{"no-doc-sections", no_argument, NULL, OPT_NODOC},
+		{"export-file", required_argument, NULL, OPT_EXPORT_FILE},
+		{"verbose", no_argument, NULL, 'v'},
+		{"jobs", required_argument, NULL, 'j'},
+		{"werror", no_argument, NULL, OPT_WERROR},
+		{NULL, 0, NULL, 0},
 	};
 	int opt;
 
@@ -192,8 +201,9 @@ static int parse_args(struct extract *x, struct cmd_files *ids,
 		case OPT_EXPORT:
 		case OPT_INTERNAL:
 			if (x->sel.mode != QU_SELECT_ALL)
-				return cmd_usage_error("extract",
-					"--export and --internal exclude each other");
+				return cmd_usage_error(
+					"extract", "--export and --internal "
+						   "exclude each other");
 			x->sel.mode = opt == OPT_EXPORT ? QU_SELECT_EXPORT
 							: QU_SELECT_INTERNAL;
 			break;
@@ -219,9 +229,8 @@ static int parse_args(struct extract *x, struct cmd_files *ids,
 			break;
 		case 'j':
 			if (cmd_parse_jobs(threads, optarg) < 0)
-				return cmd_usage_error("extract",
-						       "bad -j value '%s'",
-						       optarg);
+				return cmd_usage_error(
+					"extract", "bad -j value '%s'", optarg);
 			break;
 		case 'W':
 			if (cmd_parse_werror(optarg) < 0)
@@ -261,8 +270,8 @@ static int write_all(const struct extract *x)
 
 int cmd_extract(int argc, char **argv)
 {
-	struct extract x = { 0 };
-	struct cmd_files ids = { 0 }, noids = { 0 };
+	struct extract x = {0};
+	struct cmd_files ids = {0}, noids = {0};
 	struct qu_diags all;
 	bool werror = false;
 	unsigned threads = 0;
@@ -300,8 +309,8 @@ int cmd_extract(int argc, char **argv)
 	qu_diags_sort(&all);
 	qu_diags_print(&all, stderr, werror);
 	for (size_t i = 0; i < all.n; i++)
-		if (werror || qu_diag_info(all.v[i].id)->level ==
-				      QU_LEVEL_ERROR)
+		if (werror ||
+		    qu_diag_info(all.v[i].id)->level == QU_LEVEL_ERROR)
 			nerr++;
 	if (nerr && rc == QU_EXIT_OK)
 		rc = QU_EXIT_FAIL;

@@ -18,27 +18,29 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 #ifdef QU_HAVE_BUILD
-	{ "build", cmd_build, "build the HTML site of a docs tree" },
+	{"build", cmd_build, "build the HTML site of a docs tree"},
 #endif
 #ifdef QU_HAVE_SERVE
-	{ "serve", cmd_serve, "build, serve and rebuild a site on change" },
+	{"serve", cmd_serve, "build, serve and rebuild a site on change"},
 #endif
-	{ "extract", cmd_extract, "print the kernel-doc items of C files" },
-	{ "check", cmd_check, "print the diagnostics of C files and trees" },
+	{"extract", cmd_extract, "print the kernel-doc items of C files"},
+	{"check", cmd_check, "print the diagnostics of C files and trees"},
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: quire [--help | --version] COMMAND [ARG...]\n\n"
 	      "quire turns kernel-doc comments and Markdown pages into a\n"
-	      "documentation site.\n\ncommands:\n", f);
+	      "documentation site.\n\ncommands:\n",
+	      f);
 	for (size_t i = 0; i < QU_ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name,
 			commands[i].summary);
 	fputs("\n'quire COMMAND --help' describes a command; "
 	      "man quire describes them all.\n"
 	      "Exit status: 0 success, 1 diagnostics failed the run, "
-	      "2 quire could not run.\n", f);
+	      "2 quire could not run.\n",
+	      f);
 }
 
 static const struct command *find(const char *name)
@@ -52,9 +54,9 @@ static const struct command *find(const char *name)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
 	};
 	const struct command *cmd;
 	int c;
@@ -85,7 +87,7 @@ int main(int argc, char **argv)
 		if (!cmd)
 			return cmd_usage_error(NULL, "unknown command '%s'",
 					       argv[optind + 1]);
-		char *help[] = { argv[optind + 1], "--help", NULL };
+		char *help[] = {argv[optind + 1], "--help", NULL};
 
 		optind = 0;
 		return cmd->fn(2, help);

@@ -20,26 +20,26 @@ struct tap {
 	int failed;
 };
 
-#define CHECK(t, expr)                                                     \
-	do {                                                               \
-		(t)->checks++;                                             \
-		if (!(expr)) {                                             \
-			(t)->failed++;                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n",       \
-				__FILE__, __LINE__, #expr);                \
-		}                                                          \
+#define CHECK(t, expr)                                                         \
+	do {                                                                   \
+		(t)->checks++;                                                 \
+		if (!(expr)) {                                                 \
+			(t)->failed++;                                         \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #expr);                              \
+		}                                                              \
 	} while (0)
 
-#define CHECK_STR(t, got, want)                                            \
-	do {                                                               \
-		const char *g_ = (got), *w_ = (want);                      \
-		(t)->checks++;                                             \
-		if (strcmp(g_, w_)) {                                      \
-			(t)->failed++;                                     \
-			fprintf(stderr,                                    \
+#define CHECK_STR(t, got, want)                                                \
+	do {                                                                   \
+		const char *g_ = (got), *w_ = (want);                          \
+		(t)->checks++;                                                 \
+		if (strcmp(g_, w_)) {                                          \
+			(t)->failed++;                                         \
+			fprintf(stderr,                                        \
 				"%s:%d: %s\n  got:  \"%s\"\n  want: \"%s\"\n", \
-				__FILE__, __LINE__, #got, g_, w_);         \
-		}                                                          \
+				__FILE__, __LINE__, #got, g_, w_);             \
+		}                                                              \
 	} while (0)
 
 #endif /* QU_TEST_TAP_H */

@@ -170,9 +170,9 @@ static void test_lines(struct tap *t)
 	qu_lines_init(&l, text, sizeof(text) - 1);
 	CHECK(t, l.n == 4);
 	CHECK(t, qu_lines_find(&l, 0) == 1);
-	CHECK(t, qu_lines_find(&l, 3) == 1);	/* the "\n" of line 1 */
+	CHECK(t, qu_lines_find(&l, 3) == 1); /* the "\n" of line 1 */
 	CHECK(t, qu_lines_find(&l, 4) == 2);
-	CHECK(t, qu_lines_find(&l, 8) == 2);	/* "\r\n" belongs to line 2 */
+	CHECK(t, qu_lines_find(&l, 8) == 2); /* "\r\n" belongs to line 2 */
 	CHECK(t, qu_lines_find(&l, 9) == 3);
 	CHECK(t, qu_lines_find(&l, 10) == 4);
 	CHECK(t, qu_lines_find(&l, 13) == 4);
@@ -207,8 +207,8 @@ static void test_pool(struct tap *t)
 	uint64_t *ref = qu_xcalloc(N, sizeof(*ref));
 	uint64_t *got = qu_xcalloc(N, sizeof(*got));
 	unsigned *w = qu_xcalloc(N, sizeof(*w));
-	struct pool_payload p = { ref, w };
-	static const unsigned threads[] = { 2, 3, 8, 0 };
+	struct pool_payload p = {ref, w};
+	static const unsigned threads[] = {2, 3, 8, 0};
 
 	qu_pool_run(1, N, square, &p);
 	for (size_t i = 0; i < N; i++)
@@ -239,8 +239,8 @@ static void test_utf8(struct tap *t)
 
 	CHECK(t, qu_utf8_valid("", 0, NULL));
 	CHECK(t, qu_utf8_valid("plain", 5, NULL));
-	CHECK(t, qu_utf8_valid("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9,
-			       NULL));
+	CHECK(t,
+	      qu_utf8_valid("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, NULL));
 	CHECK(t, !qu_utf8_valid("ab\xff", 3, &bad) && bad == 2);
 	CHECK(t, !qu_utf8_valid("a\xc3", 2, &bad) && bad == 1);
 	/* Overlong encodings and surrogates are not UTF-8. */
@@ -275,7 +275,12 @@ static void test_json(struct tap *t)
 	/* "/" and DEL need no escape; UTF-8 passes through. */
 	json(t, "/\x7f\xc3\xa9", 4, "\"/\x7f\xc3\xa9\"");
 	/* Invalid UTF-8 becomes U+FFFD, one per bad byte. */
-	json(t, "a\xff" "b", 3, "\"a\xef\xbf\xbd" "b\"");
+	json(t,
+	     "a\xff"
+	     "b",
+	     3,
+	     "\"a\xef\xbf\xbd"
+	     "b\"");
 	json(t, "\xe2\x82", 2, "\"\xef\xbf\xbd\xef\xbf\xbd\"");
 }
 
@@ -283,9 +288,9 @@ static const struct group {
 	const char *name;
 	void (*fn)(struct tap *t);
 } groups[] = {
-	{ "buf", test_buf },	 { "arena", test_arena }, { "map", test_map },
-	{ "diag", test_diag },	 { "lines", test_lines }, { "pool", test_pool },
-	{ "utf8", test_utf8 },	 { "json", test_json },
+	{"buf", test_buf},   {"arena", test_arena}, {"map", test_map},
+	{"diag", test_diag}, {"lines", test_lines}, {"pool", test_pool},
+	{"utf8", test_utf8}, {"json", test_json},
 };
 
 int main(int argc, char **argv)
@@ -293,7 +298,7 @@ int main(int argc, char **argv)
 	int failed = 0;
 
 	for (size_t i = 0; i < QU_ARRAY_SIZE(groups); i++) {
-		struct tap t = { 0 };
+		struct tap t = {0};
 
 		if (argc > 1 && strcmp(argv[1], groups[i].name))
 			continue;
