@@ -3,8 +3,9 @@
 """Check every #include of lib/ and cmd/ against the stage order.
 
 DESIGN.md's pipeline runs one way: a stage may include the public header
-(lib/<stage>/<stage>.h) of a stage before it, and its own files; never a
-later stage's header, never another stage's _int.h. The table below is
+(lib/<stage>/<stage>.h) or an X-macro table (.def) of a stage before it,
+and its own files; never a later stage's header, never another stage's
+_int.h. The table below is
 that order written down; a new stage gets a row here.
 
 usage: includes.py SOURCE_ROOT
@@ -52,7 +53,7 @@ def check_file(root, stage, path, problems):
             continue
         if other not in EARLIER:
             problems.append('%s: "%s" names no stage' % (where, inc))
-        elif name != other + '.h':
+        elif name != other + '.h' and not name.endswith('.def'):
             problems.append('%s: "%s" is not %s\'s public header' %
                             (where, inc, other))
         elif other not in EARLIER[stage]:
