@@ -101,7 +101,7 @@ bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 
 		memset(out, 0, sizeof(*out));
 		out->start = i;
-		if (comment && c == '&' && i + 1 < len) {
+		if (comment && c == '&' && !after_word && i + 1 < len) {
 			n = tagged(out, t, len, i + 1);
 			if (!n) {
 				n = ident(t, len, i + 1);

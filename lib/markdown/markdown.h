@@ -24,6 +24,7 @@
 
 #include "graph/graph.h"
 #include "site/site.h"
+#include "source/source.h"
 #include "util/util.h"
 
 struct qu_md;
@@ -134,6 +135,19 @@ void qu_md_render_inline(struct qu_md_ctx *ctx, xmlNodePtr parent,
  */
 void qu_md_highlight_c(xmlDocPtr doc, xmlNodePtr parent, const char *code,
 		       size_t len);
+
+/**
+ * qu_md_highlight_decl() - highlight a declaration, linking known types
+ * @ctx: the context (the graph and the page the links are on)
+ * @parent: usually a <code> element
+ * @code: the C text
+ * @len: its length
+ *
+ * As qu_md_highlight_c(), and the name after struct, union or enum, or a
+ * typedef's name, links to its symbol when the graph has it.
+ */
+void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
+			  const char *code, size_t len);
 
 /**
  * qu_md_url_is_safe() - whether a link target may be written

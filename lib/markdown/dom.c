@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dom.c - the few ways lib/markdown makes libxml2 nodes (markdown stage)
+ *
+ * Text goes in as text nodes, so the serializer escapes it; bytes that
+ * are not valid UTF-8 or are control characters become U+FFFD first,
+ * because HTML cannot carry them. Raw HTML (allow_html only) is the one
+ * path around escaping.
+ */
+#include <string.h>
+
+#include <libxml/parserInternals.h>
+
+#include "md_int.h"
+
+xmlNodePtr md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name)
+{
+	xmlNodePtr n = xmlNewDocNode(doc, NULL, BAD_CAST name, NULL);
+
+	if (!n)
+		qu_die_oom();
+	if (parent && !xmlAddChild(parent, n))
+		qu_die_oom();
+	return n;
+}
+
+void md_attr(xmlNodePtr n, const char *name, const char *value)
+{
+	if (!xmlSetProp(n, BAD_CAST name, BAD_CAST value))
+		qu_die_oom();
+}
+
+/* Length of the valid UTF-8 sequence at @s, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 ||
+						  cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+static bool clean(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		size_t n;
+
+		if (c >= 0x20 && c < 0x7f) {
+			i++;
+			continue;
+		}
+		if (c == '\n' || c == '\t' || c == '\r') {
+			i++;
+			continue;
+		}
+		n = utf8_len((const unsigned char *)s + i, len - i);
+		if (!n || c < 0x20 || c == 0x7f)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+static void add_text(xmlDocPtr doc, xmlNodePtr parent, const char *s,
+		     size_t len, bool raw)
+{
+	struct qu_buf fixed = QU_BUF_INIT;
+	xmlNodePtr n;
+
+	if (!len)
+		return;
+	if (!clean(s, len)) {
+		size_t i = 0;
+
+		while (i < len) {
+			unsigned char c = (unsigned char)s[i];
+			size_t k = utf8_len((const unsigned char *)s + i,
+					    len - i);
+
+			if (!k || (c < 0x20 && c != '\n' && c != '\t' &&
+				   c != '\r') || c == 0x7f) {
+				qu_buf_adds(&fixed, "\xef\xbf\xbd");
+				i++;
+				continue;
+			}
+			qu_buf_add(&fixed, s + i, k);
+			i += k;
+		}
+		s = fixed.buf;
+		len = fixed.len;
+	}
+	n = xmlNewDocTextLen(doc, BAD_CAST s, (int)len);
+	if (!n)
+		qu_die_oom();
+	/* the HTML serializer writes a "textnoenc" node unescaped */
+	if (raw)
+		n->name = xmlStringTextNoenc;
+	if (!xmlAddChild(parent, n))
+		qu_die_oom();
+	qu_buf_fini(&fixed);
+}
+
+void md_text(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len)
+{
+	add_text(doc, parent, s, len, false);
+}
+
+void md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len)
+{
+	add_text(doc, parent, s, len, true);
+}
+
+bool qu_md_url_is_safe(const char *url)
+{
+	static const char *const bad[] = { "javascript:", "vbscript:",
+					   "data:" };
+	char head[16];
+	size_t i, n = 0;
+
+	/* browsers ignore blanks and control bytes inside the scheme */
+	for (i = 0; url[i] && n < sizeof(head) - 1; i++) {
+		unsigned char c = (unsigned char)url[i];
+
+		if (c <= 0x20)
+			continue;
+		head[n++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+	}
+	head[n] = 0;
+	for (i = 0; i < QU_ARRAY_SIZE(bad); i++)
+		if (!strncmp(head, bad[i], strlen(bad[i])))
+			return false;
+	return true;
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * highlight.c - C code as tok-* spans, from lib/source's tokenizer
+ * (markdown stage)
+ *
+ * Code blocks and item declarations use it; tokens cover every byte, so
+ * the text of the <code> element is exactly the input.
+ */
+#include <string.h>
+
+#include "md_int.h"
+
+static const char *tok_class(enum qu_tok_kind k)
+{
+	switch (k) {
+	case QU_TOK_COMMENT:
+		return "tok-com";
+	case QU_TOK_PREPROC:
+		return "tok-pp";
+	case QU_TOK_KEYWORD:
+		return "tok-kw";
+	case QU_TOK_TYPE:
+		return "tok-type";
+	case QU_TOK_NUMBER:
+		return "tok-num";
+	case QU_TOK_STRING:
+	case QU_TOK_CHAR:
+		return "tok-str";
+	case QU_TOK_PUNCT:
+		return "tok-op";
+	default:
+		return NULL;
+	}
+}
+
+/* Whether the next token that is not a blank is "(". */
+static bool before_paren(const char *code, size_t len, size_t pos)
+{
+	while (pos < len && (code[pos] == ' ' || code[pos] == '\t'))
+		pos++;
+	return pos < len && code[pos] == '(';
+}
+
+static bool is_tag_kw(const char *p, size_t n)
+{
+	return (n == 6 && !memcmp(p, "struct", 6)) ||
+	       (n == 5 && !memcmp(p, "union", 5)) ||
+	       (n == 4 && !memcmp(p, "enum", 4));
+}
+
+/*
+ * With @ctx, names that resolve in the graph become links: the tag after
+ * struct/union/enum, and typedef names.
+ */
+static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc,
+		      xmlNodePtr parent, const char *code, size_t len)
+{
+	struct qu_lexer lx;
+	struct qu_token t;
+	struct qu_buf href = QU_BUF_INIT;
+	const char *tag_kw = NULL;
+	size_t tag_kwlen = 0;
+
+	qu_lexer_init(&lx, code, len);
+	while (qu_lexer_next(&t, &lx)) {
+		const char *cls = tok_class(t.kind);
+		const char *p = code + t.off;
+		xmlNodePtr span;
+
+		if (t.kind == QU_TOK_IDENT &&
+		    before_paren(code, len, t.off + t.len))
+			cls = "tok-fn";
+		if (ctx && (t.kind == QU_TOK_IDENT || t.kind == QU_TOK_TYPE)) {
+			struct qu_ref r = { 0 };
+			uint32_t s;
+
+			r.kind = tag_kw ? (tag_kw[0] == 's' ? QU_REF_STRUCT :
+					   tag_kw[0] == 'u' ? QU_REF_UNION :
+							      QU_REF_ENUM) :
+					  QU_REF_TYPEDEF;
+			r.name = p;
+			r.nlen = t.len;
+			s = qu_graph_resolve(ctx->g, &r, &ctx->from, NULL);
+			if (s != QU_NONE && s != ctx->from.sym) {
+				xmlNodePtr a = md_el(doc, parent, "a");
+
+				qu_buf_reset(&href);
+				qu_graph_href(&href, ctx->g, ctx->from.page, s);
+				md_attr(a, "href", href.buf);
+				md_attr(a, "class", "qu-xref");
+				parent = a;
+				span = cls ? md_el(doc, a, "span") : a;
+				if (cls)
+					md_attr(span, "class", cls);
+				md_text(doc, span, p, t.len);
+				parent = a->parent;
+				tag_kw = NULL;
+				continue;
+			}
+		}
+		if (t.kind == QU_TOK_KEYWORD && is_tag_kw(p, t.len)) {
+			tag_kw = p;
+			tag_kwlen = t.len;
+		} else if (t.kind != QU_TOK_SPACE && t.kind != QU_TOK_COMMENT) {
+			tag_kw = NULL;
+		}
+		(void)tag_kwlen;
+		if (!cls) {
+			md_text(doc, parent, p, t.len);
+			continue;
+		}
+		span = md_el(doc, parent, "span");
+		md_attr(span, "class", cls);
+		md_text(doc, span, p, t.len);
+	}
+	qu_buf_fini(&href);
+}
+
+void qu_md_highlight_c(xmlDocPtr doc, xmlNodePtr parent, const char *code,
+		       size_t len)
+{
+	highlight(NULL, doc, parent, code, len);
+}
+
+void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
+			  const char *code, size_t len)
+{
+	highlight(ctx, ctx->doc, parent, code, len);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * md_int.h - shared between the files of lib/markdown only
+ */
+#ifndef QU_MARKDOWN_MD_INT_H
+#define QU_MARKDOWN_MD_INT_H
+
+#include <pthread.h>
+
+#include <cmark-gfm.h>
+
+#include "markdown/markdown.h"
+
+struct qu_md {
+	pthread_mutex_t lock;
+	bool allow_html;
+};
+
+cmark_node *md_parse(struct qu_md *md, const char *text, size_t len,
+		     bool rst);
+void md_plain_text(struct qu_buf *out, cmark_node *n);
+
+xmlNodePtr md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name);
+void md_text(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len);
+void md_attr(xmlNodePtr n, const char *name, const char *value);
+void md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len);
+
+void md_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,
+	     size_t len);
+void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
+		uint32_t line, bool plain);
+
+#endif /* QU_MARKDOWN_MD_INT_H */

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+/*
+ * parse.c - cmark-gfm behind one mutex, and the text fixes before it
+ * (markdown stage)
+ *
+ * cmark-gfm adds its extensions' special characters to a process-global
+ * table around each inline parse, so two parses at once can lose syntax:
+ * every parse takes the context's mutex; the AST walk that follows runs
+ * in parallel. Before parsing a comment, reStructuredText literal blocks
+ * ("text::" then an indented block) become fenced blocks, line for line.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+
+#include "md_int.h"
+
+struct qu_md *qu_md_new(bool allow_html)
+{
+	struct qu_md *md = qu_xcalloc(1, sizeof(*md));
+
+	if (pthread_mutex_init(&md->lock, NULL))
+		qu_die_oom();
+	md->allow_html = allow_html;
+	return md;
+}
+
+void qu_md_free(struct qu_md *md)
+{
+	if (!md)
+		return;
+	pthread_mutex_destroy(&md->lock);
+	free(md);
+}
+
+static size_t indent_of(const char *l, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (l[i] == ' ' || l[i] == '\t'))
+		i++;
+	return i;
+}
+
+static bool blank(const char *l, size_t len)
+{
+	return indent_of(l, len) == len ||
+	       (indent_of(l, len) + 1 == len && l[len - 1] == '\r');
+}
+
+struct line {
+	const char *p;
+	size_t len;
+};
+
+/*
+ * "Paragraph::", a blank line, an indented block: the kernel's habit from
+ * reStructuredText. The blank line becomes the opening fence and the
+ * blank line after the block the closing one, so lines keep their
+ * numbers; the block is dedented.
+ */
+static void rst_literals(struct qu_buf *out, const char *t, size_t len)
+{
+	struct line *v = NULL;
+	size_t n = 0, alloc = 0, i, pos = 0;
+	bool fenced = false;
+
+	while (pos < len) {
+		const char *nl = memchr(t + pos, '\n', len - pos);
+		size_t eol = nl ? (size_t)(nl - t) : len;
+
+		QU_VEC_GROW(v, n, alloc);
+		v[n].p = t + pos;
+		v[n].len = eol - pos;
+		n++;
+		pos = eol + 1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *l = v[i].p;
+		size_t ll = v[i].len, ind = indent_of(l, ll), e = ll, j, k;
+		size_t min = SIZE_MAX;
+
+		while (e > ind && (l[e - 1] == ' ' || l[e - 1] == '\r'))
+			e--;
+		if (e - ind >= 3 && (!strncmp(l + ind, "```", 3) ||
+				     !strncmp(l + ind, "~~~", 3)))
+			fenced = !fenced;
+		if (fenced || e < ind + 2 || strncmp(l + e - 2, "::", 2) ||
+		    i + 2 >= n || !blank(v[i + 1].p, v[i + 1].len)) {
+			qu_buf_add(out, l, ll);
+			qu_buf_addc(out, '\n');
+			continue;
+		}
+		/* the block: lines indented deeper than the "::" line */
+		for (j = i + 2; j < n; j++) {
+			if (blank(v[j].p, v[j].len))
+				continue;
+			if (indent_of(v[j].p, v[j].len) <= ind)
+				break;
+			if (indent_of(v[j].p, v[j].len) < min)
+				min = indent_of(v[j].p, v[j].len);
+		}
+		while (j > i + 2 && blank(v[j - 1].p, v[j - 1].len))
+			j--;
+		if (min == SIZE_MAX) {
+			qu_buf_add(out, l, ll);
+			qu_buf_addc(out, '\n');
+			continue;
+		}
+		/* "text::" keeps one colon; " ::" and a lone "::" go */
+		if (e - ind == 2)
+			;
+		else if (l[e - 3] == ' ')
+			qu_buf_add(out, l, e - 3);
+		else
+			qu_buf_add(out, l, e - 1);
+		qu_buf_adds(out, "\n~~~~~~~~\n");
+		for (k = i + 2; k < j; k++) {
+			if (!blank(v[k].p, v[k].len))
+				qu_buf_add(out, v[k].p + min, v[k].len - min);
+			qu_buf_addc(out, '\n');
+		}
+		qu_buf_adds(out, "~~~~~~~~\n");
+		/* the blank line after the block became the fence */
+		i = j < n && blank(v[j].p, v[j].len) ? j : j - 1;
+	}
+	free(v);
+}
+
+cmark_node *md_parse(struct qu_md *md, const char *text, size_t len,
+		     bool rst)
+{
+	static const char *const exts[] = {
+		"table", "strikethrough", "autolink", "tasklist",
+	};
+	struct qu_buf fixed = QU_BUF_INIT;
+	cmark_parser *p;
+	cmark_node *doc;
+	size_t i;
+
+	if (rst && len > 2 && memmem(text, len, "::", 2)) {
+		rst_literals(&fixed, text, len);
+		text = fixed.buf;
+		len = fixed.len;
+	}
+	pthread_mutex_lock(&md->lock);
+	p = cmark_parser_new(CMARK_OPT_DEFAULT);
+	if (!p)
+		qu_die_oom();
+	for (i = 0; i < QU_ARRAY_SIZE(exts); i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+
+		if (e)
+			cmark_parser_attach_syntax_extension(p, e);
+	}
+	cmark_parser_feed(p, text, len);
+	doc = cmark_parser_finish(p);
+	cmark_parser_free(p);
+	pthread_mutex_unlock(&md->lock);
+	if (!doc)
+		qu_die_oom();
+	qu_buf_fini(&fixed);
+	return doc;
+}
+
+void md_plain_text(struct qu_buf *out, cmark_node *n)
+{
+	cmark_node *c;
+
+	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+		switch (cmark_node_get_type(c)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+			qu_buf_adds(out, cmark_node_get_literal(c));
+			break;
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			qu_buf_addc(out, ' ');
+			break;
+		default:
+			md_plain_text(out, c);
+		}
+	}
+}
+
+void qu_md_slug(struct qu_buf *out, const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c >= 'A' && c <= 'Z')
+			qu_buf_addc(out, (char)(c - 'A' + 'a'));
+		else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			 c == '-' || c == '_' || c >= 0x80)
+			qu_buf_addc(out, (char)c);
+		else if (c == ' ')
+			qu_buf_addc(out, '-');
+	}
+}
+
+static void headings(cmark_node *n, struct qu_page *page, size_t *alloc,
+		     struct qu_arena *arena, uint32_t line0,
+		     struct qu_map *used)
+{
+	cmark_node *c;
+
+	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+		struct qu_buf t = QU_BUF_INIT, id = QU_BUF_INIT;
+		struct qu_heading *h;
+		size_t base;
+		unsigned k = 0;
+
+		if (cmark_node_get_type(c) != CMARK_NODE_HEADING) {
+			if (cmark_node_first_child(c) &&
+			    cmark_node_get_type(c) != CMARK_NODE_PARAGRAPH)
+				headings(c, page, alloc, arena, line0, used);
+			continue;
+		}
+		md_plain_text(&t, c);
+		qu_md_slug(&id, t.buf, t.len);
+		if (!id.len)
+			qu_buf_adds(&id, "section");
+		base = id.len;
+		while (qu_map_get(used, id.buf, id.len)) {
+			id.len = base;
+			qu_buf_addf(&id, "-%u", ++k);
+		}
+		QU_VEC_GROW(page->headings, page->nheadings, *alloc);
+		h = &page->headings[page->nheadings++];
+		h->text = qu_arena_strndup(arena, t.buf, t.len);
+		h->id = qu_arena_strndup(arena, id.buf, id.len);
+		h->level = (unsigned)cmark_node_get_heading_level(c);
+		h->line = line0 + (uint32_t)cmark_node_get_start_line(c) - 1;
+		qu_map_put(used, h->id, (void *)1);
+		qu_buf_fini(&t);
+		qu_buf_fini(&id);
+	}
+}
+
+void qu_md_headings(struct qu_md *md, struct qu_page *page,
+		    struct qu_arena *arena)
+{
+	struct qu_map used;
+	size_t alloc = 0, k;
+
+	qu_map_init(&used);
+	/* the arena array is copied at the end; grow it on the heap */
+	page->headings = NULL;
+	page->nheadings = 0;
+	for (k = 0; k < page->nparts; k++) {
+		const struct qu_part *p = &page->parts[k];
+		cmark_node *doc;
+
+		if (p->kind != QU_PART_MARKDOWN)
+			continue;
+		doc = md_parse(md, p->text, p->len, false);
+		headings(doc, page, &alloc, arena, p->line, &used);
+		cmark_node_free(doc);
+	}
+	if (page->nheadings) {
+		struct qu_heading *v = qu_arena_memdup(arena, page->headings,
+			page->nheadings * sizeof(*v));
+
+		free(page->headings);
+		page->headings = v;
+	}
+	qu_map_fini(&used);
+}
