@@ -103,6 +103,9 @@ struct qu_extra {
  * @nindex: how many
  * @extras: the files besides the pages
  * @nextras: how many
+ * @order: the pages in reading order (depth first), for prev/next
+ * @pos: @pos[page] is the page's place in @order
+ * @diag_paths: per unit, the path warnings about its comments name
  */
 struct qu_render {
 	const struct qu_site *site;
@@ -117,6 +120,9 @@ struct qu_render {
 	size_t nindex;
 	struct qu_extra *extras;
 	size_t nextras;
+	uint32_t *order;
+	uint32_t *pos;
+	char **diag_paths;
 };
 
 /**

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/*
+ * item.c - one item as a block of the page (render stage)
+ *
+ * The heading with its anchor, the brief, the highlighted declaration,
+ * the parameters or members, the sections, where it is defined and
+ * exported, and who references it. On a page that is not the item's
+ * home, a short block that links home.
+ */
+#include <string.h>
+
+#include "render_int.h"
+
+/* Referrers listed before "and N more"; kmalloc() has thousands. */
+#define MAX_REFS 50
+
+static const char *params_title(enum qu_kind k)
+{
+	switch (k) {
+	case QU_KIND_STRUCT:
+	case QU_KIND_UNION:
+		return "Members";
+	case QU_KIND_ENUM:
+		return "Constants";
+	default:
+		return "Parameters";
+	}
+}
+
+static void title(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
+		  const struct qu_item *it, const char *anchor)
+{
+	xmlNodePtr h = r_el(doc, sec, "h3", "qu-item-title"), a;
+	struct qu_buf b = QU_BUF_INIT;
+
+	(void)r;
+	r_text(doc, r_el(doc, h, "code", NULL), it->name);
+	r_text(doc, h, " ");
+	r_text(doc, r_el(doc, h, "span", "qu-kind"), qu_kind_name(it->kind));
+	qu_buf_addf(&b, "#%s", anchor);
+	a = r_link(doc, h, b.buf, "\xc2\xb6");
+	r_attr(a, "class", "qu-anchor");
+	r_attr(a, "aria-label", "Link to this symbol");
+	qu_buf_fini(&b);
+}
+
+static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
+		 const struct qu_placed *pl, const struct qu_item *it)
+{
+	const char *path = r->g->units[pl->unit].path;
+	const char *tmpl = r->site->cfg.source_url;
+	uint32_t line = it->decl_line ? it->decl_line : it->line;
+	struct qu_buf b = QU_BUF_INIT, url = QU_BUF_INIT;
+	xmlNodePtr p = r_el(doc, sec, "p", "qu-meta");
+
+	r_text(doc, p, "Defined in ");
+	qu_buf_addf(&b, "%s:%u", path, line);
+	if (tmpl) {
+		const char *t;
+
+		for (t = tmpl; *t; t++) {
+			if (!strncmp(t, "{path}", 6)) {
+				qu_buf_adds(&url, path);
+				t += 5;
+			} else if (!strncmp(t, "{line}", 6)) {
+				qu_buf_addf(&url, "%u", line);
+				t += 5;
+			} else {
+				qu_buf_addc(&url, *t);
+			}
+		}
+		if (qu_md_url_is_safe(url.buf))
+			r_link(doc, p, url.buf, b.buf);
+		else
+			r_text(doc, r_el(doc, p, "code", NULL), b.buf);
+	} else {
+		r_text(doc, r_el(doc, p, "code", NULL), b.buf);
+	}
+	if (it->exported) {
+		r_text(doc, p, " \xc2\xb7 Exported as ");
+		r_text(doc, r_el(doc, p, "code", NULL), it->exported);
+	}
+	qu_buf_fini(&b);
+	qu_buf_fini(&url);
+}
+
+static void refs(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
+		 const struct qu_md_ctx *ctx, uint32_t sym)
+{
+	const struct qu_sym *s = &r->g->syms[sym];
+	const char *from = r->site->pages[ctx->from.page].out;
+	struct qu_buf href = QU_BUF_INIT, text = QU_BUF_INIT;
+	xmlNodePtr p;
+	uint32_t i;
+
+	if (!s->nrefs)
+		return;
+	p = r_el(doc, sec, "p", "qu-refs");
+	r_text(doc, p, "Referenced by ");
+	for (i = 0; i < s->nrefs && i < MAX_REFS; i++) {
+		const struct qu_referrer *ref = &r->g->refs[s->refs[i]];
+
+		if (i)
+			r_text(doc, p, ", ");
+		qu_buf_reset(&href);
+		qu_buf_reset(&text);
+		if (ref->sym != QU_NONE) {
+			const struct qu_item *it = qu_graph_item(r->g, ref->sym);
+
+			render_sym_href(&href, r, from, ref->sym);
+			qu_buf_adds(&text, it->name);
+			if (it->kind == QU_KIND_FUNCTION)
+				qu_buf_adds(&text, "()");
+			r_text(doc, r_el(doc, r_link(doc, p, href.buf, ""),
+					 "code", NULL), text.buf);
+		} else {
+			qu_site_relpath(&href, from,
+					r->site->pages[ref->page].out);
+			r_link(doc, p, href.buf, r->site->pages[ref->page].title);
+		}
+	}
+	if (s->nrefs > MAX_REFS) {
+		qu_buf_reset(&text);
+		qu_buf_addf(&text, " and %u more", s->nrefs - MAX_REFS);
+		r_text(doc, p, text.buf);
+	}
+	qu_buf_fini(&href);
+	qu_buf_fini(&text);
+}
+
+static void doc_block(const struct qu_render *r, struct qu_md_ctx *ctx,
+		      xmlNodePtr parent, const struct qu_placed *pl,
+		      const struct qu_item *it)
+{
+	xmlDocPtr doc = ctx->doc;
+	xmlNodePtr sec = r_el(doc, parent, "section", "qu-doc");
+	size_t i;
+
+	(void)r;
+	r_attr(sec, "id", pl->anchor);
+	r_text(doc, r_el(doc, sec, "h2", NULL), it->name);
+	for (i = 0; i < it->nsections; i++) {
+		const struct qu_section *s = &it->sections[i];
+
+		/* a DOC: block's own text is its first, untitled section */
+		if (i && strcmp(s->title, "Description"))
+			r_text(doc, r_el(doc, sec, "h3", NULL), s->title);
+		qu_md_render(ctx, sec, s->body, strlen(s->body), s->line);
+	}
+}
+
+void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
+		 xmlNodePtr parent, const struct qu_placed *pl)
+{
+	const struct qu_unit *u = &r->g->units[pl->unit];
+	const struct qu_item *it = &u->items[pl->item];
+	xmlDocPtr doc = ctx->doc;
+	struct qu_buf b = QU_BUF_INIT;
+	xmlNodePtr sec, p;
+	size_t i;
+
+	ctx->path = r->diag_paths[pl->unit];
+	ctx->from.file = u->path;
+	ctx->from.sym = pl->sym;
+	ctx->comment = true;
+	ctx->heading_min = 5;
+	if (it->kind == QU_KIND_DOC) {
+		doc_block(r, ctx, parent, pl, it);
+		goto out;
+	}
+	sec = r_el(doc, parent, "section", NULL);
+	qu_buf_addf(&b, "qu-item qu-kind-%s", qu_kind_name(it->kind));
+	r_attr(sec, "class", b.buf);
+	r_attr(sec, "id", pl->anchor);
+	title(r, doc, sec, it, pl->anchor);
+	if (it->brief && *it->brief) {
+		p = r_el(doc, sec, "p", "qu-brief");
+		qu_md_render_inline(ctx, p, it->brief, strlen(it->brief),
+				    it->line);
+	}
+	if (!pl->home) {
+		const struct qu_sym *s = &r->g->syms[pl->sym];
+
+		p = r_el(doc, sec, "p", "qu-elsewhere");
+		r_text(doc, p, "Documented on ");
+		qu_buf_reset(&b);
+		qu_graph_href(&b, r->g, ctx->from.page, pl->sym);
+		r_link(doc, p, b.buf, r->site->pages[s->page].title);
+		goto out;
+	}
+	if (it->decl && *it->decl) {
+		xmlNodePtr pre = r_el(doc, sec, "pre", "qu-decl");
+		xmlNodePtr code = r_el(doc, pre, "code", "language-c");
+
+		qu_md_highlight_decl(ctx, code, it->decl, strlen(it->decl));
+	}
+	if (it->nparams) {
+		xmlNodePtr dl;
+
+		r_text(doc, r_el(doc, sec, "h4", NULL), params_title(it->kind));
+		dl = r_el(doc, sec, "dl", "qu-params");
+		for (i = 0; i < it->nparams; i++) {
+			const struct qu_param *pa = &it->params[i];
+			xmlNodePtr dt = r_el(doc, dl, "dt", NULL), dd;
+
+			qu_buf_reset(&b);
+			qu_buf_addf(&b, "%s.%s", pl->anchor, pa->name);
+			r_attr(dt, "id", b.buf);
+			r_text(doc, r_el(doc, dt, "code", NULL), pa->name);
+			if (pa->type && *pa->type) {
+				r_text(doc, dt, " ");
+				r_text(doc, r_el(doc, dt, "span", "qu-type"),
+				       pa->type);
+			}
+			dd = r_el(doc, dl, "dd", NULL);
+			if (pa->desc && *pa->desc)
+				qu_md_render(ctx, dd, pa->desc,
+					     strlen(pa->desc), pa->line);
+		}
+	}
+	for (i = 0; i < it->nsections; i++) {
+		const struct qu_section *s = &it->sections[i];
+		xmlNodePtr ss = r_el(doc, sec, "section", "qu-section");
+
+		r_text(doc, r_el(doc, ss, "h4", NULL), s->title);
+		qu_md_render(ctx, ss, s->body, strlen(s->body), s->line);
+	}
+	meta(r, doc, sec, pl, it);
+	refs(r, doc, sec, ctx, pl->sym);
+out:
+	qu_buf_fini(&b);
+}

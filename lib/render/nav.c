@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nav.c - the chrome around a page's body: navigation, breadcrumbs,
+ * previous/next and the on-page table of contents (render stage)
+ *
+ * The navigation lists the top level and, along the current page's
+ * ancestors, their children: all the pages a reader can reach in one
+ * step, without the whole tree of a ten-thousand-page site on every page.
+ */
+#include <string.h>
+
+#include "render_int.h"
+
+/* The ancestors of @page, the home page excluded; returns the count. */
+static size_t ancestors(const struct qu_site *s, uint32_t page, uint32_t *v,
+			size_t max)
+{
+	size_t n = 0;
+
+	while (page != QU_NONE && page != 0 && n < max) {
+		v[n++] = page;
+		page = s->pages[page].parent;
+	}
+	return n;
+}
+
+static bool in(const uint32_t *v, size_t n, uint32_t x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+static void level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
+		  uint32_t page, const struct frame *f, const uint32_t *anc,
+		  size_t nanc, struct qu_buf *href)
+{
+	const struct qu_page *pg = &r->site->pages[page];
+	xmlNodePtr ul;
+	size_t k;
+
+	if (!pg->nchildren)
+		return;
+	ul = r_el(doc, parent, "ul", NULL);
+	for (k = 0; k < pg->nchildren; k++) {
+		uint32_t c = pg->children[k];
+		const struct qu_page *cp = &r->site->pages[c];
+		xmlNodePtr li = r_el(doc, ul, "li", NULL), a;
+
+		qu_buf_reset(href);
+		qu_site_relpath(href, f->out, cp->out);
+		a = r_link(doc, li, href->buf, cp->title);
+		if (c == f->page) {
+			r_attr(li, "class", "current");
+			r_attr(a, "aria-current", "page");
+		} else if (in(anc, nanc, c)) {
+			r_attr(li, "class", "open");
+		}
+		if (in(anc, nanc, c))
+			level(r, doc, li, c, f, anc, nanc, href);
+	}
+}
+
+void render_nav(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
+		const struct frame *f)
+{
+	uint32_t anc[256];
+	size_t nanc = 0;
+	struct qu_buf href = QU_BUF_INIT;
+
+	if (f->page != QU_NONE)
+		nanc = ancestors(r->site, f->page, anc, QU_ARRAY_SIZE(anc));
+	level(r, doc, slot, 0, f, anc, nanc, &href);
+	qu_buf_fini(&href);
+}
+
+void render_breadcrumbs(const struct qu_render *r, xmlDocPtr doc,
+			xmlNodePtr slot, const struct frame *f)
+{
+	uint32_t anc[256];
+	size_t nanc = 0, i;
+	struct qu_buf href = QU_BUF_INIT;
+	xmlNodePtr ol = r_el(doc, slot, "ol", NULL), li;
+
+	if (f->page != QU_NONE)
+		nanc = ancestors(r->site, f->page, anc, QU_ARRAY_SIZE(anc));
+	li = r_el(doc, ol, "li", NULL);
+	if (f->page == 0) {
+		r_text(doc, li, r->site->pages[0].title);
+		goto out;
+	}
+	qu_site_relpath(&href, f->out, "index.html");
+	r_link(doc, li, href.buf, r->site->pages[0].title);
+	/* @anc runs from the page up: walk it backwards, page excluded */
+	for (i = nanc; i > 1; i--) {
+		const struct qu_page *p = &r->site->pages[anc[i - 1]];
+
+		li = r_el(doc, ol, "li", NULL);
+		qu_buf_reset(&href);
+		qu_site_relpath(&href, f->out, p->out);
+		r_link(doc, li, href.buf, p->title);
+	}
+	li = r_el(doc, ol, "li", NULL);
+	r_attr(li, "aria-current", "page");
+	r_text(doc, li, f->title);
+out:
+	qu_buf_fini(&href);
+}
+
+void render_prevnext(const struct qu_render *r, xmlDocPtr doc,
+		     xmlNodePtr slot, const struct frame *f)
+{
+	struct qu_buf href = QU_BUF_INIT;
+	uint32_t pos, n = (uint32_t)r->site->npages;
+	xmlNodePtr a;
+
+	if (f->page == QU_NONE)
+		return;
+	pos = r->pos[f->page];
+	if (pos > 0) {
+		const struct qu_page *p = &r->site->pages[r->order[pos - 1]];
+
+		qu_site_relpath(&href, f->out, p->out);
+		a = r_link(doc, slot, href.buf, p->title);
+		r_attr(a, "rel", "prev");
+		r_attr(a, "class", "prev");
+	}
+	if (pos + 1 < n) {
+		const struct qu_page *p = &r->site->pages[r->order[pos + 1]];
+
+		qu_buf_reset(&href);
+		qu_site_relpath(&href, f->out, p->out);
+		a = r_link(doc, slot, href.buf, p->title);
+		r_attr(a, "rel", "next");
+		r_attr(a, "class", "next");
+	}
+	qu_buf_fini(&href);
+}
+
+static bool has_class(xmlNodePtr n, const char *cls)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST "class");
+	bool r = false;
+
+	if (v) {
+		const char *p = (const char *)v;
+		size_t l = strlen(cls);
+
+		while ((p = strstr(p, cls))) {
+			if ((p == (const char *)v || p[-1] == ' ') &&
+			    (p[l] == 0 || p[l] == ' ')) {
+				r = true;
+				break;
+			}
+			p += l;
+		}
+		xmlFree(v);
+	}
+	return r;
+}
+
+struct toc {
+	xmlDocPtr doc;
+	xmlNodePtr top;
+	xmlNodePtr last_h2;
+	xmlNodePtr sub;
+	size_t n;
+	struct qu_buf href;
+};
+
+static void toc_add(struct toc *t, int lvl, const char *id, xmlNodePtr from)
+{
+	xmlNodePtr li, a;
+	xmlChar *text = xmlNodeGetContent(from);
+
+	if (lvl == 3 && t->last_h2) {
+		if (!t->sub)
+			t->sub = r_el(t->doc, t->last_h2, "ul", NULL);
+		li = r_el(t->doc, t->sub, "li", NULL);
+	} else {
+		li = r_el(t->doc, t->top, "li", NULL);
+		if (lvl == 2) {
+			t->last_h2 = li;
+			t->sub = NULL;
+		}
+	}
+	qu_buf_reset(&t->href);
+	qu_buf_addf(&t->href, "#%s", id);
+	a = r_link(t->doc, li, t->href.buf, text ? (const char *)text : "");
+	(void)a;
+	xmlFree(text);
+	t->n++;
+}
+
+static void toc_walk(struct toc *t, xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		const char *name;
+		xmlChar *id;
+
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		name = (const char *)n->name;
+		id = xmlGetProp(n, BAD_CAST "id");
+		if (id && (!strcmp(name, "h2") || !strcmp(name, "h3"))) {
+			toc_add(t, name[1] - '0', (const char *)id, n);
+		} else if (id && !strcmp(name, "section") &&
+			   (has_class(n, "qu-item") || has_class(n, "qu-doc"))) {
+			xmlNodePtr h = n->children;
+
+			while (h && h->type != XML_ELEMENT_NODE)
+				h = h->next;
+			/* an item's name is the <code> of its heading */
+			if (h && h->children && has_class(n, "qu-item") &&
+			    h->children->type == XML_ELEMENT_NODE)
+				h = h->children;
+			if (h)
+				toc_add(t, has_class(n, "qu-doc") ? 2 : 3,
+					(const char *)id, h);
+		} else if (!id || strcmp(name, "section")) {
+			toc_walk(t, n->children);
+		}
+		xmlFree(id);
+	}
+}
+
+size_t render_toc(xmlDocPtr doc, xmlNodePtr slot, xmlNodePtr content)
+{
+	struct toc t = { doc, NULL, NULL, NULL, 0, QU_BUF_INIT };
+
+	t.top = r_el(doc, slot, "ul", NULL);
+	toc_walk(&t, content->children);
+	qu_buf_fini(&t.href);
+	return t.n;
+}
+
+void render_sym_href(struct qu_buf *out, const struct qu_render *r,
+		     const char *from_out, uint32_t sym)
+{
+	const struct qu_sym *s = &r->g->syms[sym];
+
+	qu_site_relpath(out, from_out, r->site->pages[s->page].out);
+	qu_buf_addc(out, '#');
+	qu_buf_adds(out, s->anchor);
+}

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+/*
+ * page.c - the body of each page, the general index and 404.html
+ * (render stage)
+ *
+ * cmd/quire calls qu_render_init() once, then qu_render_page() for every
+ * page and qu_render_extra() for every extra file, from any thread.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "render_int.h"
+
+/* Above this many symbols, the index gets one page per initial. */
+#define GENINDEX_SPLIT 2000
+
+struct page_job {
+	uint32_t page;
+	struct qu_diags *diags;
+};
+
+static void toctree(const struct qu_render *r, xmlDocPtr doc,
+		    xmlNodePtr parent, const struct qu_part *part,
+		    const struct frame *f)
+{
+	xmlNodePtr nav = r_el(doc, parent, "nav", "qu-toctree"), ul;
+	struct qu_buf href = QU_BUF_INIT;
+	size_t i;
+
+	if (part->caption)
+		r_text(doc, r_el(doc, nav, "p", "qu-toctree-caption"),
+		       part->caption);
+	ul = r_el(doc, nav, "ul", NULL);
+	for (i = 0; i < part->npages; i++) {
+		const struct qu_page *p = &r->site->pages[part->pages[i]];
+		xmlNodePtr li = r_el(doc, ul, "li", NULL);
+		size_t k;
+
+		qu_buf_reset(&href);
+		qu_site_relpath(&href, f->out, p->out);
+		r_link(doc, li, href.buf, p->title);
+		/* one level of grandchildren unless :maxdepth: 1 */
+		if (part->maxdepth == 1 || !p->nchildren)
+			continue;
+		{
+			xmlNodePtr sub = r_el(doc, li, "ul", NULL);
+
+			for (k = 0; k < p->nchildren; k++) {
+				const struct qu_page *c =
+					&r->site->pages[p->children[k]];
+
+				qu_buf_reset(&href);
+				qu_site_relpath(&href, f->out, c->out);
+				r_link(doc, r_el(doc, sub, "li", NULL), href.buf,
+				       c->title);
+			}
+		}
+	}
+	qu_buf_fini(&href);
+}
+
+static void files(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
+		  const struct qu_part *part, const struct frame *f)
+{
+	xmlNodePtr t, tr, tb;
+	struct qu_buf b = QU_BUF_INIT;
+	size_t i;
+
+	if (!part->nfiles)
+		return;
+	t = r_el(doc, parent, "table", "qu-files");
+	tr = r_el(doc, r_el(doc, t, "thead", NULL), "tr", NULL);
+	r_text(doc, r_el(doc, tr, "th", NULL), "Name");
+	r_text(doc, r_el(doc, tr, "th", NULL), "Files");
+	r_text(doc, r_el(doc, tr, "th", NULL), "Items");
+	tb = r_el(doc, t, "tbody", NULL);
+	for (i = 0; i < part->nfiles; i++) {
+		const struct qu_file_entry *e = &part->files[i];
+		size_t nl = strlen(e->name);
+		bool dir = nl && e->name[nl - 1] == '/';
+		xmlNodePtr td;
+
+		tr = r_el(doc, tb, "tr", dir ? "qu-dir" : "qu-file");
+		td = r_el(doc, tr, "td", "qu-name");
+		qu_buf_reset(&b);
+		qu_site_relpath(&b, f->out, r->site->pages[e->page].out);
+		r_link(doc, td, b.buf, e->name);
+		qu_buf_reset(&b);
+		if (dir)
+			qu_buf_addf(&b, "%u", e->nfiles);
+		r_text(doc, r_el(doc, tr, "td", "qu-count"), b.buf);
+		qu_buf_reset(&b);
+		qu_buf_addf(&b, "%u", e->nitems);
+		r_text(doc, r_el(doc, tr, "td", "qu-count"), b.buf);
+	}
+	qu_buf_fini(&b);
+}
+
+static void page_body(const struct qu_render *r, xmlDocPtr doc,
+		      xmlNodePtr content, const struct frame *f,
+		      void *payload)
+{
+	struct page_job *pj = payload;
+	const struct qu_page *pg = &r->site->pages[f->page];
+	struct qu_md_ctx ctx;
+	size_t k, j;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.md = r->md;
+	ctx.g = r->g;
+	ctx.doc = doc;
+	ctx.diags = pj->diags;
+	ctx.from.page = f->page;
+	if (pg->h1)
+		r_text(doc, r_el(doc, content, "h1", NULL), pg->title);
+	for (k = 0; k < pg->nparts; k++) {
+		const struct qu_part *part = &pg->parts[k];
+
+		switch (part->kind) {
+		case QU_PART_MARKDOWN:
+			ctx.path = pg->diag_path;
+			ctx.from.file = NULL;
+			ctx.from.sym = QU_NONE;
+			ctx.comment = false;
+			ctx.heading_min = 1;
+			qu_md_render(&ctx, content, part->text, part->len,
+				     part->line);
+			break;
+		case QU_PART_KDOC:
+			if (r->site->zero_config) {
+				xmlNodePtr p = r_el(doc, content, "p",
+						    "qu-source");
+
+				r_text(doc, r_el(doc, p, "code", NULL),
+				       part->sel.path);
+			}
+			for (j = r->g->part_start[f->page][k];
+			     j < r->g->part_start[f->page][k + 1]; j++)
+				render_item(r, &ctx, content, &r->g->placed[j]);
+			break;
+		case QU_PART_TOCTREE:
+			toctree(r, doc, content, part, f);
+			break;
+		case QU_PART_FILES:
+			files(r, doc, content, part, f);
+			break;
+		}
+	}
+}
+
+int qu_render_page(struct qu_buf *out, const struct qu_render *r,
+		   uint32_t page, struct qu_diags *diags)
+{
+	const struct qu_page *pg = &r->site->pages[page];
+	struct frame f = { pg->out, pg->depth, pg->title, page };
+	struct page_job pj = { page, diags };
+
+	return render_frame(out, r, &f, page_body, &pj);
+}
+
+static char initial(const char *name)
+{
+	char c = name[0];
+
+	if (c >= 'a' && c <= 'z')
+		return (char)(c - 'a' + 'A');
+	if (c >= 'A' && c <= 'Z')
+		return c;
+	return '_';
+}
+
+static void index_rows(const struct qu_render *r, xmlDocPtr doc,
+		       xmlNodePtr parent, const struct frame *f, size_t first,
+		       size_t end)
+{
+	struct qu_buf href = QU_BUF_INIT;
+	xmlNodePtr t = NULL, tb = NULL;
+	char cur = 0;
+	size_t i;
+
+	for (i = first; i < end; i++) {
+		const struct qu_sym *s = &r->g->syms[r->index[i]];
+		char c = initial(s->name);
+		xmlNodePtr tr, td, a;
+
+		if (c != cur || !t) {
+			char id[2] = { c, 0 };
+			xmlNodePtr h = r_el(doc, parent, "h2", NULL);
+
+			r_attr(h, "id", c == '_' ? "_" : id);
+			r_text(doc, h, c == '_' ? "_ and others" : id);
+			t = r_el(doc, parent, "table", "qu-genindex");
+			tb = r_el(doc, t, "tbody", NULL);
+			cur = c;
+		}
+		tr = r_el(doc, tb, "tr", NULL);
+		td = r_el(doc, tr, "td", "qu-name");
+		qu_buf_reset(&href);
+		render_sym_href(&href, r, f->out, r->index[i]);
+		a = r_link(doc, td, href.buf, "");
+		r_text(doc, r_el(doc, a, "code", NULL), s->name);
+		r_text(doc, r_el(doc, tr, "td", "qu-kind"),
+		       qu_kind_name(s->kind));
+		r_text(doc, r_el(doc, tr, "td", "qu-file"),
+		       r->g->units[s->unit].path);
+	}
+	qu_buf_fini(&href);
+}
+
+static void extra_body(const struct qu_render *r, xmlDocPtr doc,
+		       xmlNodePtr content, const struct frame *f,
+		       void *payload)
+{
+	const struct qu_extra *e = payload;
+	struct qu_buf href = QU_BUF_INIT;
+	size_t i;
+
+	r_text(doc, r_el(doc, content, "h1", NULL), e->title);
+	if (e->kind == 2) {
+		xmlNodePtr d = r_el(doc, content, "div", "qu-404"), p;
+
+		p = r_el(doc, d, "p", NULL);
+		r_text(doc, p, "There is no page at this address. ");
+		if (r->site->cfg.base_url) {
+			qu_buf_adds(&href, r->site->cfg.base_url);
+			if (href.len && href.buf[href.len - 1] != '/')
+				qu_buf_addc(&href, '/');
+		}
+		qu_buf_adds(&href, "index.html");
+		r_link(doc, p, href.buf, "Go to the home page");
+		r_text(doc, p, ".");
+		goto out;
+	}
+	if (e->kind == 0 && r->nindex > GENINDEX_SPLIT) {
+		xmlNodePtr nav = r_el(doc, content, "nav", "qu-letters");
+
+		for (i = 0; i < r->nextras; i++) {
+			if (r->extras[i].kind != 1)
+				continue;
+			r_link(doc, nav, r->extras[i].out,
+			       r->extras[i].title + strlen(r->extras[i].title) -
+				       1);
+			r_text(doc, nav, " ");
+		}
+		goto out;
+	}
+	if (e->kind == 0) {
+		xmlNodePtr nav = r_el(doc, content, "nav", "qu-letters");
+		char cur = 0;
+
+		for (i = 0; i < r->nindex; i++) {
+			char c = initial(r->g->syms[r->index[i]].name);
+			char id[4] = { '#', c, 0, 0 };
+
+			if (c == cur)
+				continue;
+			cur = c;
+			r_link(doc, nav, id, id + 1);
+			r_text(doc, nav, " ");
+		}
+	}
+	index_rows(r, doc, content, f, e->first, e->end);
+out:
+	qu_buf_fini(&href);
+}
+
+int qu_render_extra(struct qu_buf *out, const struct qu_render *r, size_t i)
+{
+	const struct qu_extra *e = &r->extras[i];
+	struct frame f = { e->out, 0, e->title, QU_NONE };
+
+	return render_frame(out, r, &f, extra_body, (void *)e);
+}
+
+static int cmp_index(const void *a, const void *b, void *payload)
+{
+	const struct qu_graph *g = payload;
+	const struct qu_sym *x = &g->syms[*(const uint32_t *)a];
+	const struct qu_sym *y = &g->syms[*(const uint32_t *)b];
+	char ix = initial(x->name), iy = initial(y->name);
+	int c;
+
+	/* by initial first, so each initial's entries are contiguous */
+	if (ix != iy)
+		return ix == '_' ? 1 : iy == '_' ? -1 : ix - iy;
+	if ((c = strcasecmp(x->name, y->name)))
+		return c;
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return strcmp(g->units[x->unit].path, g->units[y->unit].path);
+}
+
+static void add_extra(struct qu_render *r, const char *out, const char *title,
+		      int kind, size_t first, size_t end)
+{
+	struct qu_extra *e;
+
+	r->extras = qu_xrealloc(r->extras, (r->nextras + 1) * sizeof(*e));
+	e = &r->extras[r->nextras++];
+	e->out = qu_xstrdup(out);
+	e->title = qu_xstrdup(title);
+	e->kind = kind;
+	e->first = first;
+	e->end = end;
+}
+
+static void reading_order(struct qu_render *r, uint32_t page, size_t *n)
+{
+	const struct qu_page *pg = &r->site->pages[page];
+	size_t k;
+
+	r->pos[page] = (uint32_t)*n;
+	r->order[(*n)++] = page;
+	for (k = 0; k < pg->nchildren; k++)
+		reading_order(r, pg->children[k], n);
+}
+
+int qu_render_init(struct qu_render *r, const struct qu_site *site,
+		   const struct qu_graph *g, struct qu_md *md,
+		   const char *theme_dir, const char *version,
+		   struct qu_buf *err)
+{
+	struct qu_buf b = QU_BUF_INIT, tmpl = QU_BUF_INIT;
+	size_t i, n;
+
+	memset(r, 0, sizeof(*r));
+	r->site = site;
+	r->g = g;
+	r->md = md;
+	r->version = version;
+	r->title = site->cfg.title ? site->cfg.title : site->pages[0].title;
+	qu_buf_addf(&b, "%s/page.html", theme_dir);
+	r->tmpl_path = qu_buf_detach(&b, NULL);
+	if (qu_file_read(&tmpl, r->tmpl_path, err) < 0)
+		return -1;
+	r->tmpl_len = tmpl.len;
+	r->tmpl = qu_buf_detach(&tmpl, NULL);
+
+	r->diag_paths = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(char *));
+	for (i = 0; i < g->nunits; i++) {
+		qu_buf_reset(&b);
+		if (strcmp(site->srctree, "."))
+			qu_buf_addf(&b, "%s/", site->srctree);
+		qu_buf_adds(&b, g->units[i].path);
+		r->diag_paths[i] = qu_buf_detach(&b, NULL);
+	}
+
+	/* pages in reading order; pages outside the tree go last */
+	r->order = qu_xcalloc(site->npages + 1, sizeof(uint32_t));
+	r->pos = qu_xmalloc((site->npages + 1) * sizeof(uint32_t));
+	memset(r->pos, 0xff, (site->npages + 1) * sizeof(uint32_t));
+	n = 0;
+	if (site->npages)
+		reading_order(r, 0, &n);
+	for (i = 0; i < site->npages; i++)
+		if (r->pos[i] == QU_NONE) {
+			r->pos[i] = (uint32_t)n;
+			r->order[n++] = (uint32_t)i;
+		}
+
+	/* the general index: items with a home page */
+	r->index = qu_xmalloc((g->nsyms + 1) * sizeof(uint32_t));
+	for (i = 0; i < g->nsyms; i++)
+		if (g->syms[i].param == QU_NONE)
+			r->index[r->nindex++] = (uint32_t)i;
+	qsort_r(r->index, r->nindex, sizeof(uint32_t), cmp_index, (void *)g);
+	add_extra(r, "genindex.html", "Index", 0, 0, r->nindex);
+	if (r->nindex > GENINDEX_SPLIT) {
+		size_t start = 0;
+
+		for (i = 1; i <= r->nindex; i++) {
+			char c = initial(g->syms[r->index[start]].name);
+
+			if (i < r->nindex &&
+			    initial(g->syms[r->index[i]].name) == c)
+				continue;
+			qu_buf_reset(&b);
+			qu_buf_addf(&b, "genindex-%c.html",
+				    c == '_' ? '_' : c + 32);
+			qu_buf_reset(&tmpl);
+			qu_buf_addf(&tmpl, "Index \xe2\x80\x94 %c", c);
+			add_extra(r, b.buf, tmpl.buf, 1, start, i);
+			start = i;
+		}
+	}
+	add_extra(r, "404.html", "Page not found", 2, 0, 0);
+	qu_buf_fini(&b);
+	qu_buf_fini(&tmpl);
+	return 0;
+}
+
+void qu_render_fini(struct qu_render *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nextras; i++) {
+		free(r->extras[i].out);
+		free(r->extras[i].title);
+	}
+	if (r->diag_paths && r->g)
+		for (i = 0; i < r->g->nunits; i++)
+			free(r->diag_paths[i]);
+	free(r->diag_paths);
+	free(r->extras);
+	free(r->index);
+	free(r->order);
+	free(r->pos);
+	free(r->tmpl);
+	free(r->tmpl_path);
+	memset(r, 0, sizeof(*r));
+}

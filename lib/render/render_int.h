@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * render_int.h - shared between the files of lib/render only
+ */
+#ifndef QU_RENDER_RENDER_INT_H
+#define QU_RENDER_RENDER_INT_H
+
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+
+#include "render/render.h"
+
+/* What the chrome of one output file needs. */
+struct frame {
+	const char *out;
+	unsigned depth;
+	const char *title;
+	uint32_t page;
+};
+
+xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
+		const char *cls);
+void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s);
+void r_attr(xmlNodePtr n, const char *name, const char *value);
+xmlNodePtr r_link(xmlDocPtr doc, xmlNodePtr parent, const char *href,
+		  const char *text);
+
+void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
+		 xmlNodePtr parent, const struct qu_placed *pl);
+void render_nav(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
+		const struct frame *f);
+void render_breadcrumbs(const struct qu_render *r, xmlDocPtr doc,
+			xmlNodePtr slot, const struct frame *f);
+void render_prevnext(const struct qu_render *r, xmlDocPtr doc,
+		     xmlNodePtr slot, const struct frame *f);
+size_t render_toc(xmlDocPtr doc, xmlNodePtr slot, xmlNodePtr content);
+void render_sym_href(struct qu_buf *out, const struct qu_render *r,
+		     const char *from_out, uint32_t sym);
+
+typedef void (*body_fn)(const struct qu_render *r, xmlDocPtr doc,
+			xmlNodePtr content, const struct frame *f,
+			void *payload);
+int render_frame(struct qu_buf *out, const struct qu_render *r,
+		 const struct frame *f, body_fn body, void *payload);
+
+#endif /* QU_RENDER_RENDER_INT_H */

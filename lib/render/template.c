@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * template.c - the theme's page.html filled as a DOM (render stage)
+ *
+ * Each output file parses the template afresh (it is small, and a
+ * document per thread keeps libxml2 free of sharing), fills the
+ * data-slot elements, points "_static/" links at the right depth and
+ * serialises with libxml2's HTML writer.
+ */
+#include <string.h>
+
+#include "render_int.h"
+
+xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
+		const char *cls)
+{
+	xmlNodePtr n = xmlNewDocNode(doc, NULL, BAD_CAST name, NULL);
+
+	if (!n)
+		qu_die_oom();
+	if (parent && !xmlAddChild(parent, n))
+		qu_die_oom();
+	if (cls)
+		r_attr(n, "class", cls);
+	return n;
+}
+
+void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
+{
+	xmlNodePtr n = xmlNewDocText(doc, BAD_CAST s);
+
+	if (!n || !xmlAddChild(parent, n))
+		qu_die_oom();
+}
+
+void r_attr(xmlNodePtr n, const char *name, const char *value)
+{
+	if (!xmlSetProp(n, BAD_CAST name, BAD_CAST value))
+		qu_die_oom();
+}
+
+xmlNodePtr r_link(xmlDocPtr doc, xmlNodePtr parent, const char *href,
+		  const char *text)
+{
+	xmlNodePtr a = r_el(doc, parent, "a", NULL);
+
+	r_attr(a, "href", href);
+	r_text(doc, a, text);
+	return a;
+}
+
+enum slot {
+	SLOT_TITLE,
+	SLOT_SITE_TITLE,
+	SLOT_VERSION,
+	SLOT_NAV,
+	SLOT_BREADCRUMBS,
+	SLOT_TOC,
+	SLOT_CONTENT,
+	SLOT_PREVNEXT,
+	SLOT__COUNT,
+};
+
+static const char *const slot_names[SLOT__COUNT] = {
+	"title", "site-title", "version", "nav", "breadcrumbs", "toc",
+	"content", "prevnext",
+};
+
+static void clear(xmlNodePtr n)
+{
+	xmlNodePtr c, next;
+
+	for (c = n->children; c; c = next) {
+		next = c->next;
+		xmlUnlinkNode(c);
+		xmlFreeNode(c);
+	}
+}
+
+/* Find the slots; rewrite "_static/" links; drop data-slot. */
+static void walk(xmlNodePtr n, xmlNodePtr *slots, const struct frame *f,
+		 struct qu_buf *tmp)
+{
+	static const char *const link_attrs[] = { "href", "src" };
+
+	for (; n; n = n->next) {
+		xmlChar *v;
+		size_t k;
+
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		v = xmlGetProp(n, BAD_CAST "data-slot");
+		if (v) {
+			for (k = 0; k < SLOT__COUNT; k++)
+				if (!strcmp((const char *)v, slot_names[k]) &&
+				    !slots[k])
+					slots[k] = n;
+			xmlFree(v);
+			xmlUnsetProp(n, BAD_CAST "data-slot");
+		}
+		for (k = 0; k < QU_ARRAY_SIZE(link_attrs); k++) {
+			unsigned d;
+
+			v = xmlGetProp(n, BAD_CAST link_attrs[k]);
+			if (!v)
+				continue;
+			if (!strncmp((const char *)v, "_static/", 8) &&
+			    f->depth) {
+				qu_buf_reset(tmp);
+				for (d = 0; d < f->depth; d++)
+					qu_buf_adds(tmp, "../");
+				qu_buf_adds(tmp, (const char *)v);
+				r_attr(n, link_attrs[k], tmp->buf);
+			}
+			xmlFree(v);
+		}
+		walk(n->children, slots, f, tmp);
+	}
+}
+
+int render_frame(struct qu_buf *out, const struct qu_render *r,
+		 const struct frame *f, body_fn body, void *payload)
+{
+	xmlNodePtr slots[SLOT__COUNT] = { 0 };
+	struct qu_buf tmp = QU_BUF_INIT;
+	xmlDocPtr doc;
+	xmlChar *mem = NULL;
+	int size = 0, error = -1;
+
+	doc = htmlReadMemory(r->tmpl, (int)r->tmpl_len, NULL, "UTF-8",
+			     HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+				     HTML_PARSE_NONET);
+	if (!doc)
+		goto out;
+	walk(xmlDocGetRootElement(doc), slots, f, &tmp);
+
+	if (slots[SLOT_CONTENT]) {
+		clear(slots[SLOT_CONTENT]);
+		body(r, doc, slots[SLOT_CONTENT], f, payload);
+	}
+	if (slots[SLOT_TITLE]) {
+		clear(slots[SLOT_TITLE]);
+		qu_buf_reset(&tmp);
+		if (f->page == 0)
+			qu_buf_adds(&tmp, r->title);
+		else
+			qu_buf_addf(&tmp, "%s \xe2\x80\x94 %s", f->title,
+				    r->title);
+		r_text(doc, slots[SLOT_TITLE], tmp.buf);
+	}
+	if (slots[SLOT_SITE_TITLE]) {
+		xmlNodePtr n = slots[SLOT_SITE_TITLE];
+
+		clear(n);
+		r_text(doc, n, r->title);
+		if (!strcmp((const char *)n->name, "a")) {
+			qu_buf_reset(&tmp);
+			qu_site_relpath(&tmp, f->out, "index.html");
+			r_attr(n, "href", tmp.buf);
+		}
+	}
+	if (slots[SLOT_VERSION]) {
+		if (r->version && *r->version) {
+			clear(slots[SLOT_VERSION]);
+			r_text(doc, slots[SLOT_VERSION], r->version);
+		} else {
+			xmlUnlinkNode(slots[SLOT_VERSION]);
+			xmlFreeNode(slots[SLOT_VERSION]);
+		}
+	}
+	if (slots[SLOT_NAV]) {
+		clear(slots[SLOT_NAV]);
+		render_nav(r, doc, slots[SLOT_NAV], f);
+	}
+	if (slots[SLOT_BREADCRUMBS]) {
+		clear(slots[SLOT_BREADCRUMBS]);
+		render_breadcrumbs(r, doc, slots[SLOT_BREADCRUMBS], f);
+	}
+	if (slots[SLOT_PREVNEXT]) {
+		clear(slots[SLOT_PREVNEXT]);
+		render_prevnext(r, doc, slots[SLOT_PREVNEXT], f);
+	}
+	if (slots[SLOT_TOC]) {
+		clear(slots[SLOT_TOC]);
+		if (!slots[SLOT_CONTENT] ||
+		    render_toc(doc, slots[SLOT_TOC], slots[SLOT_CONTENT]) < 2) {
+			xmlUnlinkNode(slots[SLOT_TOC]);
+			xmlFreeNode(slots[SLOT_TOC]);
+		}
+	}
+	htmlDocDumpMemoryFormat(doc, &mem, &size, 0);
+	if (!mem || size <= 0)
+		goto out;
+	qu_buf_add(out, mem, (size_t)size);
+	error = 0;
+out:
+	xmlFree(mem);
+	xmlFreeDoc(doc);
+	qu_buf_fini(&tmp);
+	return error;
+}
