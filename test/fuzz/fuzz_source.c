@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz_source.c - fuzz harness of the source stage: reading bytes as a C
+ * file, finding every kernel-doc block and its declaration, collecting
+ * exports. Checks the blocks' invariants as it goes.
+ */
+#include <assert.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "source/source.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct qu_source *src =
+		qu_source_from_mem("fuzz.c", (const char *)data, size);
+	struct qu_block b;
+	size_t pos = 0, last = 0;
+
+	while (qu_source_next_block(&b, src, &pos)) {
+		/* Blocks come in order, inside the input, and progress. */
+		assert(b.start >= last && b.start < b.end && b.end <= size);
+		assert(b.decl_start <= b.decl_end && b.decl_end <= size);
+		assert(pos > b.start && pos <= size);
+		assert(b.line >= 1 && b.line <= src->lines.n);
+		last = b.start + 1;
+	}
+	for (size_t i = 0; i < src->nexports; i++)
+		assert(src->exports[i].name && src->exports[i].macro);
+	qu_source_free(src);
+	return 0;
+}
