@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* kdoc.c - the kdoc stage's entry points (kdoc stage) */
+/*
+ * kdoc.c - the kdoc stage's entry points: item kinds, parsing one unit,
+ * freeing it (kdoc stage)
+ *
+ * qu_kdoc_parse() sets up the parser's context, lets comment.c walk the
+ * file and moves the finished items into the unit's arena.
+ */
+#include <stdlib.h>
 #include <string.h>
 
-#include "kdoc/kdoc.h"
-#include "source/source.h"
+#include "kdoc_int.h"
 
 static const struct {
 	const char *json, *title;
@@ -26,11 +32,55 @@ const char *qu_kind_title(enum qu_kind kind)
 void qu_kdoc_parse(struct qu_unit *out, const struct qu_source *src,
 		   const struct qu_kdoc_opts *opts)
 {
-	(void)opts;
+	struct kdoc_ctx c;
+
 	out->path = src->path;
 	out->hash = qu_hash(src->data, src->len);
 	qu_arena_init(&out->arena);
 	qu_diags_init(&out->diags);
+	out->items = NULL;
+	out->nitems = 0;
+	out->ncomments = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.src = src;
+	c.u = out;
+	c.verbose = opts && opts->verbose;
+	c.a = &out->arena;
+	qu_buf_init(&c.ln);
+	qu_buf_init(&c.identifier);
+	qu_buf_init(&c.purpose);
+	qu_buf_init(&c.section);
+	qu_buf_init(&c.contents);
+	qu_buf_init(&c.leading_space);
+	qu_buf_init(&c.prototype);
+	qu_buf_init(&c.tmp);
+	qu_map_init(&c.descmap);
+
+	kdoc_run(&c);
+
+	if (!c.outputs)
+		qu_diag(&out->diags, QU_W_NO_STRUCTURED_COMMENTS, src->path,
+			1, 1, "no structured comments found");
+	if (c.nitems) {
+		out->items = qu_arena_memdup(&out->arena, c.items,
+					     c.nitems * sizeof(*c.items));
+		out->nitems = c.nitems;
+	}
+	free(c.items);
+	free(c.descs);
+	free(c.sects);
+	free(c.sectcheck);
+	free(c.params);
+	qu_map_fini(&c.descmap);
+	qu_buf_fini(&c.ln);
+	qu_buf_fini(&c.identifier);
+	qu_buf_fini(&c.purpose);
+	qu_buf_fini(&c.section);
+	qu_buf_fini(&c.contents);
+	qu_buf_fini(&c.leading_space);
+	qu_buf_fini(&c.prototype);
+	qu_buf_fini(&c.tmp);
 }
 
 void qu_unit_fini(struct qu_unit *u)
@@ -39,31 +89,4 @@ void qu_unit_fini(struct qu_unit *u)
 	qu_diags_fini(&u->diags);
 	u->items = NULL;
 	u->nitems = 0;
-}
-
-void qu_kdoc_dump_json(struct qu_buf *out, const struct qu_unit *u)
-{
-	(void)out;
-	(void)u;
-}
-
-void qu_kdoc_dump_markdown(struct qu_buf *out, const struct qu_unit *u)
-{
-	(void)out;
-	(void)u;
-}
-
-bool qu_kdoc_selected(const struct qu_item *it,
-		      const struct qu_kdoc_select *sel)
-{
-	(void)it;
-	(void)sel;
-	return true;
-}
-
-void qu_kdoc_add_exports(struct qu_map *map, const struct qu_source *src)
-{
-	for (size_t i = 0; i < src->nexports; i++)
-		qu_map_put(map, src->exports[i].name,
-			   (void *)src->exports[i].macro);
 }

@@ -20,9 +20,82 @@ static struct qu_source *source_new(const char *path)
 	return src;
 }
 
+static const char *const export_macros[] = {
+#define QU_EXPORT(macro, ref) macro,
+#include "exports.def"
+#undef QU_EXPORT
+};
+
+static bool is_word(unsigned char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/*
+ * Find "MACRO(sym" at the start of a line (blanks allowed before it), as
+ * scripts/kernel-doc's export pattern does; a memmem for "EXPORT_" keeps
+ * this from looking at most of the file.
+ */
+static void collect_exports(struct qu_source *src)
+{
+	const char *p = src->data, *end = src->data + src->len, *hit;
+	size_t alloc = 0;
+
+	while ((hit = memmem(p, (size_t)(end - p), "EXPORT_", 7))) {
+		const char *q = hit, *m = hit, *name;
+		size_t mlen, nlen;
+		const char *macro = NULL;
+
+		p = hit + 7;
+		while (q > src->data && is_blank(q[-1]))
+			q--;
+		if (q > src->data && q[-1] != '\n')
+			continue;
+		while (m < end && is_word((unsigned char)*m))
+			m++;
+		mlen = (size_t)(m - hit);
+		for (size_t i = 0; i < QU_ARRAY_SIZE(export_macros); i++)
+			if (strlen(export_macros[i]) == mlen &&
+			    !memcmp(export_macros[i], hit, mlen))
+				macro = export_macros[i];
+		if (!macro)
+			continue;
+		while (m < end && is_blank(*m))
+			m++;
+		if (m >= end || *m != '(')
+			continue;
+		m++;
+		while (m < end && is_blank(*m))
+			m++;
+		name = m;
+		while (m < end && is_word((unsigned char)*m))
+			m++;
+		nlen = (size_t)(m - name);
+		while (m < end && is_blank(*m))
+			m++;
+		if (!nlen || m >= end || (*m != ')' && *m != ','))
+			continue;
+		QU_VEC_GROW(src->exports, src->nexports, alloc);
+		src->exports[src->nexports++] = (struct qu_export){
+			.name = qu_arena_strndup(&src->arena, name, nlen),
+			.macro = macro,
+			.line = qu_lines_find(&src->lines,
+					      (size_t)(hit - src->data)),
+		};
+		p = m;
+	}
+}
+
 static void source_index(struct qu_source *src)
 {
 	qu_lines_init(&src->lines, src->data, src->len);
+	collect_exports(src);
 }
 
 int qu_source_read(struct qu_source **out, struct qu_job *job,
@@ -61,6 +134,7 @@ void qu_source_free(struct qu_source *src)
 	if (!src)
 		return;
 	qu_lines_fini(&src->lines);
+	free(src->exports);
 	qu_arena_fini(&src->arena);
 	qu_diags_fini(&src->diags);
 	free(src->data);
@@ -68,11 +142,79 @@ void qu_source_free(struct qu_source *src)
 	free(src);
 }
 
+bool qu_source_is_doc_start(const char *p, size_t len)
+{
+	if (len < 3 || memcmp(p, "/**", 3))
+		return false;
+	for (size_t i = 3; i < len; i++)
+		if (!is_blank(p[i]) && p[i] != '\n')
+			return false;
+	return true;
+}
+
+/*
+ * The declaration the reference reads after a comment: up to the first
+ * ";" or "{" outside parentheses, or the end of a #define line.
+ */
+static size_t decl_end(const struct qu_source *src, size_t pos)
+{
+	struct qu_lexer lx;
+	struct qu_token t;
+	int depth = 0;
+
+	qu_lexer_init(&lx, src->data + pos, src->len - pos);
+	while (qu_lexer_next(&t, &lx)) {
+		const char *s = src->data + pos + t.off;
+
+		if (t.kind == QU_TOK_PREPROC) {
+			if (t.len >= 7 && memmem(s, t.len, "define", 6))
+				return pos + t.off + t.len;
+			continue;
+		}
+		if (t.kind != QU_TOK_PUNCT)
+			continue;
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && depth > 0)
+			depth--;
+		else if ((*s == ';' || *s == '{') && depth == 0)
+			return pos + t.off + 1;
+	}
+	return src->len;
+}
+
 bool qu_source_next_block(struct qu_block *out, const struct qu_source *src,
 			  size_t *pos)
 {
-	(void)out;
-	(void)src;
-	(void)pos;
+	const char *p = src->data + *pos, *end = src->data + src->len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *close;
+
+		if (!eol)
+			eol = end;
+		if (!qu_source_is_doc_start(p, (size_t)(eol - p))) {
+			const char *hit = memmem(eol, (size_t)(end - eol),
+						 "\n/**", 4);
+			if (!hit)
+				break;
+			p = hit + 1;
+			continue;
+		}
+		out->start = (size_t)(p - src->data);
+		out->line = qu_lines_find(&src->lines, out->start);
+		close = memmem(p + 3, (size_t)(end - p - 3), "*/", 2);
+		out->terminated = close != NULL;
+		out->end = close ? (size_t)(close + 2 - src->data) : src->len;
+		eol = memchr(src->data + out->end, '\n',
+			     src->len - out->end);
+		out->decl_start = eol ? (size_t)(eol + 1 - src->data)
+				      : src->len;
+		out->decl_end = decl_end(src, out->decl_start);
+		*pos = out->end;
+		return true;
+	}
+	*pos = src->len;
 	return false;
 }

@@ -20,7 +20,8 @@
 /**
  * struct qu_export - one EXPORT_SYMBOL*() use
  * @name: the exported symbol
- * @macro: the macro's name as written ("EXPORT_SYMBOL_GPL", …)
+ * @macro: the macro's name as written ("EXPORT_SYMBOL_GPL", …); static
+ *	storage, one of the rows of lib/source/exports.def
  * @line: 1-based line of the use
  */
 struct qu_export {
@@ -86,6 +87,100 @@ struct qu_source *qu_source_from_mem(const char *path, const char *data,
 void qu_source_free(struct qu_source *src);
 
 
+
+/* Tokens ------------------------------------------------------------------ */
+
+/**
+ * enum qu_tok_kind - the class of a token
+ * @QU_TOK_SPACE: blanks and newlines, including backslash-newline splices
+ * @QU_TOK_COMMENT: a block or line comment, delimiters included; an
+ *	unterminated block comment runs to the end of the input
+ * @QU_TOK_PREPROC: a whole preprocessor line, from "#" to the newline
+ *	that is not spliced away (comments inside included)
+ * @QU_TOK_KEYWORD: a C keyword or GNU extension keyword (struct, static,
+ *	__attribute__, ...)
+ * @QU_TOK_TYPE: a word that names a basic or common kernel type (int,
+ *	unsigned, u32, size_t, ...), for highlighting only
+ * @QU_TOK_IDENT: any other identifier
+ * @QU_TOK_NUMBER: a preprocessing number (0x1f, 1e-3, 10UL)
+ * @QU_TOK_STRING: a string literal with its prefix; an unterminated one
+ *	ends at the end of its line
+ * @QU_TOK_CHAR: a character literal, same rules as strings
+ * @QU_TOK_PUNCT: an operator or punctuator (longest match), or any single
+ *	byte no other class takes (NUL, stray bytes, invalid UTF-8)
+ */
+enum qu_tok_kind {
+	QU_TOK_SPACE,
+	QU_TOK_COMMENT,
+	QU_TOK_PREPROC,
+	QU_TOK_KEYWORD,
+	QU_TOK_TYPE,
+	QU_TOK_IDENT,
+	QU_TOK_NUMBER,
+	QU_TOK_STRING,
+	QU_TOK_CHAR,
+	QU_TOK_PUNCT,
+};
+
+/**
+ * struct qu_token - one token, as a span of the input
+ * @kind: its class
+ * @off: offset of its first byte in the lexer's input
+ * @len: its length in bytes; never 0
+ */
+struct qu_token {
+	enum qu_tok_kind kind;
+	size_t off;
+	size_t len;
+};
+
+/**
+ * struct qu_lexer - the state of a tokenizer over a span of bytes
+ * @p: the bytes (not owned, need not be NUL-terminated)
+ * @len: how many
+ * @pos: offset of the next token
+ * @bol: whether only blanks and comments precede @pos on its line, which
+ *	is where "#" starts a preprocessor line
+ */
+struct qu_lexer {
+	const char *p;
+	size_t len;
+	size_t pos;
+	bool bol;
+};
+
+/**
+ * qu_lexer_init() - start tokenizing bytes
+ * @lx: the lexer
+ * @p: the bytes; any content (NULs, CRLF, invalid UTF-8) is accepted
+ * @len: how many
+ *
+ * The tokens cover every byte exactly once, in order, so a highlighter
+ * can write them back and get its input.
+ */
+void qu_lexer_init(struct qu_lexer *lx, const char *p, size_t len);
+
+/**
+ * qu_lexer_next() - the next token
+ * @out: receives the token
+ * @lx: the lexer
+ *
+ * Never fails on any input; every call consumes at least one byte.
+ * Context: thread-safe for distinct @lx.
+ * Return: false at the end of the input.
+ */
+bool qu_lexer_next(struct qu_token *out, struct qu_lexer *lx);
+
+/**
+ * qu_tok_kind_name() - a token class's name ("keyword", "ident", ...)
+ * @kind: the class
+ *
+ * Return: static storage; usable as a CSS class.
+ */
+const char *qu_tok_kind_name(enum qu_tok_kind kind);
+
+/* Blocks and exports ----------------------------------------------------- */
+
 /**
  * struct qu_block - one kernel-doc comment and the declaration after it
  * @start: offset of the comment's "/" of "/\*\*"
@@ -122,5 +217,18 @@ struct qu_block {
  */
 bool qu_source_next_block(struct qu_block *out, const struct qu_source *src,
 			  size_t *pos);
+
+/**
+ * qu_source_is_doc_start() - whether a line opens a kernel-doc comment
+ * @p: the line, without its newline
+ * @len: its length
+ *
+ * True for "/\*\*" at the very start of the line followed only by blanks,
+ * scripts/kernel-doc's rule (an indented "/\*\*" opens an in-line member
+ * comment instead).
+ *
+ * Return: true when it does.
+ */
+bool qu_source_is_doc_start(const char *p, size_t len);
 
 #endif /* QU_SOURCE_SOURCE_H */

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kdoc_int.h - what the steps of the kdoc stage share; included only by the
+ * files of lib/kdoc
+ *
+ * The parser is scripts/kernel-doc's line state machine (comment.c) feeding
+ * its declaration dumpers (decl.c) and cross-checks (check.c); the state
+ * that script keeps in ninety globals lives in struct kdoc_ctx.
+ */
+#ifndef QU_KDOC_KDOC_INT_H
+#define QU_KDOC_KDOC_INT_H
+
+#include "kdoc/kdoc.h"
+#include "source/source.h"
+
+/* The states of scripts/kernel-doc's process_file(). */
+enum kdoc_state {
+	ST_NORMAL,
+	ST_NAME,
+	ST_BODY_MAYBE,
+	ST_BODY,
+	ST_BODY_WITH_BLANK_LINE,
+	ST_PROTO,
+	ST_DOCBLOCK,
+	ST_INLINE,
+};
+
+enum kdoc_inline_state {
+	INL_NA,
+	INL_NAME,
+	INL_TEXT,
+	INL_ERROR,
+};
+
+/* What the comment's first line announced (scripts/kernel-doc $decl_type). */
+enum kdoc_decl_type {
+	DT_NONE,
+	DT_FUNCTION,
+	DT_STRUCT,
+	DT_UNION,
+	DT_ENUM,
+	DT_TYPEDEF,
+};
+
+/* A described parameter, member or value (@name: text). */
+struct kdoc_desc {
+	const char *name;
+	const char *text;
+	uint32_t line;
+};
+
+/* A parameter of the declaration, as push_parameter() records it. */
+struct kdoc_param {
+	const char *name;
+	const char *type;
+	bool has_type;
+};
+
+/**
+ * struct kdoc_ctx - the parser's state for one file
+ * @src: the source
+ * @u: the unit being filled
+ * @verbose: give the -v warnings too
+ * @a: @u's arena, where every kept string goes
+ * @line: 1-based line of the logical line being read (its last physical
+ *	line, as Perl's $. after joining continuations)
+ * @ln: the logical line: continuations joined, tabs expanded, no newline
+ * @has_nl: whether @ln ended with a newline
+ */
+struct kdoc_ctx {
+	const struct qu_source *src;
+	struct qu_unit *u;
+	bool verbose;
+	struct qu_arena *a;
+
+	uint32_t line;
+	struct qu_buf ln;
+	bool has_nl;
+
+	enum kdoc_state state;
+	enum kdoc_inline_state inline_state;
+	enum kdoc_decl_type decl_type;
+	bool in_doc_sect;
+	bool leading_space_set;
+	bool anon_struct_union;
+	int brcount;
+	uint32_t new_start_line;
+	uint32_t comment_line;
+	uint32_t proto_line;
+
+	struct qu_buf identifier;
+	struct qu_buf purpose;
+	struct qu_buf section;
+	struct qu_buf contents;
+	struct qu_buf leading_space;
+	struct qu_buf prototype;
+	struct qu_buf tmp;
+
+	struct kdoc_desc *descs;
+	size_t ndescs, adescs;
+	struct qu_map descmap;
+	struct qu_section *sects;
+	size_t nsects, asects;
+	const char **sectcheck;
+	size_t nsectcheck, asectcheck;
+	struct kdoc_param *params;
+	size_t nparams, aparams;
+
+	size_t outputs;
+	struct qu_item *items;
+	size_t nitems, aitems;
+};
+
+/* comment.c */
+void kdoc_run(struct kdoc_ctx *c);
+void kdoc_reset(struct kdoc_ctx *c);
+
+/* decl.c */
+void kdoc_dump_function(struct kdoc_ctx *c);
+void kdoc_dump_declaration(struct kdoc_ctx *c);
+void kdoc_param_list(struct kdoc_ctx *c, char *args, char splitter,
+		     const char *decl_name);
+
+/* check.c */
+void kdoc_check_sections(struct kdoc_ctx *c, const char *decl_name);
+void kdoc_check_return(struct kdoc_ctx *c, const char *decl_name,
+		       const char *return_type);
+void kdoc_push_param(struct kdoc_ctx *c, const char *param,
+		     const char *type, const char *org_arg,
+		     const char *decl_name, bool is_function);
+struct kdoc_desc *kdoc_desc_find(struct kdoc_ctx *c, const char *name,
+				 size_t len);
+void kdoc_desc_set(struct kdoc_ctx *c, const char *name, const char *text,
+		   uint32_t line);
+void kdoc_warn(struct kdoc_ctx *c, enum qu_diag_id id, uint32_t line,
+	       const char *fmt, ...) QU_PRINTF(4, 5);
+void kdoc_emit(struct kdoc_ctx *c, enum qu_kind kind, const char *name,
+	       const char *decl);
+void kdoc_emit_doc(struct kdoc_ctx *c, const struct qu_section *s);
+
+/* text.c: the few string operations the reference does with regexes */
+bool kdoc_is_space(int ch);
+bool kdoc_is_word(int ch);
+void kdoc_strip_comments(struct qu_buf *b);
+void kdoc_squash_spaces(struct qu_buf *b);
+void kdoc_trim(struct qu_buf *b);
+void kdoc_buf_set(struct qu_buf *b, const char *s, size_t len);
+void kdoc_apply_attrs(struct qu_buf *b, int where);
+const char *kdoc_skip_space(const char *p);
+
+/* Where an attrs.def row applies. */
+enum kdoc_attr_where {
+	ATTR_PROTO,
+	ATTR_MEMBERS,
+};
+
+#endif /* QU_KDOC_KDOC_INT_H */
