@@ -55,7 +55,8 @@ static void usage(void)
 	     "and {kernel-doc} directives; without, the API reference of\n"
 	     "every documented .c and .h file below DIR.\n"
 	     "\n"
-	     "  -o OUT     where the site goes; replaced as a whole at the end\n"
+	     "  -o OUT     where the site goes; replaced as a whole at the "
+	     "end\n"
 	     "  -j N       worker threads (default: one per processor)\n"
 	     "  -Werror    exit with 1 when there are warnings\n"
 	     "  --quiet    no progress line and no summary");
@@ -226,8 +227,8 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	size_t k;
 
 	if (qu_source_read(&src, job, b->src_paths[i]) < 0) {
-		qu_diag(&u->diags, QU_W_UNREADABLE, b->src_paths[i], 0, 0,
-			"%s", job->err.buf);
+		qu_diag(&u->diags, QU_W_UNREADABLE, b->src_paths[i], 0, 0, "%s",
+			job->err.buf);
 		qu_buf_reset(&job->err);
 		u->path = b->site.sources[i];
 		cmd_progress_tick(&b->progress, job);
@@ -235,13 +236,19 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	}
 	qu_kdoc_parse(u, src, NULL);
 	qu_diags_move(&u->diags, &src->diags);
+	/* a file without kernel-doc is no news to a site build */
+	for (k = 0; k < u->diags.n; k++)
+		if (u->diags.v[k].id == QU_W_NO_STRUCTURED_COMMENTS) {
+			free(u->diags.v[k].msg);
+			u->diags.v[k--] = u->diags.v[--u->diags.n];
+		}
 	/* the unit outlives the source: its names move to the unit */
 	u->path = b->site.sources[i];
 	for (k = 0; k < u->diags.n; k++)
 		u->diags.v[k].path = b->src_paths[i];
 	if (src->nexports) {
-		struct qu_export *v = qu_arena_alloc(&u->arena,
-			src->nexports * sizeof(*v));
+		struct qu_export *v =
+			qu_arena_alloc(&u->arena, src->nexports * sizeof(*v));
 
 		for (k = 0; k < src->nexports; k++) {
 			v[k] = src->exports[k];
@@ -255,8 +262,8 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	cmd_progress_tick(&b->progress, job);
 }
 
-static int write_file(const char *tmp, const char *out, const struct qu_buf *data,
-		      struct qu_buf *err)
+static int write_file(const char *tmp, const char *out,
+		      const struct qu_buf *data, struct qu_buf *err)
 {
 	struct qu_buf path = QU_BUF_INIT;
 	FILE *f;
@@ -292,11 +299,12 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 		r = qu_render_extra(&html, &b->render, i - npages);
 	if (r < 0)
 		qu_buf_addf(&b->errs[i], "%s: libxml2 could not write the page",
-			    i < npages ? b->site.pages[i].out :
-					 b->render.extras[i - npages].out);
+			    i < npages ? b->site.pages[i].out
+				       : b->render.extras[i - npages].out);
 	else
-		write_file(b->tmp, i < npages ? b->site.pages[i].out :
-				       b->render.extras[i - npages].out,
+		write_file(b->tmp,
+			   i < npages ? b->site.pages[i].out
+				      : b->render.extras[i - npages].out,
 			   &html, &b->errs[i]);
 	qu_buf_fini(&html);
 	cmd_progress_tick(&b->progress, job);
@@ -366,11 +374,11 @@ static void free_build(struct build *b)
 int cmd_build(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
+		{"help", no_argument, NULL, 'h'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"output", required_argument, NULL, 'o'},
+		{"jobs", required_argument, NULL, 'j'},
+		{NULL, 0, NULL, 0},
 	};
 	struct build b;
 	struct qu_buf err = QU_BUF_INIT, tmp = QU_BUF_INIT, old = QU_BUF_INIT;
@@ -389,22 +397,21 @@ int cmd_build(int argc, char **argv)
 	qu_diags_init(&all);
 	/* 0, not 1: GNU getopt re-reads its state after main.c used it */
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:j:W:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:j:W:qh", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
 			break;
 		case 'j':
 			if (cmd_parse_jobs(&threads, optarg) < 0)
-				return cmd_usage_error("build",
-						       "bad -j value '%s'",
-						       optarg);
+				return cmd_usage_error(
+					"build", "bad -j value '%s'", optarg);
 			break;
 		case 'W':
 			if (cmd_parse_werror(optarg) < 0)
-				return cmd_usage_error("build",
-						       "unknown option -W%s",
-						       optarg);
+				return cmd_usage_error(
+					"build", "unknown option -W%s", optarg);
 			werror = true;
 			break;
 		case 'q':
@@ -445,7 +452,8 @@ int cmd_build(int argc, char **argv)
 	src_abs = resolve(b.site.srctree);
 	if (below(dir_abs, out_abs) || below(src_abs, out_abs)) {
 		fprintf(stderr,
-			"quire build: refusing to write the site to %s: it is or holds %s\n",
+			"quire build: refusing to write the site to %s: it is "
+			"or holds %s\n",
 			out, below(dir_abs, out_abs) ? dir : b.site.srctree);
 		goto out;
 	}
@@ -505,8 +513,9 @@ int cmd_build(int argc, char **argv)
 
 	if (b.site.cfg.version) {
 		qu_buf_adds(&version, b.site.cfg.version);
-	} else if (qu_git_workdir(&tmp, b.site.zero_config ? dir :
-					   b.site.srctree) == 0) {
+	} else if (qu_git_workdir(&tmp,
+				  b.site.zero_config ? dir : b.site.srctree) ==
+		   0) {
 		qu_git_describe(&version, tmp.buf);
 	}
 	qu_buf_reset(&tmp);
@@ -589,10 +598,10 @@ int cmd_build(int argc, char **argv)
 	qu_diags_print(&all, stderr, werror);
 	if (!quiet)
 		fprintf(stderr,
-			"quire build: %zu pages, %zu items, %zu warnings%s, %.2f s: %s/index.html\n",
+			"quire build: %zu pages, %zu items, %zu warnings%s, "
+			"%.2f s: %s/index.html\n",
 			b.site.npages, b.nitems, nwarn + nerr,
-			werror && nwarn ? " (as errors)" : "", now() - t0,
-			out);
+			werror && nwarn ? " (as errors)" : "", now() - t0, out);
 	ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 	goto out;
 out_tmp:

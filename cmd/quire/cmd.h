@@ -70,6 +70,13 @@ int cmd_parse_werror(const char *arg);
 const char *cmd_err_text(const char *err, const char *path);
 
 /**
+ * cmd_diags_drop() - remove every diagnostic of one kind from a list
+ * @d: the list
+ * @id: the kind
+ */
+void cmd_diags_drop(struct qu_diags *d, enum qu_diag_id id);
+
+/**
  * struct cmd_files - a list of file paths, each owned
  * @v: the paths
  * @n: how many

@@ -56,6 +56,19 @@ const char *cmd_err_text(const char *err, const char *path)
 	return err;
 }
 
+void cmd_diags_drop(struct qu_diags *d, enum qu_diag_id id)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->v[i].id == id)
+			free(d->v[i].msg);
+		else
+			d->v[o++] = d->v[i];
+	}
+	d->n = o;
+}
+
 void cmd_files_add(struct cmd_files *f, const char *path)
 {
 	QU_VEC_GROW(f->v, f->n, f->alloc);

@@ -97,6 +97,14 @@ static void read_one(struct qu_job *job, size_t i, void *payload)
 			cmd_err_text(job->err.buf, path));
 }
 
+static bool has_error(const struct qu_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (qu_diag_info(d->v[i].id)->level == QU_LEVEL_ERROR)
+			return true;
+	return false;
+}
+
 static void extract_one(struct qu_job *job, size_t i, void *payload)
 {
 	struct extract *x = payload;
@@ -133,12 +141,15 @@ static void extract_one(struct qu_job *job, size_t i, void *payload)
 	view.nitems = nsel;
 
 	/*
-	 * As scripts/kernel-doc does when it outputs nothing for a file;
-	 * unlike it, the count is per file (it compares with the count of
-	 * the previous file). Golden: test/kdoc/doc/no-structured.c.
+	 * As scripts/kernel-doc does when it outputs nothing for a file,
+	 * counting the items this selection keeps (the parser counts them
+	 * all); unlike it, per file: it compares with the count of the
+	 * previous file. Golden: test/kdoc/doc/no-structured.c.
 	 */
-	if (!nsel && !x->sel.nidentifiers && !x->sel.doc)
-		qu_diag(&u.diags, QU_W_NO_STRUCTURED_COMMENTS, path, 1, 0,
+	cmd_diags_drop(&u.diags, QU_W_NO_STRUCTURED_COMMENTS);
+	if (!nsel && !x->sel.nidentifiers && !x->sel.doc &&
+	    !has_error(&s->src->diags))
+		qu_diag(&u.diags, QU_W_NO_STRUCTURED_COMMENTS, path, 1, 1,
 			"no structured comments found");
 
 	if (x->format == FMT_JSON)

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+/* A typedef the reference cannot parse. */
+
+/**
+ * typedef nameless - nothing is named
+ */
+typedef;
