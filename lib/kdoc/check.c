@@ -62,6 +62,7 @@ void kdoc_push_param(struct kdoc_ctx *c, const char *param,
 {
 	size_t plen;
 	char *p;
+	const char *variadic = NULL;
 	struct kdoc_desc *d;
 
 	if (c->anon_struct_union && !*type && !strcmp(param, "}"))
@@ -71,8 +72,11 @@ void kdoc_push_param(struct kdoc_ctx *c, const char *param,
 	plen = strcspn(param, "[)");
 	p = qu_arena_strndup(c->a, param, plen);
 	if (!*type && plen >= 3 && !strcmp(p + plen - 3, "...")) {
-		if (plen > 3 && kdoc_is_word((unsigned char)p[plen - 4]))
+		/* "args..." is described as @args; output shows it as "..." */
+		if (plen > 3 && kdoc_is_word((unsigned char)p[plen - 4])) {
+			variadic = qu_arena_strdup(c->a, p);
 			p[plen - 3] = '\0';
+		}
 		d = kdoc_desc_find(c, p, strlen(p));
 		if (!d || !d->text || !*d->text)
 			kdoc_desc_set(c, p, "variable arguments", 0);
@@ -94,13 +98,14 @@ void kdoc_push_param(struct kdoc_ctx *c, const char *param,
 				  "Function parameter or member '%s' not described in '%s'",
 				  p, decl_name);
 	}
-	(void)org_arg;
 	(void)is_function;
 	QU_VEC_GROW(c->params, c->nparams, c->aparams);
 	c->params[c->nparams++] = (struct kdoc_param){
 		.name = p,
-		.type = qu_arena_strdup(c->a, type),
+		.type = variadic ? variadic : qu_arena_strdup(c->a, type),
 		.has_type = *type != '\0',
+		.variadic = variadic != NULL,
+		.text = qu_arena_strdup(c->a, org_arg),
 	};
 }
 
@@ -219,13 +224,13 @@ void kdoc_emit(struct kdoc_ctx *c, enum qu_kind kind, const char *name,
 
 		if (p->name[0] == '#' || !strncmp(p->name, "{unnamed_", 9))
 			continue;
-		if (!p->has_type && !strcmp(p->name, "void"))
+		if (!members && !p->has_type && !strcmp(p->name, "void"))
 			continue;
 		/* the reference lists only the members it has text for */
 		if (members && !text)
 			continue;
 		it->params[n++] = (struct qu_param){
-			.name = p->name,
+			.name = p->variadic ? "..." : p->name,
 			.type = p->type,
 			.desc = text ? text : "",
 			.line = d && d->line ? d->line : c->proto_line,

@@ -249,7 +249,7 @@ static bool match_fn_name(const char *l, struct qu_buf *id)
 		q = p;
 		while (kdoc_is_word((unsigned char)*q))
 			q++;
-		if (q > p && name_tail(q)) {
+		if (q > p && name_tail(kdoc_skip_space(q))) {
 			kdoc_buf_set(id, p, (size_t)(q - p));
 			return true;
 		}
@@ -848,7 +848,8 @@ static size_t next_doc_start(const struct qu_source *src, size_t pos)
 		    qu_source_is_doc_start(p, ll)) {
 			/* a line spliced onto the one before is not a start */
 			const char *q = p - 1;
-			while (q > d && kdoc_is_space((unsigned char)q[-1]))
+			while (q > d && q[-1] != '\n' &&
+			       kdoc_is_space((unsigned char)q[-1]))
 				q--;
 			if (pos == 0 || q <= d || q[-1] != '\\')
 				return pos;

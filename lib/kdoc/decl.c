@@ -189,7 +189,7 @@ static void add_param_types(struct kdoc_ctx *c, struct qu_buf *d, size_t from)
 		const struct kdoc_param *p = &c->params[i];
 		if (i > from)
 			qu_buf_adds(d, ", ");
-		qu_buf_adds(d, p->type && *p->type ? p->type : p->name);
+		qu_buf_adds(d, p->text && *p->text ? p->text : p->name);
 	}
 }
 
@@ -281,15 +281,17 @@ void kdoc_dump_function(struct kdoc_ctx *c)
 	}
 	nm = qu_arena_strndup(c->a, name, nlen);
 	ret = qu_arena_strndup(c->a, s, rlen);
+	/* the parameters are read (and warned about) before the name is
+	 * compared, as in the reference */
+	if (args) {
+		char *a = qu_arena_strndup(c->a, args, alen);
+		kdoc_param_list(c, a, ',', nm);
+	}
 	if (strcmp(c->identifier.buf, nm)) {
 		kdoc_warn(c, QU_W_PROTOTYPE_MISMATCH, c->line,
 			  "expecting prototype for %s(). Prototype was for %s() instead",
 			  c->identifier.buf, nm);
 		return;
-	}
-	if (args) {
-		char *a = qu_arena_strndup(c->a, args, alen);
-		kdoc_param_list(c, a, ',', nm);
 	}
 	kdoc_check_sections(c, nm);
 	if (c->verbose && !noret)
@@ -1193,8 +1195,14 @@ static void dump_enum(struct kdoc_ctx *c)
 			we++;
 		char *arg = we > w ? qu_arena_strndup(c->a, w, (size_t)(we - w))
 				   : qu_arena_strndup(c->a, p, (size_t)(fe - p));
+		const char *shown = arg;
+		/* not a name (a stray "#if ...;X" line): shown trimmed */
+		if (we == w)
+			shown = qu_arena_strndup(c->a, w, (size_t)(fe - w));
 		QU_VEC_GROW(c->params, c->nparams, c->aparams);
-		c->params[c->nparams++] = (struct kdoc_param){ arg, "", false };
+		c->params[c->nparams++] = (struct kdoc_param){ shown, "",
+							       false, false,
+							       shown };
 		struct kdoc_desc *dd = kdoc_desc_find(c, arg, strlen(arg));
 		if (!dd || !*dd->text || !strcmp(dd->text, "0")) {
 			kdoc_desc_set(c, arg, NULL, 0);

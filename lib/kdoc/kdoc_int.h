@@ -49,11 +49,18 @@ struct kdoc_desc {
 	uint32_t line;
 };
 
-/* A parameter of the declaration, as push_parameter() records it. */
+/*
+ * A parameter of the declaration, as push_parameter() records it; a named
+ * variadic macro argument ("args...") is @name "args" with @variadic set
+ * and the text as written in @type. @text is the whole declaration the
+ * parameter came from, for the item's one-line declaration.
+ */
 struct kdoc_param {
 	const char *name;
 	const char *type;
 	bool has_type;
+	bool variadic;
+	const char *text;
 };
 
 /**
