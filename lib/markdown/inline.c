@@ -231,6 +231,9 @@ static bool link_href(struct qu_md_ctx *ctx, struct qu_buf *out,
 		return true;
 	}
 	if (plen < 3 || strncmp(url + plen - 3, ".md", 3)) {
+		/* a comment's relative link points nowhere in the site */
+		if (ctx->comment)
+			return false;
 		qu_buf_adds(out, url);
 		return true;
 	}

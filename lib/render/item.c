@@ -195,16 +195,28 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		qu_md_highlight_decl(ctx, code, it->decl, strlen(it->decl));
 	}
 	if (it->nparams) {
+		struct qu_map seen;
 		xmlNodePtr dl;
 
 		r_text(doc, r_el(doc, sec, "h4", NULL), params_title(it->kind));
 		dl = r_el(doc, sec, "dl", "qu-params");
+		qu_map_init(&seen);
 		for (i = 0; i < it->nparams; i++) {
 			const struct qu_param *pa = &it->params[i];
 			xmlNodePtr dt = r_el(doc, dl, "dt", NULL), dd;
+			uintptr_t n;
 
+			/*
+			 * A name described twice (members under #ifdef) gets
+			 * "-2", "-3", as the graph claimed them.
+			 */
+			n = (uintptr_t)qu_map_get(&seen, pa->name,
+						  strlen(pa->name));
+			qu_map_put(&seen, pa->name, (void *)(n + 1));
 			qu_buf_reset(&b);
 			qu_buf_addf(&b, "%s.%s", pl->anchor, pa->name);
+			if (n)
+				qu_buf_addf(&b, "-%u", (unsigned)n + 1);
 			r_attr(dt, "id", b.buf);
 			r_text(doc, r_el(doc, dt, "code", NULL), pa->name);
 			if (pa->type && *pa->type) {
@@ -217,6 +229,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 				qu_md_render(ctx, dd, pa->desc,
 					     strlen(pa->desc), pa->line);
 		}
+		qu_map_fini(&seen);
 	}
 	for (i = 0; i < it->nsections; i++) {
 		const struct qu_section *s = &it->sections[i];

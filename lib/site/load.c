@@ -332,6 +332,23 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		qu_buf_reset(&path);
 		qu_buf_addf(&path, "%s/..", out->root);
 	}
+	/* "docs/.." reads better as "." in every path printed */
+	if (path.len > 3 && !strcmp(path.buf + path.len - 3, "/..")) {
+		const char *base = path.buf;
+		size_t bl = path.len - 3;
+		const char *sl = memrchr(base, '/', bl);
+		const char *last = sl ? sl + 1 : base;
+		size_t ll = (size_t)(base + bl - last);
+
+		if (!(ll == 1 && last[0] == '.') &&
+		    !(ll == 2 && !strncmp(last, "..", 2)) && ll &&
+		    !memmem(base, bl, "..", 2)) {
+			path.len = sl ? (size_t)(sl - base) : 0;
+			if (!path.len)
+				qu_buf_adds(&path, sl ? "/" : ".");
+			path.buf[path.len] = 0;
+		}
+	}
 	out->srctree = site_strndup(out, path.buf, path.len);
 
 	if (out->zero_config) {
