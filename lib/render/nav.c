@@ -50,9 +50,19 @@ static void level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 		const struct qu_page *cp = &r->site->pages[c];
 		xmlNodePtr li = r_el(doc, ul, "li", NULL), a;
 
+		const char *t = cp->title;
+
+		/* zero-config titles are paths: the tree shows the rest */
+		if (r->site->zero_config) {
+			size_t tl = strlen(t);
+			const char *sl = tl > 1 ? memrchr(t, '/', tl - 1) : NULL;
+
+			if (sl)
+				t = sl + 1;
+		}
 		qu_buf_reset(href);
 		qu_site_relpath(href, f->out, cp->out);
-		a = r_link(doc, li, href->buf, cp->title);
+		a = r_link(doc, li, href->buf, t);
 		if (c == f->page) {
 			r_attr(li, "class", "current");
 			r_attr(a, "aria-current", "page");

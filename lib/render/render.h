@@ -26,7 +26,9 @@
  *   data-slot="content"     children: the page body
  *   data-slot="prevnext"    children: <a rel="prev" class="prev"> and/or
  *                           <a rel="next" class="next">
- *   href/src "_static/…"    rewritten relative to the page
+ *   other href/src          relative ones ("_static/quire.css",
+ *                           "genindex.html") are taken as relative to the
+ *                           site's root and rewritten for the page's depth
  * The data-slot attributes are removed from the output.
  *
  * Classes in the body, for the theme's CSS:

@@ -77,7 +77,22 @@ static void clear(xmlNodePtr n)
 	}
 }
 
-/* Find the slots; rewrite "_static/" links; drop data-slot. */
+/*
+ * A template's relative links ("_static/quire.css", "genindex.html") are
+ * relative to the site's root; anchors, absolute paths and URLs are not.
+ */
+static bool root_relative(const char *v)
+{
+	size_t i = 0;
+
+	if (!*v || v[0] == '#' || v[0] == '/' || v[0] == '?')
+		return false;
+	while (v[i] && v[i] != ':' && v[i] != '/' && v[i] != '#')
+		i++;
+	return v[i] != ':';
+}
+
+/* Find the slots; point the template's links at the root; drop data-slot. */
 static void walk(xmlNodePtr n, xmlNodePtr *slots, const struct frame *f,
 		 struct qu_buf *tmp)
 {
@@ -104,8 +119,7 @@ static void walk(xmlNodePtr n, xmlNodePtr *slots, const struct frame *f,
 			v = xmlGetProp(n, BAD_CAST link_attrs[k]);
 			if (!v)
 				continue;
-			if (!strncmp((const char *)v, "_static/", 8) &&
-			    f->depth) {
+			if (root_relative((const char *)v) && f->depth) {
 				qu_buf_reset(tmp);
 				for (d = 0; d < f->depth; d++)
 					qu_buf_adds(tmp, "../");
