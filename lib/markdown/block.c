@@ -17,13 +17,6 @@
 static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		   uint32_t line0, bool tight);
 
-static uint32_t line_of(cmark_node *n, uint32_t line0)
-{
-	int l = cmark_node_get_start_line(n);
-
-	return line0 + (uint32_t)(l > 0 ? l - 1 : 0);
-}
-
 static const struct {
 	const char *marker;
 	const char *cls;
@@ -156,7 +149,7 @@ static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				qu_buf_fini(&st);
 			}
 			md_inlines(ctx, td, cmark_node_first_child(cell),
-				   line_of(cell, line0), head);
+				   line0, head);
 		}
 	}
 }
@@ -178,7 +171,7 @@ static void heading(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 	h = md_el(ctx->doc, parent, name);
 	if (!ctx->comment && ctx->next_heading < pg->nheadings)
 		md_attr(h, "id", pg->headings[ctx->next_heading++].id);
-	md_inlines(ctx, h, cmark_node_first_child(n), line_of(n, line0), true);
+	md_inlines(ctx, h, cmark_node_first_child(n), line0, true);
 }
 
 static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
@@ -195,8 +188,8 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		switch (cmark_node_get_type(c)) {
 		case CMARK_NODE_PARAGRAPH:
 			el = tight ? parent : md_el(ctx->doc, parent, "p");
-			md_inlines(ctx, el, cmark_node_first_child(c),
-				   line_of(c, line0), false);
+			md_inlines(ctx, el, cmark_node_first_child(c), line0,
+				   false);
 			break;
 		case CMARK_NODE_HEADING:
 			heading(ctx, parent, c, line0);

@@ -222,11 +222,13 @@ static bool link_href(struct qu_md_ctx *ctx, struct qu_buf *out,
 	hash = strchr(url, '#');
 	plen = hash ? (size_t)(hash - url) : strlen(url);
 	if (!plen) {
-		if (!ctx->comment && !qu_graph_has_anchor(ctx->g,
-							  ctx->from.page,
-							  hash + 1))
-			qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path, line,
-				0, "no heading '%s' on this page", hash + 1);
+		if (!qu_graph_has_anchor(ctx->g, ctx->from.page, hash + 1)) {
+			if (!ctx->comment)
+				qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path,
+					line, 0, "no heading '%s' on this page",
+					hash + 1);
+			return false;
+		}
 		qu_buf_adds(out, url);
 		return true;
 	}
@@ -281,10 +283,13 @@ static bool link_href(struct qu_md_ctx *ctx, struct qu_buf *out,
 	if (target != ctx->from.page)
 		qu_site_relpath(out, pg->out, site->pages[target].out);
 	if (hash && hash[1]) {
-		if (!qu_graph_has_anchor(ctx->g, target, hash + 1))
+		if (!qu_graph_has_anchor(ctx->g, target, hash + 1)) {
 			qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path, line,
 				0, "no heading '%s' on page '%.*s'", hash + 1,
 				(int)plen, url);
+			ok = false;
+			goto out;
+		}
 		qu_buf_adds(out, hash);
 	} else if (target == ctx->from.page) {
 		qu_buf_adds(out, "#");
@@ -348,13 +353,15 @@ static const char *lit(cmark_node *n)
 }
 
 void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
-		uint32_t line, bool plain)
+		uint32_t line0, bool plain)
 {
 	struct qu_buf run = QU_BUF_INIT;
 	cmark_node *c, *next;
 
 	for (c = first; c; c = next) {
 		const char *ts = cmark_node_get_type_string(c);
+		int sl = cmark_node_get_start_line(c);
+		uint32_t line = line0 + (uint32_t)(sl > 0 ? sl - 1 : 0);
 		xmlNodePtr el;
 
 		next = cmark_node_next(c);
@@ -426,11 +433,11 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 			break;
 		case CMARK_NODE_EMPH:
 			md_inlines(ctx, md_el(ctx->doc, parent, "em"),
-				   cmark_node_first_child(c), line, plain);
+				   cmark_node_first_child(c), line0, plain);
 			break;
 		case CMARK_NODE_STRONG:
 			md_inlines(ctx, md_el(ctx->doc, parent, "strong"),
-				   cmark_node_first_child(c), line, plain);
+				   cmark_node_first_child(c), line0, plain);
 			break;
 		case CMARK_NODE_LINK: {
 			struct qu_buf href = QU_BUF_INIT;
@@ -447,7 +454,7 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 				md_attr(el, "class", "qu-unresolved");
 			}
 			qu_buf_fini(&href);
-			md_inlines(ctx, el, cmark_node_first_child(c), line,
+			md_inlines(ctx, el, cmark_node_first_child(c), line0,
 				   true);
 			break;
 		}
@@ -473,13 +480,13 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 		default:
 			if (ts && !strcmp(ts, "strikethrough")) {
 				md_inlines(ctx, md_el(ctx->doc, parent, "del"),
-					   cmark_node_first_child(c), line,
+					   cmark_node_first_child(c), line0,
 					   plain);
 				break;
 			}
 			if (cmark_node_first_child(c))
 				md_inlines(ctx, parent,
-					   cmark_node_first_child(c), line,
+					   cmark_node_first_child(c), line0,
 					   plain);
 			else
 				md_text(ctx->doc, parent, lit(c),

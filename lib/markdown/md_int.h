@@ -28,6 +28,6 @@ void md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len);
 void md_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,
 	     size_t len);
 void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
-		uint32_t line, bool plain);
+		uint32_t line0, bool plain);
 
 #endif /* QU_MARKDOWN_MD_INT_H */
