@@ -40,7 +40,7 @@ int cmd_serve(int argc, char **argv);
  * Prints "quire CMD: message" and a hint to --help on stderr.
  * Return: %QU_EXIT_USAGE, so callers can return it.
  */
-QU_PRINTF(2, 3) int cmd_usage_error(const char *cmd, const char *fmt, ...);
+int cmd_usage_error(const char *cmd, const char *fmt, ...) QU_PRINTF(2, 3);
 
 /**
  * cmd_parse_jobs() - read the argument of -j
