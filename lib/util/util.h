@@ -177,7 +177,7 @@ void qu_buf_addc(struct qu_buf *b, char c);
  * @fmt: the format
  * @...: its arguments
  */
-QU_PRINTF(2, 3) void qu_buf_addf(struct qu_buf *b, const char *fmt, ...);
+void qu_buf_addf(struct qu_buf *b, const char *fmt, ...) QU_PRINTF(2, 3);
 
 /**
  * qu_buf_vaddf() - append printf-formatted text from a va_list
@@ -293,9 +293,10 @@ enum qu_diag_level {
 	QU_LEVEL_ERROR,
 };
 
-/**
- * enum qu_diag_id - one row of lib/util/diag.def
- * @QU_DIAG__COUNT: the number of rows
+/*
+ * enum qu_diag_id - one enumerator per row of lib/util/diag.def, named
+ * QU_W_<ID>, then QU_DIAG__COUNT. The rows are listed, with their -W
+ * names, on the warnings page of the documentation.
  */
 enum qu_diag_id {
 #define QU_DIAG(id, name, level, doc) QU_W_##id,
@@ -384,9 +385,9 @@ void qu_diags_fini(struct qu_diags *d);
  *
  * Context: thread-safe for distinct @d.
  */
-QU_PRINTF(6, 7)
 void qu_diag(struct qu_diags *d, enum qu_diag_id id, const char *path,
-	     uint32_t line, uint32_t col, const char *fmt, ...);
+	     uint32_t line, uint32_t col, const char *fmt, ...)
+	QU_PRINTF(6, 7);
 
 /**
  * qu_diags_move() - append every diagnostic of @from to @to
