@@ -65,18 +65,25 @@ static void read_line(struct kdoc_ctx *c, size_t *pos)
 		bool cont = q > p && q[-1] == '\\';
 		if (cont)
 			stop = q - 1;
-		for (; p < stop && ln->len < MAX_LINE; p++) {
+		if ((size_t)(stop - p) > MAX_LINE - ln->len)
+			stop = p + (MAX_LINE - ln->len);
+		/* a tab widens to at most 8 bytes */
+		qu_buf_grow(ln, (size_t)(stop - p) * 8);
+		char *w = ln->buf + ln->len;
+		for (; p < stop; p++) {
 			char ch = *p;
 			if (ch == '\t') {
 				size_t n = 8 - col % 8;
-				for (size_t k = 0; k < n; k++)
-					qu_buf_addc(ln, ' ');
+				memset(w, ' ', n);
+				w += n;
 				col += n;
 				continue;
 			}
-			qu_buf_addc(ln, ch ? ch : '\x01');
+			*w++ = ch ? ch : '\x01';
 			col++;
 		}
+		ln->len = (size_t)(w - ln->buf);
+		ln->buf[ln->len] = '\0';
 		if (!cont || *pos >= c->src->len) {
 			c->has_nl = !cont && eol != NULL;
 			return;
@@ -856,7 +863,7 @@ static size_t next_doc_start(const struct qu_source *src, size_t pos)
 		}
 		if (!eol)
 			break;
-		const char *hit = memmem(eol, (size_t)(end - eol), "\n/**", 4);
+		const char *hit = qu_source_find_doc(eol, end);
 		if (!hit)
 			break;
 		pos = (size_t)(hit + 1 - d);
@@ -874,8 +881,10 @@ void kdoc_run(struct kdoc_ctx *c)
 			size_t at = next_doc_start(c->src, pos);
 			if (at == (size_t)-1)
 				break;
+			/* the lines skipped, counted eight bytes at a time */
+			c->line += (uint32_t)qu_source_count_lines(
+				c->src->data + pos, at - pos);
 			pos = at;
-			c->line = qu_lines_find(&c->src->lines, at) - 1;
 			read_line(c, &pos);
 			/* process_normal() */
 			c->state = ST_NAME;

@@ -19,13 +19,29 @@
 #include "util/util.h"
 
 /**
- * enum qu_kind - what a kernel-doc comment documents (rows of kinds.def)
+ * enum qu_kind - what a kernel-doc comment documents
+ * @QU_KIND_FUNCTION: a function prototype or definition
+ * @QU_KIND_MACRO: a #define, function-like or object-like
+ * @QU_KIND_STRUCT: a struct and its members
+ * @QU_KIND_UNION: a union and its members
+ * @QU_KIND_ENUM: an enum and its values
+ * @QU_KIND_TYPEDEF: a typedef, including function-pointer typedefs
+ * @QU_KIND_VAR: a variable
+ * @QU_KIND_DOC: a ``DOC:`` block of free text
  * @QU_KIND__COUNT: the number of kinds
+ *
+ * The names and titles of each kind are the rows of kinds.def, in this
+ * order; kdoc.c checks at compile time that the two agree.
  */
 enum qu_kind {
-#define QU_KIND(id, json, title) QU_KIND_##id,
-#include "kinds.def"
-#undef QU_KIND
+	QU_KIND_FUNCTION,
+	QU_KIND_MACRO,
+	QU_KIND_STRUCT,
+	QU_KIND_UNION,
+	QU_KIND_ENUM,
+	QU_KIND_TYPEDEF,
+	QU_KIND_VAR,
+	QU_KIND_DOC,
 	QU_KIND__COUNT
 };
 
@@ -111,7 +127,8 @@ struct qu_item {
 /**
  * struct qu_unit - the items of one source file, owning their memory
  * @path: the file as the user named it (relative to the source tree)
- * @hash: FNV-1a hash of the file's bytes, for caches
+ * @hash: a 64-bit hash of the file's bytes, for caches; stable across
+ *	runs and machines
  * @arena: owns every string and array of the items
  * @items: the items in source order
  * @nitems: how many

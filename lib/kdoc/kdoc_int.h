@@ -146,8 +146,20 @@ void kdoc_emit(struct kdoc_ctx *c, enum qu_kind kind, const char *name,
 void kdoc_emit_doc(struct kdoc_ctx *c, const struct qu_section *s);
 
 /* text.c: the few string operations the reference does with regexes */
-bool kdoc_is_space(int ch);
-bool kdoc_is_word(int ch);
+extern const unsigned char kdoc_ctype[256];
+#define KDOC_SPACE 1
+#define KDOC_WORD 2
+/* Perl's \s and \w over bytes: a table, since they run on every byte */
+static inline bool kdoc_is_space(int ch)
+{
+	return kdoc_ctype[(unsigned char)ch] & KDOC_SPACE;
+}
+
+static inline bool kdoc_is_word(int ch)
+{
+	return kdoc_ctype[(unsigned char)ch] & KDOC_WORD;
+}
+
 void kdoc_strip_comments(struct qu_buf *b);
 void kdoc_squash_spaces(struct qu_buf *b);
 void kdoc_trim(struct qu_buf *b);

@@ -13,17 +13,21 @@
 
 #include "kdoc_int.h"
 
-bool kdoc_is_space(int ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
-	       ch == '\f' || ch == '\v';
-}
-
-bool kdoc_is_word(int ch)
-{
-	return ch == '_' || (ch >= 'a' && ch <= 'z') ||
-	       (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
-}
+const unsigned char kdoc_ctype[256] = {
+	['\t'] = KDOC_SPACE, ['\n'] = KDOC_SPACE, ['\v'] = KDOC_SPACE,
+	['\f'] = KDOC_SPACE, ['\r'] = KDOC_SPACE, [' '] = KDOC_SPACE,
+	['_'] = KDOC_WORD,
+#define R10(c) [c] = KDOC_WORD, [c + 1] = KDOC_WORD, [c + 2] = KDOC_WORD, \
+	[c + 3] = KDOC_WORD, [c + 4] = KDOC_WORD, [c + 5] = KDOC_WORD,    \
+	[c + 6] = KDOC_WORD, [c + 7] = KDOC_WORD, [c + 8] = KDOC_WORD,    \
+	[c + 9] = KDOC_WORD
+	R10('0'), R10('a'), R10('k'), R10('A'), R10('K'),
+	['u'] = KDOC_WORD, ['v'] = KDOC_WORD, ['w'] = KDOC_WORD,
+	['x'] = KDOC_WORD, ['y'] = KDOC_WORD, ['z'] = KDOC_WORD,
+	['U'] = KDOC_WORD, ['V'] = KDOC_WORD, ['W'] = KDOC_WORD,
+	['X'] = KDOC_WORD, ['Y'] = KDOC_WORD, ['Z'] = KDOC_WORD,
+#undef R10
+};
 
 const char *kdoc_skip_space(const char *p)
 {
