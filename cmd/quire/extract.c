@@ -302,6 +302,10 @@ int cmd_extract(int argc, char **argv)
 
 	nslots = x.files.n + x.export_files.n;
 	x.slots = qu_xcalloc(nslots, sizeof(*x.slots));
+	for (size_t i = 0; i < nslots; i++) {
+		qu_buf_init(&x.slots[i].out);
+		qu_diags_init(&x.slots[i].diags);
+	}
 	qu_map_init(&x.exports);
 	if (x.want_exports) {
 		/* Every export must be known before any item is selected. */
