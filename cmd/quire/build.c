@@ -568,6 +568,26 @@ int cmd_build(int argc, char **argv)
 			goto out_tmp;
 		}
 	}
+	for (i = 0; i < b.site.nassets; i++) {
+		struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
+		char *sl;
+		int r;
+
+		qu_buf_addf(&from, "%s/%s", b.site.root, b.site.assets[i]);
+		qu_buf_addf(&to, "%s/%s", tmp.buf, b.site.assets[i]);
+		sl = strrchr(to.buf, '/');
+		*sl = 0;
+		r = qu_mkdir_p(to.buf, &err);
+		*sl = '/';
+		if (!r)
+			r = copy_file(from.buf, to.buf, &err);
+		qu_buf_fini(&from);
+		qu_buf_fini(&to);
+		if (r < 0) {
+			fprintf(stderr, "quire build: %s\n", err.buf);
+			goto out_tmp;
+		}
+	}
 	qu_buf_addf(&old, "%s.old-%ld", out_abs, (long)getpid());
 	if (!stat(out_abs, &st) && rename(out_abs, old.buf) < 0) {
 		fprintf(stderr, "quire build: cannot move %s aside: %s\n", out,

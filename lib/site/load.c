@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,6 +78,23 @@ static int cmp_str(const void *a, const void *b)
 }
 
 typedef bool (*want_fn)(const char *name);
+
+static bool want_asset(const char *name)
+{
+	static const char *const ext[] = {
+		".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico",
+		".pdf", ".txt",
+	};
+	size_t l = strlen(name), i;
+
+	for (i = 0; i < QU_ARRAY_SIZE(ext); i++) {
+		size_t el = strlen(ext[i]);
+
+		if (l > el && !strcasecmp(name + l - el, ext[i]))
+			return true;
+	}
+	return false;
+}
 
 static bool want_md(const char *name)
 {
@@ -289,6 +307,18 @@ static int load_configured(struct qu_site *s, const char *skip,
 			goto out;
 	}
 	site_link_pages(s);
+	{
+		char **v = NULL;
+		size_t n = 0, alloc = 0;
+
+		if (walk(s, s->root, "", skip, want_asset, &v, &n, &alloc,
+			 err) < 0) {
+			free(v);
+			goto out;
+		}
+		s->assets = (const char **)v;
+		s->nassets = n;
+	}
 	ret = 0;
 out:
 	free(md);
@@ -382,6 +412,7 @@ void qu_site_fini(struct qu_site *s)
 	}
 	free(s->pages);
 	free(s->sources);
+	free(s->assets);
 	qu_config_fini(&s->cfg);
 	qu_diags_fini(&s->diags);
 	qu_arena_fini(&s->arena);

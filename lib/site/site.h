@@ -224,6 +224,9 @@ struct qu_page {
  * @npages: how many
  * @sources: the C files to parse, relative to @srctree, sorted, unique
  * @nsources: how many
+ * @assets: files below @root that pages may link to or show (images,
+ *	PDF, plain text), relative to @root, sorted; copied as they are
+ * @nassets: how many
  * @arena: owns every string and array above
  * @diags: diagnostics of the configuration, front matter and directives
  */
@@ -236,6 +239,8 @@ struct qu_site {
 	size_t npages;
 	const char **sources;
 	size_t nsources;
+	const char **assets;
+	size_t nassets;
 	struct qu_arena arena;
 	struct qu_diags diags;
 };
