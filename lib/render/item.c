@@ -108,6 +108,9 @@ static void refs(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 			const struct qu_item *it = qu_graph_item(r->g, ref->sym);
 
 			render_sym_href(&href, r, from, ref->sym);
+			if (it->kind == QU_KIND_STRUCT ||
+			    it->kind == QU_KIND_UNION || it->kind == QU_KIND_ENUM)
+				qu_buf_addf(&text, "%s ", qu_kind_name(it->kind));
 			qu_buf_adds(&text, it->name);
 			if (it->kind == QU_KIND_FUNCTION)
 				qu_buf_adds(&text, "()");
