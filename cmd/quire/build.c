@@ -497,6 +497,22 @@ int cmd_build(int argc, char **argv)
 		qu_buf_addf(&tmp, "%s/README.md", dir);
 		has_readme = !qu_file_read(&readme, tmp.buf, &rerr);
 		qu_buf_reset(&tmp);
+		if (!has_readme) {
+			/* a plain README (the kernel's) is shown as it is */
+			struct qu_buf plain = QU_BUF_INIT;
+
+			qu_buf_addf(&tmp, "%s/README", dir);
+			if (!qu_file_read(&plain, tmp.buf, &rerr) &&
+			    !memmem(plain.buf, plain.len, "~~~~~~~~", 8)) {
+				qu_buf_addf(&readme, "~~~~~~~~ text\n%s%s~~~~~~~~\n",
+					    plain.buf,
+					    plain.len && plain.buf[plain.len - 1] ==
+						    '\n' ? "" : "\n");
+				has_readme = true;
+			}
+			qu_buf_fini(&plain);
+			qu_buf_reset(&tmp);
+		}
 		qu_site_zero_pages(&b.site, files, n,
 				   has_readme ? readme.buf : NULL, readme.len);
 		qu_buf_fini(&readme);
