@@ -137,9 +137,10 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 {
 	xmlNodePtr slots[SLOT__COUNT] = { 0 };
 	struct qu_buf tmp = QU_BUF_INIT;
+	xmlOutputBufferPtr ob = NULL;
 	xmlDocPtr doc;
-	xmlChar *mem = NULL;
-	int size = 0, error = -1;
+	size_t size;
+	int error = -1;
 
 	doc = htmlReadMemory(r->tmpl, (int)r->tmpl_len, NULL, "UTF-8",
 			     HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
@@ -202,13 +203,26 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 			xmlFreeNode(slots[SLOT_TOC]);
 		}
 	}
-	htmlDocDumpMemoryFormat(doc, &mem, &size, 0);
-	if (!mem || size <= 0)
+	/*
+	 * An output buffer without an encoder writes libxml2's UTF-8 as it
+	 * is: htmlDocDumpMemory() would pick the "HTML" encoder (libxml2
+	 * 2.9 does not read <meta charset>) and turn every non-ASCII
+	 * character into an entity, slowly.
+	 */
+	ob = xmlAllocOutputBuffer(NULL);
+	if (!ob)
 		goto out;
-	qu_buf_add(out, mem, (size_t)size);
+	htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 0);
+	if (xmlOutputBufferFlush(ob) < 0 || ob->error)
+		goto out;
+	size = xmlOutputBufferGetSize(ob);
+	if (size == 0)
+		goto out;
+	qu_buf_add(out, xmlOutputBufferGetContent(ob), size);
 	error = 0;
 out:
-	xmlFree(mem);
+	if (ob)
+		xmlOutputBufferClose(ob);
 	xmlFreeDoc(doc);
 	qu_buf_fini(&tmp);
 	return error;
