@@ -120,60 +120,84 @@
 		sync();
 	}
 
+	/* where @el is inside the scrolling box @box, in its content */
+	function offsetIn(el, box) {
+		return el.getBoundingClientRect().top -
+			box.getBoundingClientRect().top + box.scrollTop;
+	}
+
 	function setupNav() {
 		var cur = document.querySelector('.qu-nav li.current > a');
 		var sidebar = document.getElementById('qu-sidebar');
 		if (!cur || !sidebar)
 			return;
-		var top = cur.offsetTop - sidebar.offsetTop;
+		var top = offsetIn(cur, sidebar);
 		if (top > sidebar.clientHeight * 0.6)
 			sidebar.scrollTop = top - sidebar.clientHeight / 3;
 	}
 
+	/* The current section: the last heading above the upper third of
+	 * the window (the first one before any is). */
 	function setupToc() {
 		var toc = document.querySelector('.qu-toc');
-		if (!toc || !('IntersectionObserver' in window))
+		if (!toc || !window.requestAnimationFrame)
 			return;
-		var links = {};
+		var links = [];
 		var targets = [];
 		var as = toc.querySelectorAll('a[href^="#"]');
 		for (var i = 0; i < as.length; i++) {
 			var id = decodeURIComponent(as[i].getAttribute('href').slice(1));
 			var el = document.getElementById(id);
 			if (el) {
-				links[id] = as[i];
+				links.push(as[i]);
 				targets.push(el);
 			}
 		}
 		if (!targets.length)
 			return;
-		var visible = {};
 		var active = null;
+		var pending = false;
 		function mark() {
-			var best = null;
+			pending = false;
+			var line = window.innerHeight / 3;
+			var best = 0;
 			for (var i = 0; i < targets.length; i++) {
-				if (visible[targets[i].id]) {
-					best = targets[i];
+				if (targets[i].getBoundingClientRect().top <= line)
+					best = i;
+				else
 					break;
-				}
 			}
-			if (!best)
-				return;
-			var a = links[best.id];
+			/* at the very bottom, the last heading may never get
+			 * that high: take it then */
+			if (window.innerHeight + window.scrollY >=
+			    document.documentElement.scrollHeight - 2)
+				while (best + 1 < targets.length &&
+				       targets[best + 1].getBoundingClientRect().top < window.innerHeight)
+					best++;
+			var a = links[best];
 			if (a === active)
 				return;
 			if (active)
 				active.classList.remove('qu-active');
 			a.classList.add('qu-active');
 			active = a;
+			/* keep it in sight in a long table of contents,
+			 * scrolling the table only, never the page */
+			var top = offsetIn(a, toc);
+			if (toc.scrollHeight > toc.clientHeight &&
+			    (top < toc.scrollTop ||
+			     top + a.offsetHeight > toc.scrollTop + toc.clientHeight))
+				toc.scrollTop = top - toc.clientHeight / 3;
 		}
-		var io = new IntersectionObserver(function (entries) {
-			for (var i = 0; i < entries.length; i++)
-				visible[entries[i].target.id] = entries[i].isIntersecting;
-			mark();
-		}, { rootMargin: '-10% 0px -55% 0px' });
-		for (var j = 0; j < targets.length; j++)
-			io.observe(targets[j]);
+		function later() {
+			if (!pending) {
+				pending = true;
+				window.requestAnimationFrame(mark);
+			}
+		}
+		window.addEventListener('scroll', later, { passive: true });
+		window.addEventListener('resize', later);
+		mark();
 	}
 
 	function ready() {
