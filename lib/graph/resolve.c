@@ -7,6 +7,7 @@
  * then the same folder, then a header's or an exported symbol; a tie in
  * the best rank is ambiguous and picks the first by path and line.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph_int.h"
@@ -86,6 +87,15 @@ static int before(const struct qu_graph *g, const struct qu_sym *a,
 	       g->units[b->unit].items[b->item].line;
 }
 
+static int cmp_cand(const void *a, const void *b, void *payload)
+{
+	const struct qu_graph *g = payload;
+	const struct qu_sym *x = &g->syms[*(const uint32_t *)a];
+	const struct qu_sym *y = &g->syms[*(const uint32_t *)b];
+
+	return before(g, x, y) ? -1 : before(g, y, x) ? 1 : 0;
+}
+
 static uint32_t pick(const struct qu_graph *g, uint32_t head,
 		     enum qu_ref_kind rk, bool strict,
 		     const struct qu_from *from, struct qu_buf *ambiguous)
@@ -112,26 +122,29 @@ static uint32_t pick(const struct qu_graph *g, uint32_t head,
 		}
 	}
 	if (ties > 1 && ambiguous) {
-		size_t shown = 0;
+		uint32_t *v = qu_xmalloc(ties * sizeof(*v));
+		size_t n = 0, i;
 
+		for (j = head; j != QU_NONE; j = g->syms[j].next)
+			if ((!strict || kind_fits(rk, &g->syms[j])) &&
+			    rank(g, &g->syms[j], from) == best_rank)
+				v[n++] = j;
+		/* by path and line, as the choice was made */
+		qsort_r(v, n, sizeof(*v), cmp_cand, (void *)g);
 		qu_buf_reset(ambiguous);
-		for (j = head; j != QU_NONE; j = g->syms[j].next) {
-			const struct qu_sym *s = &g->syms[j];
+		for (i = 0; i < n; i++) {
+			const struct qu_sym *s = &g->syms[v[i]];
 
-			if ((strict && !kind_fits(rk, s)) ||
-			    rank(g, s, from) != best_rank)
-				continue;
 			/* a long list helps nobody: eight and a count */
-			if (shown == 8) {
-				qu_buf_addf(ambiguous, " and %zu more",
-					    ties - shown);
+			if (i == 8) {
+				qu_buf_addf(ambiguous, " and %zu more", n - i);
 				break;
 			}
-			qu_buf_addf(ambiguous, "%s%s:%u", shown ? ", " : "",
+			qu_buf_addf(ambiguous, "%s%s:%u", i ? ", " : "",
 				    sym_path(g, s),
 				    g->units[s->unit].items[s->item].line);
-			shown++;
 		}
+		free(v);
 	}
 	return best;
 }
