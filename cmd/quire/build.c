@@ -504,10 +504,14 @@ int cmd_build(int argc, char **argv)
 			qu_buf_addf(&tmp, "%s/README", dir);
 			if (!qu_file_read(&plain, tmp.buf, &rerr) &&
 			    !memmem(plain.buf, plain.len, "~~~~~~~~", 8)) {
-				qu_buf_addf(&readme, "~~~~~~~~ text\n%s%s~~~~~~~~\n",
-					    plain.buf,
-					    plain.len && plain.buf[plain.len - 1] ==
-						    '\n' ? "" : "\n");
+				qu_buf_addf(
+					&readme,
+					"~~~~~~~~ text\n%s%s~~~~~~~~\n",
+					plain.buf,
+					plain.len && plain.buf[plain.len - 1] ==
+								'\n'
+						? ""
+						: "\n");
 				has_readme = true;
 			}
 			qu_buf_fini(&plain);

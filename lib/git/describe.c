@@ -15,12 +15,13 @@ int qu_git_describe(struct qu_buf *out, const char *workdir)
 	git_describe_format_options fmt;
 	git_describe_result *res = NULL;
 	git_repository *repo = NULL;
-	git_buf b = { 0 };
+	git_buf b = {0};
 	int error;
 
-	if (git_describe_options_init(&opts, GIT_DESCRIBE_OPTIONS_VERSION) < 0 ||
-	    git_describe_format_options_init(&fmt,
-			GIT_DESCRIBE_FORMAT_OPTIONS_VERSION) < 0)
+	if (git_describe_options_init(&opts, GIT_DESCRIBE_OPTIONS_VERSION) <
+		    0 ||
+	    git_describe_format_options_init(
+		    &fmt, GIT_DESCRIBE_FORMAT_OPTIONS_VERSION) < 0)
 		return -1;
 	opts.describe_strategy = GIT_DESCRIBE_TAGS;
 	opts.show_commit_oid_as_fallback = 1;

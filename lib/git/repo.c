@@ -13,7 +13,7 @@
 
 int qu_git_workdir(struct qu_buf *out, const char *path)
 {
-	git_buf found = { 0 };
+	git_buf found = {0};
 	git_repository *repo = NULL;
 	const char *wd;
 	size_t len;

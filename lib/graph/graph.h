@@ -158,8 +158,7 @@ struct qu_graph {
 void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_unit *units,
 		    const struct qu_graph_exports *exports,
-		    struct qu_diags *diags,
-		    unsigned threads);
+		    struct qu_diags *diags, unsigned threads);
 
 /**
  * qu_graph_fini() - free a graph
@@ -228,8 +227,8 @@ struct qu_ref {
  * Context: pure function.
  * Return: true when a reference was found at or after @pos.
  */
-bool qu_graph_scan(struct qu_ref *out, const char *text, size_t len,
-		   size_t pos, bool comment);
+bool qu_graph_scan(struct qu_ref *out, const char *text, size_t len, size_t pos,
+		   bool comment);
 
 /**
  * struct qu_from - where a reference is made, to pick among candidates
@@ -259,8 +258,7 @@ struct qu_from {
  * Return: the symbol's index, or QU_NONE.
  */
 uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
-			  const struct qu_from *from,
-			  struct qu_buf *ambiguous);
+			  const struct qu_from *from, struct qu_buf *ambiguous);
 
 /**
  * qu_graph_lookup() - find a symbol by its spelling in a link target

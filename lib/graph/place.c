@@ -48,10 +48,9 @@ static const char *claim(struct qu_graph *g, uint32_t page, const char *id)
 	return k + base;
 }
 
-static uint32_t add_sym(struct qu_graph *g, const char *name,
-			enum qu_ns ns, enum qu_kind kind, uint32_t unit,
-			uint32_t item, uint32_t param, uint32_t page,
-			const char *anchor)
+static uint32_t add_sym(struct qu_graph *g, const char *name, enum qu_ns ns,
+			enum qu_kind kind, uint32_t unit, uint32_t item,
+			uint32_t param, uint32_t page, const char *anchor)
 {
 	struct qu_buf key = QU_BUF_INIT;
 	struct qu_sym *s;
@@ -76,7 +75,8 @@ static uint32_t add_sym(struct qu_graph *g, const char *name,
 	val = qu_map_get(&g->map, key.buf, key.len);
 	if (!val) {
 		k = qu_arena_strndup(&g->arena, key.buf, key.len);
-		*qu_map_slot(&g->map, k, key.len) = (void *)(uintptr_t)(idx + 1);
+		*qu_map_slot(&g->map, k, key.len) =
+			(void *)(uintptr_t)(idx + 1);
 	} else {
 		uint32_t j = (uint32_t)(uintptr_t)val - 1;
 
@@ -90,8 +90,9 @@ static uint32_t add_sym(struct qu_graph *g, const char *name,
 
 static enum qu_ns kind_ns(enum qu_kind k)
 {
-	return k == QU_KIND_STRUCT || k == QU_KIND_UNION || k == QU_KIND_ENUM ?
-		       QU_NS_TAG : QU_NS_ORD;
+	return k == QU_KIND_STRUCT || k == QU_KIND_UNION || k == QU_KIND_ENUM
+		       ? QU_NS_TAG
+		       : QU_NS_ORD;
 }
 
 /* The item's symbols: itself, then its members or constants. */
@@ -121,8 +122,8 @@ static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 			qu_buf_reset(&b);
 			qu_buf_addf(&b, "%s.%s", it->name, p->name);
 			add_sym(g, qu_arena_strndup(&g->arena, b.buf, b.len),
-				QU_NS_MEMBER, it->kind, unit, item,
-				(uint32_t)i, page, pa);
+				QU_NS_MEMBER, it->kind, unit, item, (uint32_t)i,
+				page, pa);
 		}
 		qu_buf_fini(&b);
 	}
@@ -197,9 +198,10 @@ static void place(struct qu_graph *g, uint32_t **homes, uint32_t page,
 		const struct qu_sym *s = &g->syms[homes[unit][item]];
 
 		pl->sym = homes[unit][item];
-		qu_diag(diags, QU_W_DUPLICATE_ITEM, pg->diag_path, part->line, 1,
-			"'%s' of %s is already on %s, linking there", it->name,
-			g->units[unit].path, g->site->pages[s->page].out);
+		qu_diag(diags, QU_W_DUPLICATE_ITEM, pg->diag_path, part->line,
+			1, "'%s' of %s is already on %s, linking there",
+			it->name, g->units[unit].path,
+			g->site->pages[s->page].out);
 		return;
 	}
 	pl->home = true;
@@ -238,11 +240,13 @@ static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
 	switch (sel->mode) {
 	case QU_SEL_EXPORT:
 	case QU_SEL_INTERNAL:
-		ks.mode = sel->mode == QU_SEL_EXPORT ? QU_SELECT_EXPORT :
-						       QU_SELECT_INTERNAL;
+		ks.mode = sel->mode == QU_SEL_EXPORT ? QU_SELECT_EXPORT
+						     : QU_SELECT_INTERNAL;
 		for (k = 0; k <= sel->nnames; k++) {
-			uint32_t un = k < sel->nnames ?
-				graph_find_unit(g, sel->names[k]) : unit;
+			uint32_t un =
+				k < sel->nnames
+					? graph_find_unit(g, sel->names[k])
+					: unit;
 			const struct qu_graph_exports *ex;
 
 			if (un == QU_NONE || !g->exports)
@@ -286,13 +290,11 @@ static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
 	}
 	if (found) {
 		for (k = 0; k < sel->nnames; k++)
-			if (!found[k] && !in_list(sel->names[k],
-						  sel->no_names,
+			if (!found[k] && !in_list(sel->names[k], sel->no_names,
 						  sel->nno_names))
 				qu_diag(diags, QU_W_NO_SUCH_ITEM, pg->diag_path,
-					part->line, 1,
-					"%s documents no '%s'", sel->path,
-					sel->names[k]);
+					part->line, 1, "%s documents no '%s'",
+					sel->path, sel->names[k]);
 	}
 	if (sel->mode == QU_SEL_DOC && sel->doc) {
 		for (i = 0; i < u->nitems; i++)
@@ -301,8 +303,8 @@ static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
 				break;
 		if (i == u->nitems)
 			qu_diag(diags, QU_W_NO_SUCH_ITEM, pg->diag_path,
-				part->line, 1, "%s has no 'DOC: %s'",
-				sel->path, sel->doc);
+				part->line, 1, "%s has no 'DOC: %s'", sel->path,
+				sel->doc);
 	}
 	free(found);
 	qu_map_fini(&exported);
@@ -336,8 +338,8 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 
 		for (k = 0; k < pg->nheadings; k++)
 			claim(g, (uint32_t)p, pg->headings[k].id);
-		g->part_start[p] = qu_arena_alloc(&g->arena,
-			(pg->nparts + 1) * sizeof(uint32_t));
+		g->part_start[p] = qu_arena_alloc(
+			&g->arena, (pg->nparts + 1) * sizeof(uint32_t));
 		for (k = 0; k < pg->nparts; k++) {
 			g->part_start[p][k] = (uint32_t)g->nplaced;
 			if (pg->parts[k].kind == QU_PART_KDOC)

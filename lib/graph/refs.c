@@ -58,13 +58,14 @@ static void scan_text(const struct qu_graph *g, struct page_refs *pr,
 			}
 			while (i < eol) {
 				const char *tick = memchr(t + i, '`', eol - i);
-				size_t seg_end = tick ? (size_t)(tick - t) : eol;
+				size_t seg_end =
+					tick ? (size_t)(tick - t) : eol;
 				size_t p2 = i;
 
 				while (qu_graph_scan(&r, t, seg_end, p2,
 						     comment)) {
-					uint32_t s = qu_graph_resolve(g, &r,
-								      from, NULL);
+					uint32_t s = qu_graph_resolve(
+						g, &r, from, NULL);
 
 					p2 = r.end;
 					if (s == QU_NONE || s == from->sym)
@@ -98,7 +99,7 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
 	(void)job;
 	for (k = 0; k < pg->nparts; k++) {
 		const struct qu_part *part = &pg->parts[k];
-		struct qu_from from = { (uint32_t)p, NULL, QU_NONE };
+		struct qu_from from = {(uint32_t)p, NULL, QU_NONE};
 
 		if (part->kind == QU_PART_MARKDOWN) {
 			scan_text(g, pr, part->text, part->len, false, &from);
@@ -141,7 +142,7 @@ static int cmp_ref(const void *a, const void *b)
 
 void graph_count_refs(struct qu_graph *g, unsigned threads)
 {
-	struct scan_ctx c = { g, NULL };
+	struct scan_ctx c = {g, NULL};
 	size_t p, i, total = 0, *fill;
 	size_t np = g->site->npages;
 

@@ -12,8 +12,8 @@
 
 #include "graph_int.h"
 
-static uint32_t first(const struct qu_graph *g, enum qu_ns ns,
-		      const char *name, size_t len)
+static uint32_t first(const struct qu_graph *g, enum qu_ns ns, const char *name,
+		      size_t len)
 {
 	char key[256];
 	void *v;
@@ -150,8 +150,7 @@ static uint32_t pick(const struct qu_graph *g, uint32_t head,
 }
 
 uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
-			  const struct qu_from *from,
-			  struct qu_buf *ambiguous)
+			  const struct qu_from *from, struct qu_buf *ambiguous)
 {
 	uint32_t head, r;
 	char mkey[512];
@@ -193,8 +192,7 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 		memcpy(mkey + ref->nlen + 1, ref->member, ref->mlen);
 		head = first(g, QU_NS_MEMBER, mkey, ref->nlen + 1 + ref->mlen);
 		if (head != QU_NONE)
-			return pick(g, head, ref->kind, false, from,
-				    ambiguous);
+			return pick(g, head, ref->kind, false, from, ambiguous);
 	}
 	if (ref->kind == QU_REF_STRUCT || ref->kind == QU_REF_UNION ||
 	    ref->kind == QU_REF_ENUM) {
@@ -202,8 +200,9 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 		if (head == QU_NONE)
 			return QU_NONE;
 		r = pick(g, head, ref->kind, true, from, ambiguous);
-		return r != QU_NONE ? r :
-			pick(g, head, ref->kind, false, from, ambiguous);
+		return r != QU_NONE ? r
+				    : pick(g, head, ref->kind, false, from,
+					   ambiguous);
 	}
 	head = first(g, QU_NS_ORD, ref->name, ref->nlen);
 	if (head != QU_NONE) {
@@ -216,8 +215,7 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 		/* &foo and "typedef foo" also find a struct tag */
 		head = first(g, QU_NS_TAG, ref->name, ref->nlen);
 		if (head != QU_NONE)
-			return pick(g, head, ref->kind, false, from,
-				    ambiguous);
+			return pick(g, head, ref->kind, false, from, ambiguous);
 	}
 	return QU_NONE;
 }
@@ -231,17 +229,17 @@ uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
 
 	while (len && (target[len - 1] == ' ' || target[len - 1] == '`'))
 		len--;
-	while (i < len && (target[i] == ' ' || target[i] == '`' ||
-			   target[i] == '&'))
+	while (i < len &&
+	       (target[i] == ' ' || target[i] == '`' || target[i] == '&'))
 		i++;
-	if (i < len && (target[i] == '%' || target[i] == '@' ||
-			target[i] == '$'))
+	if (i < len &&
+	    (target[i] == '%' || target[i] == '@' || target[i] == '$'))
 		i++;
 	if (i >= len)
 		return QU_NONE;
 	/* the scanner reads the target as it reads comment text */
-	if (qu_graph_scan(&r, target + i, len - i, 0, true) &&
-	    r.start == 0 && r.end == len - i && r.kind != QU_REF_ENV &&
+	if (qu_graph_scan(&r, target + i, len - i, 0, true) && r.start == 0 &&
+	    r.end == len - i && r.kind != QU_REF_ENV &&
 	    r.kind != QU_REF_PARAM && r.kind != QU_REF_MEMBER)
 		return qu_graph_resolve(g, &r, from, ambiguous);
 	memset(&r, 0, sizeof(r));
@@ -250,9 +248,11 @@ uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
 	r.nlen = len - i;
 	/* "foo.bar" and "foo->bar" name a member */
 	for (size_t j = i; j < len; j++) {
-		size_t skip = target[j] == '.' ? 1 :
-			      (j + 1 < len && target[j] == '-' &&
-			       target[j + 1] == '>') ? 2 : 0;
+		size_t skip = target[j] == '.' ? 1
+			      : (j + 1 < len && target[j] == '-' &&
+				 target[j + 1] == '>')
+				      ? 2
+				      : 0;
 
 		if (skip) {
 			r.nlen = j - i;
@@ -262,7 +262,8 @@ uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
 		}
 	}
 	for (size_t j = 0; j < r.nlen; j++)
-		if (!(r.name[j] == '_' || (r.name[j] >= '0' && r.name[j] <= '9') ||
+		if (!(r.name[j] == '_' ||
+		      (r.name[j] >= '0' && r.name[j] <= '9') ||
 		      ((r.name[j] | 32) >= 'a' && (r.name[j] | 32) <= 'z')))
 			return QU_NONE;
 	return qu_graph_resolve(g, &r, from, ambiguous);
@@ -299,14 +300,14 @@ bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
 
 void qu_graph_dump(struct qu_buf *out, const struct qu_graph *g)
 {
-	static const char *const ns[] = { "ord", "tag", "member" };
+	static const char *const ns[] = {"ord", "tag", "member"};
 	size_t i;
 
 	for (i = 0; i < g->nsyms; i++) {
 		const struct qu_sym *s = &g->syms[i];
 
-		qu_buf_addf(out, "%s %s %s %s#%s refs=%u\n", ns[s->ns],
-			    s->name, qu_kind_name(s->kind),
-			    g->site->pages[s->page].out, s->anchor, s->nrefs);
+		qu_buf_addf(out, "%s %s %s %s#%s refs=%u\n", ns[s->ns], s->name,
+			    qu_kind_name(s->kind), g->site->pages[s->page].out,
+			    s->anchor, s->nrefs);
 	}
 }

@@ -164,8 +164,8 @@ bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 			   (i == 0 || t[i - 1] == ' ' || t[i - 1] == '\n' ||
 			    t[i - 1] == '(' || t[i - 1] == '\t') &&
 			   (n = ident(t, len, i + 1)) &&
-			   (i + 1 + n >= len || (t[i + 1 + n] != '(' &&
-						 t[i + 1 + n] != '/'))) {
+			   (i + 1 + n >= len ||
+			    (t[i + 1 + n] != '(' && t[i + 1 + n] != '/'))) {
 			out->kind = QU_REF_MEMBER;
 			out->name = t + i + 1;
 			out->nlen = n;

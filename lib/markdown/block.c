@@ -22,11 +22,11 @@ static const struct {
 	const char *cls;
 	const char *title;
 } alerts[] = {
-	{ "[!NOTE]", "qu-note", "Note" },
-	{ "[!TIP]", "qu-tip", "Tip" },
-	{ "[!IMPORTANT]", "qu-important", "Important" },
-	{ "[!WARNING]", "qu-warning", "Warning" },
-	{ "[!CAUTION]", "qu-caution", "Caution" },
+	{"[!NOTE]", "qu-note", "Note"},
+	{"[!TIP]", "qu-tip", "Tip"},
+	{"[!IMPORTANT]", "qu-important", "Important"},
+	{"[!WARNING]", "qu-warning", "Warning"},
+	{"[!CAUTION]", "qu-caution", "Caution"},
 };
 
 /*
@@ -82,8 +82,7 @@ static int alert(cmark_node *quote)
 	return found;
 }
 
-static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent,
-		       cmark_node *n)
+static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n)
 {
 	const char *info = cmark_node_get_fence_info(n);
 	const char *lit = cmark_node_get_literal(n);
@@ -94,7 +93,8 @@ static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent,
 
 	md_attr(pre, "class", "qu-code");
 	for (i = 0; info && info[i] && info[i] != ' ' && info[i] != '\t' &&
-		    info[i] != '{' && info[i] != ','; i++)
+		    info[i] != '{' && info[i] != ',';
+	     i++)
 		qu_buf_addc(&lang, info[i]);
 	if (!lit)
 		lit = "";
@@ -116,7 +116,7 @@ static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent,
 static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		  uint32_t line0)
 {
-	static const char *const align[] = { "left", "center", "right" };
+	static const char *const align[] = {"left", "center", "right"};
 	uint8_t *al = cmark_gfm_extensions_get_table_alignments(n);
 	uint16_t ncols = cmark_gfm_extensions_get_table_columns(n);
 	xmlNodePtr t = md_el(ctx->doc, parent, "table"), body = NULL;
@@ -148,8 +148,8 @@ static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				md_attr(td, "style", st.buf);
 				qu_buf_fini(&st);
 			}
-			md_inlines(ctx, td, cmark_node_first_child(cell),
-				   line0, head);
+			md_inlines(ctx, td, cmark_node_first_child(cell), line0,
+				   head);
 		}
 	}
 }
@@ -159,7 +159,7 @@ static void heading(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 {
 	const struct qu_page *pg = &ctx->g->site->pages[ctx->from.page];
 	int level = cmark_node_get_heading_level(n);
-	char name[3] = { 'h', '1', 0 };
+	char name[3] = {'h', '1', 0};
 	xmlNodePtr h;
 
 	if (ctx->comment) {
@@ -197,9 +197,9 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		case CMARK_NODE_BLOCK_QUOTE:
 			k = alert(c);
 			if (k < 0) {
-				blocks(ctx, md_el(ctx->doc, parent,
-						  "blockquote"),
-				       c, line0, false);
+				blocks(ctx,
+				       md_el(ctx->doc, parent, "blockquote"), c,
+				       line0, false);
 				break;
 			}
 			{
@@ -230,8 +230,7 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				snprintf(b, sizeof(b), "%d", start);
 				md_attr(el, "start", b);
 			}
-			blocks(ctx, el, c, line0,
-			       cmark_node_get_list_tight(c));
+			blocks(ctx, el, c, line0, cmark_node_get_list_tight(c));
 			break;
 		}
 		case CMARK_NODE_ITEM:
@@ -242,7 +241,8 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				md_attr(el, "class", "qu-task");
 				md_attr(in, "type", "checkbox");
 				md_attr(in, "disabled", "disabled");
-				if (cmark_gfm_extensions_get_tasklist_item_checked(c))
+				if (cmark_gfm_extensions_get_tasklist_item_checked(
+					    c))
 					md_attr(in, "checked", "checked");
 				md_text(ctx->doc, el, " ", 1);
 			}
@@ -256,8 +256,8 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 
 			if (!lit)
 				break;
-			el = ctx->md->allow_html ? parent :
-				md_el(ctx->doc, parent, "p");
+			el = ctx->md->allow_html ? parent
+						 : md_el(ctx->doc, parent, "p");
 			md_html(ctx, el, lit, strlen(lit));
 			break;
 		}
@@ -303,7 +303,8 @@ void qu_md_render_inline(struct qu_md_ctx *ctx, xmlNodePtr parent,
 		    cmark_node_get_type(in) == CMARK_NODE_HTML_BLOCK) {
 			const char *l = cmark_node_get_literal(in);
 
-			md_text(ctx->doc, parent, l ? l : "", l ? strlen(l) : 0);
+			md_text(ctx->doc, parent, l ? l : "",
+				l ? strlen(l) : 0);
 			continue;
 		}
 		md_inlines(ctx, parent, cmark_node_first_child(in), line,

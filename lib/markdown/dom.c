@@ -53,8 +53,8 @@ static size_t utf8_len(const unsigned char *s, size_t len)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 ||
-						  cp > 0x10ffff)) ||
+	if ((n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
 		return 0;
 	return n;
@@ -97,11 +97,12 @@ static void add_text(xmlDocPtr doc, xmlNodePtr parent, const char *s,
 
 		while (i < len) {
 			unsigned char c = (unsigned char)s[i];
-			size_t k = utf8_len((const unsigned char *)s + i,
-					    len - i);
+			size_t k =
+				utf8_len((const unsigned char *)s + i, len - i);
 
-			if (!k || (c < 0x20 && c != '\n' && c != '\t' &&
-				   c != '\r') || c == 0x7f) {
+			if (!k ||
+			    (c < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
+			    c == 0x7f) {
 				qu_buf_adds(&fixed, "\xef\xbf\xbd");
 				i++;
 				continue;
@@ -135,8 +136,7 @@ void md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len)
 
 bool qu_md_url_is_safe(const char *url)
 {
-	static const char *const bad[] = { "javascript:", "vbscript:",
-					   "data:" };
+	static const char *const bad[] = {"javascript:", "vbscript:", "data:"};
 	char head[16];
 	size_t i, n = 0;
 

@@ -52,8 +52,8 @@ static bool is_tag_kw(const char *p, size_t n)
  * With @ctx, names that resolve in the graph become links: the tag after
  * struct/union/enum, and typedef names.
  */
-static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc,
-		      xmlNodePtr parent, const char *code, size_t len)
+static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
+		      const char *code, size_t len)
 {
 	struct qu_lexer lx;
 	struct qu_token t;
@@ -71,13 +71,13 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc,
 		    before_paren(code, len, t.off + t.len))
 			cls = "tok-fn";
 		if (ctx && (t.kind == QU_TOK_IDENT || t.kind == QU_TOK_TYPE)) {
-			struct qu_ref r = { 0 };
+			struct qu_ref r = {0};
 			uint32_t s;
 
-			r.kind = tag_kw ? (tag_kw[0] == 's' ? QU_REF_STRUCT :
-					   tag_kw[0] == 'u' ? QU_REF_UNION :
-							      QU_REF_ENUM) :
-					  QU_REF_TYPEDEF;
+			r.kind = tag_kw ? (tag_kw[0] == 's'   ? QU_REF_STRUCT
+					   : tag_kw[0] == 'u' ? QU_REF_UNION
+							      : QU_REF_ENUM)
+					: QU_REF_TYPEDEF;
 			r.name = p;
 			r.nlen = t.len;
 			s = qu_graph_resolve(ctx->g, &r, &ctx->from, NULL);

@@ -24,8 +24,7 @@ static void warn_ambiguous(struct qu_md_ctx *ctx, uint32_t line,
 		name, ctx->g->units[s->unit].path, cands->buf);
 }
 
-static xmlNodePtr xref(struct qu_md_ctx *ctx, xmlNodePtr parent,
-		       uint32_t sym)
+static xmlNodePtr xref(struct qu_md_ctx *ctx, xmlNodePtr parent, uint32_t sym)
 {
 	struct qu_buf href = QU_BUF_INIT;
 	xmlNodePtr a = md_el(ctx->doc, parent, "a");
@@ -48,8 +47,8 @@ static void code(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *cls,
 }
 
 /* One reference found by the scanner. */
-static void emit_ref(struct qu_md_ctx *ctx, xmlNodePtr parent,
-		     const char *t, const struct qu_ref *r, uint32_t line)
+static void emit_ref(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
+		     const struct qu_ref *r, uint32_t line)
 {
 	struct qu_buf amb = QU_BUF_INIT, shown = QU_BUF_INIT;
 	const char *src = t + r->start;
@@ -87,8 +86,8 @@ static void emit_ref(struct qu_md_ctx *ctx, xmlNodePtr parent,
 		qu_buf_add(&shown, src + 1, srclen - 1);
 	else
 		qu_buf_add(&shown, src, srclen);
-	if (sym == QU_NONE || (sym == ctx->from.sym &&
-			       r->kind != QU_REF_CONST)) {
+	if (sym == QU_NONE ||
+	    (sym == ctx->from.sym && r->kind != QU_REF_CONST)) {
 		if (ctx->comment && r->kind != QU_REF_MEMBER &&
 		    (r->kind == QU_REF_CONST || r->kind == QU_REF_FUNC ||
 		     r->amp))
@@ -111,8 +110,8 @@ out:
 	qu_buf_fini(&shown);
 }
 
-static void scan_refs(struct qu_md_ctx *ctx, xmlNodePtr parent,
-		      const char *t, size_t len, uint32_t line)
+static void scan_refs(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
+		      size_t len, uint32_t line)
 {
 	struct qu_ref r;
 	size_t pos = 0;
@@ -161,15 +160,16 @@ static void text_run(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 			if (!ctx->comment)
 				qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path,
 					line, 0,
-					"no symbol '%.*s' for the link, leaving it as text",
+					"no symbol '%.*s' for the link, "
+					"leaving it as text",
 					(int)(c2 - o2 - 1), o2 + 1);
 			qu_buf_fini(&amb);
 			i = (size_t)(c2 - t);
 			continue;
 		}
 		if (amb.len)
-			warn_ambiguous(ctx, line, o2 + 1,
-				       (size_t)(c2 - o2 - 1), sym, &amb);
+			warn_ambiguous(ctx, line, o2 + 1, (size_t)(c2 - o2 - 1),
+				       sym, &amb);
 		qu_buf_fini(&amb);
 		scan_refs(ctx, parent, t + pos, i - pos, line);
 		md_text(ctx->doc, xref(ctx, parent, sym), t + i + 1,
@@ -305,8 +305,8 @@ static void raw_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,
 		     size_t len)
 {
 	static const char *const tags[] = {
-		"title", "textarea", "style", "xmp", "iframe", "noembed",
-		"noframes", "script", "plaintext",
+		"title",   "textarea", "style",	 "xmp",	      "iframe",
+		"noembed", "noframes", "script", "plaintext",
 	};
 	struct qu_buf b = QU_BUF_INIT;
 	size_t i, k;
@@ -371,32 +371,33 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 
 			qu_buf_reset(&run);
 			qu_buf_adds(&run, lit(c));
-			while (next && cmark_node_get_type(next) ==
-					       CMARK_NODE_TEXT) {
+			while (next &&
+			       cmark_node_get_type(next) == CMARK_NODE_TEXT) {
 				qu_buf_adds(&run, lit(next));
 				next = cmark_node_next(next);
 			}
 			/* [`foo()`]: text "[", code, text "]..." */
 			after = next ? cmark_node_next(next) : NULL;
 			if (!plain && run.len && run.buf[run.len - 1] == '[' &&
-			    next && cmark_node_get_type(next) ==
-					    CMARK_NODE_CODE &&
-			    after && cmark_node_get_type(after) ==
-					     CMARK_NODE_TEXT &&
+			    next &&
+			    cmark_node_get_type(next) == CMARK_NODE_CODE &&
+			    after &&
+			    cmark_node_get_type(after) == CMARK_NODE_TEXT &&
 			    lit(after)[0] == ']' && lit(after)[1] != '(' &&
 			    lit(after)[1] != '[') {
 				struct qu_buf amb = QU_BUF_INIT;
 				const char *name = lit(next);
-				uint32_t sym = qu_graph_lookup(ctx->g, name,
-					strlen(name), &ctx->from, &amb);
+				uint32_t sym = qu_graph_lookup(
+					ctx->g, name, strlen(name), &ctx->from,
+					&amb);
 
 				if (sym != QU_NONE) {
 					text_run(ctx, parent, run.buf,
 						 run.len - 1, plain, line);
 					if (amb.len)
 						warn_ambiguous(ctx, line, name,
-							strlen(name), sym,
-							&amb);
+							       strlen(name),
+							       sym, &amb);
 					code(ctx, xref(ctx, parent, sym), NULL,
 					     name, strlen(name));
 					qu_buf_reset(&run);
@@ -411,7 +412,8 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 				} else if (!ctx->comment) {
 					qu_diag(ctx->diags, QU_W_BROKEN_LINK,
 						ctx->path, line, 0,
-						"no symbol '%s' for the link, leaving it as text",
+						"no symbol '%s' for the link, "
+						"leaving it as text",
 						name);
 				}
 				qu_buf_fini(&amb);

@@ -16,8 +16,7 @@ struct qu_md {
 	bool allow_html;
 };
 
-cmark_node *md_parse(struct qu_md *md, const char *text, size_t len,
-		     bool rst);
+cmark_node *md_parse(struct qu_md *md, const char *text, size_t len, bool rst);
 void md_plain_text(struct qu_buf *out, cmark_node *n);
 
 xmlNodePtr md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name);

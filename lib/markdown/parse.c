@@ -129,11 +129,13 @@ static void rst_literals(struct qu_buf *out, const char *t, size_t len)
 	free(v);
 }
 
-cmark_node *md_parse(struct qu_md *md, const char *text, size_t len,
-		     bool rst)
+cmark_node *md_parse(struct qu_md *md, const char *text, size_t len, bool rst)
 {
 	static const char *const exts[] = {
-		"table", "strikethrough", "autolink", "tasklist",
+		"table",
+		"strikethrough",
+		"autolink",
+		"tasklist",
 	};
 	struct qu_buf fixed = QU_BUF_INIT;
 	cmark_parser *p;
@@ -150,7 +152,8 @@ cmark_node *md_parse(struct qu_md *md, const char *text, size_t len,
 	if (!p)
 		qu_die_oom();
 	for (i = 0; i < QU_ARRAY_SIZE(exts); i++) {
-		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+		cmark_syntax_extension *e =
+			cmark_find_syntax_extension(exts[i]);
 
 		if (e)
 			cmark_parser_attach_syntax_extension(p, e);
@@ -262,8 +265,8 @@ void qu_md_headings(struct qu_md *md, struct qu_page *page,
 		cmark_node_free(doc);
 	}
 	if (page->nheadings) {
-		struct qu_heading *v = qu_arena_memdup(arena, page->headings,
-			page->nheadings * sizeof(*v));
+		struct qu_heading *v = qu_arena_memdup(
+			arena, page->headings, page->nheadings * sizeof(*v));
 
 		free(page->headings);
 		page->headings = v;

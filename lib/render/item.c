@@ -105,21 +105,27 @@ static void refs(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 		qu_buf_reset(&href);
 		qu_buf_reset(&text);
 		if (ref->sym != QU_NONE) {
-			const struct qu_item *it = qu_graph_item(r->g, ref->sym);
+			const struct qu_item *it =
+				qu_graph_item(r->g, ref->sym);
 
 			render_sym_href(&href, r, from, ref->sym);
 			if (it->kind == QU_KIND_STRUCT ||
-			    it->kind == QU_KIND_UNION || it->kind == QU_KIND_ENUM)
-				qu_buf_addf(&text, "%s ", qu_kind_name(it->kind));
+			    it->kind == QU_KIND_UNION ||
+			    it->kind == QU_KIND_ENUM)
+				qu_buf_addf(&text, "%s ",
+					    qu_kind_name(it->kind));
 			qu_buf_adds(&text, it->name);
 			if (it->kind == QU_KIND_FUNCTION)
 				qu_buf_adds(&text, "()");
-			r_text(doc, r_el(doc, r_link(doc, p, href.buf, ""),
-					 "code", NULL), text.buf);
+			r_text(doc,
+			       r_el(doc, r_link(doc, p, href.buf, ""), "code",
+				    NULL),
+			       text.buf);
 		} else {
 			qu_site_relpath(&href, from,
 					r->site->pages[ref->page].out);
-			r_link(doc, p, href.buf, r->site->pages[ref->page].title);
+			r_link(doc, p, href.buf,
+			       r->site->pages[ref->page].title);
 		}
 	}
 	if (s->nrefs > MAX_REFS) {

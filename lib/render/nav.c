@@ -55,7 +55,8 @@ static void level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 		/* zero-config titles are paths: the tree shows the rest */
 		if (r->site->zero_config) {
 			size_t tl = strlen(t);
-			const char *sl = tl > 1 ? memrchr(t, '/', tl - 1) : NULL;
+			const char *sl =
+				tl > 1 ? memrchr(t, '/', tl - 1) : NULL;
 
 			if (sl)
 				t = sl + 1;
@@ -120,8 +121,8 @@ out:
 	qu_buf_fini(&href);
 }
 
-void render_prevnext(const struct qu_render *r, xmlDocPtr doc,
-		     xmlNodePtr slot, const struct frame *f)
+void render_prevnext(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
+		     const struct frame *f)
 {
 	struct qu_buf href = QU_BUF_INIT;
 	uint32_t pos, n = (uint32_t)r->site->npages;
@@ -218,7 +219,8 @@ static void toc_walk(struct toc *t, xmlNodePtr n)
 		if (id && (!strcmp(name, "h2") || !strcmp(name, "h3"))) {
 			toc_add(t, name[1] - '0', (const char *)id, n);
 		} else if (id && !strcmp(name, "section") &&
-			   (has_class(n, "qu-item") || has_class(n, "qu-doc"))) {
+			   (has_class(n, "qu-item") ||
+			    has_class(n, "qu-doc"))) {
 			xmlNodePtr h = n->children;
 
 			while (h && h->type != XML_ELEMENT_NODE)
@@ -239,7 +241,7 @@ static void toc_walk(struct toc *t, xmlNodePtr n)
 
 size_t render_toc(xmlDocPtr doc, xmlNodePtr slot, xmlNodePtr content)
 {
-	struct toc t = { doc, NULL, NULL, NULL, 0, QU_BUF_INIT };
+	struct toc t = {doc, NULL, NULL, NULL, 0, QU_BUF_INIT};
 
 	t.top = r_el(doc, slot, "ul", NULL);
 	toc_walk(&t, content->children);

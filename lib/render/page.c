@@ -20,9 +20,8 @@ struct page_job {
 	struct qu_diags *diags;
 };
 
-static void toctree(const struct qu_render *r, xmlDocPtr doc,
-		    xmlNodePtr parent, const struct qu_part *part,
-		    const struct frame *f)
+static void toctree(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
+		    const struct qu_part *part, const struct frame *f)
 {
 	xmlNodePtr nav = r_el(doc, parent, "nav", "qu-toctree"), ul;
 	struct qu_buf href = QU_BUF_INIT;
@@ -52,8 +51,8 @@ static void toctree(const struct qu_render *r, xmlDocPtr doc,
 
 				qu_buf_reset(&href);
 				qu_site_relpath(&href, f->out, c->out);
-				r_link(doc, r_el(doc, sub, "li", NULL), href.buf,
-				       c->title);
+				r_link(doc, r_el(doc, sub, "li", NULL),
+				       href.buf, c->title);
 			}
 		}
 	}
@@ -98,8 +97,7 @@ static void files(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 }
 
 static void page_body(const struct qu_render *r, xmlDocPtr doc,
-		      xmlNodePtr content, const struct frame *f,
-		      void *payload)
+		      xmlNodePtr content, const struct frame *f, void *payload)
 {
 	struct page_job *pj = payload;
 	const struct qu_page *pg = &r->site->pages[f->page];
@@ -129,8 +127,8 @@ static void page_body(const struct qu_render *r, xmlDocPtr doc,
 			break;
 		case QU_PART_KDOC:
 			if (r->site->zero_config) {
-				xmlNodePtr p = r_el(doc, content, "p",
-						    "qu-source");
+				xmlNodePtr p =
+					r_el(doc, content, "p", "qu-source");
 
 				r_text(doc, r_el(doc, p, "code", NULL),
 				       part->sel.path);
@@ -149,12 +147,12 @@ static void page_body(const struct qu_render *r, xmlDocPtr doc,
 	}
 }
 
-int qu_render_page(struct qu_buf *out, const struct qu_render *r,
-		   uint32_t page, struct qu_diags *diags)
+int qu_render_page(struct qu_buf *out, const struct qu_render *r, uint32_t page,
+		   struct qu_diags *diags)
 {
 	const struct qu_page *pg = &r->site->pages[page];
-	struct frame f = { pg->out, pg->depth, pg->title, page };
-	struct page_job pj = { page, diags };
+	struct frame f = {pg->out, pg->depth, pg->title, page};
+	struct page_job pj = {page, diags};
 
 	return render_frame(out, r, &f, page_body, &pj);
 }
@@ -185,7 +183,7 @@ static void index_rows(const struct qu_render *r, xmlDocPtr doc,
 		xmlNodePtr tr, td, a;
 
 		if (c != cur || !t) {
-			char id[2] = { c, 0 };
+			char id[2] = {c, 0};
 			xmlNodePtr h = r_el(doc, parent, "h2", NULL);
 
 			r_attr(h, "id", c == '_' ? "_" : id);
@@ -209,8 +207,7 @@ static void index_rows(const struct qu_render *r, xmlDocPtr doc,
 }
 
 static void extra_body(const struct qu_render *r, xmlDocPtr doc,
-		       xmlNodePtr content, const struct frame *f,
-		       void *payload)
+		       xmlNodePtr content, const struct frame *f, void *payload)
 {
 	const struct qu_extra *e = payload;
 	struct qu_buf href = QU_BUF_INIT;
@@ -251,7 +248,7 @@ static void extra_body(const struct qu_render *r, xmlDocPtr doc,
 
 		for (i = 0; i < r->nindex; i++) {
 			char c = initial(r->g->syms[r->index[i]].name);
-			char id[4] = { '#', c, 0, 0 };
+			char id[4] = {'#', c, 0, 0};
 
 			if (c == cur)
 				continue;
@@ -268,7 +265,7 @@ out:
 int qu_render_extra(struct qu_buf *out, const struct qu_render *r, size_t i)
 {
 	const struct qu_extra *e = &r->extras[i];
-	struct frame f = { e->out, 0, e->title, QU_NONE };
+	struct frame f = {e->out, 0, e->title, QU_NONE};
 
 	return render_frame(out, r, &f, extra_body, (void *)e);
 }

@@ -158,11 +158,11 @@ void qu_render_fini(struct qu_render *r);
  * @diags: receives the page's warnings (broken links, ambiguities)
  *
  * Context: thread-safe for distinct @out and @diags.
- * Return: 0, or -1 when libxml2 fails (message in @diags' last row is not
- * used: the failure is an environment error and @out is left empty).
+ * Return: 0, or -1 when libxml2 fails (an environment error; the caller
+ * reports it with the page's name).
  */
-int qu_render_page(struct qu_buf *out, const struct qu_render *r,
-		   uint32_t page, struct qu_diags *diags);
+int qu_render_page(struct qu_buf *out, const struct qu_render *r, uint32_t page,
+		   struct qu_diags *diags);
 
 /**
  * qu_render_extra() - the HTML of one extra file (genindex, 404)

@@ -31,8 +31,8 @@ void render_nav(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
 		const struct frame *f);
 void render_breadcrumbs(const struct qu_render *r, xmlDocPtr doc,
 			xmlNodePtr slot, const struct frame *f);
-void render_prevnext(const struct qu_render *r, xmlDocPtr doc,
-		     xmlNodePtr slot, const struct frame *f);
+void render_prevnext(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
+		     const struct frame *f);
 size_t render_toc(xmlDocPtr doc, xmlNodePtr slot, xmlNodePtr content);
 void render_sym_href(struct qu_buf *out, const struct qu_render *r,
 		     const char *from_out, uint32_t sym);

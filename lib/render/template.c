@@ -62,8 +62,8 @@ enum slot {
 };
 
 static const char *const slot_names[SLOT__COUNT] = {
-	"title", "site-title", "version", "nav", "breadcrumbs", "toc",
-	"content", "prevnext",
+	"title",       "site-title", "version", "nav",
+	"breadcrumbs", "toc",	     "content", "prevnext",
 };
 
 static void clear(xmlNodePtr n)
@@ -96,7 +96,7 @@ static bool root_relative(const char *v)
 static void walk(xmlNodePtr n, xmlNodePtr *slots, const struct frame *f,
 		 struct qu_buf *tmp)
 {
-	static const char *const link_attrs[] = { "href", "src" };
+	static const char *const link_attrs[] = {"href", "src"};
 
 	for (; n; n = n->next) {
 		xmlChar *v;
@@ -135,7 +135,7 @@ static void walk(xmlNodePtr n, xmlNodePtr *slots, const struct frame *f,
 int render_frame(struct qu_buf *out, const struct qu_render *r,
 		 const struct frame *f, body_fn body, void *payload)
 {
-	xmlNodePtr slots[SLOT__COUNT] = { 0 };
+	xmlNodePtr slots[SLOT__COUNT] = {0};
 	struct qu_buf tmp = QU_BUF_INIT;
 	xmlOutputBufferPtr ob = NULL;
 	xmlDocPtr doc;

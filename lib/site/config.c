@@ -30,9 +30,8 @@ static void set(char **field, const char *v)
 	*field = v ? qu_xstrdup(v) : NULL;
 }
 
-static int load(yaml_document_t *doc, struct qu_diags *diags,
-		const char *path, const char *text, size_t len,
-		uint32_t line0)
+static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
+		const char *text, size_t len, uint32_t line0)
 {
 	yaml_parser_t p;
 	int ok;
@@ -66,7 +65,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 		if (root && !(root->type == YAML_SCALAR_NODE &&
 			      !root->data.scalar.length))
 			qu_diag(diags, QU_W_CONFIG, path, 1, 1,
-				"the configuration is not a mapping, ignoring it");
+				"the configuration is not a mapping, ignoring "
+				"it");
 		goto out;
 	}
 	for (pair = root->data.mapping.pairs.start;
@@ -82,7 +82,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			yaml_node_item_t *it;
 
 			if (v && v->type == YAML_SCALAR_NODE) {
-				out->exclude = qu_xrealloc(out->exclude,
+				out->exclude = qu_xrealloc(
+					out->exclude,
 					(out->nexclude + 1) * sizeof(char *));
 				out->exclude[out->nexclude++] =
 					qu_xstrdup(scalar(v));
@@ -100,7 +101,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 
 				if (!s)
 					continue;
-				out->exclude = qu_xrealloc(out->exclude,
+				out->exclude = qu_xrealloc(
+					out->exclude,
 					(out->nexclude + 1) * sizeof(char *));
 				out->exclude[out->nexclude++] = qu_xstrdup(s);
 			}
@@ -154,9 +156,8 @@ void qu_config_fini(struct qu_config *c)
  * Front matter: a "---" first line, YAML, a "---" or "..." line. Only
  * title and order mean something; other keys are left to themes.
  */
-int site_front_matter(struct qu_site *s, struct qu_page *pg,
-		      const char *text, size_t len, size_t *body_off,
-		      uint32_t *body_line)
+int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
+		      size_t len, size_t *body_off, uint32_t *body_line)
 {
 	yaml_document_t doc;
 	yaml_node_t *root;
@@ -201,8 +202,8 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg,
 	if (root && root->type == YAML_MAPPING_NODE) {
 		for (pair = root->data.mapping.pairs.start;
 		     pair < root->data.mapping.pairs.top; pair++) {
-			const char *k = scalar(
-				yaml_document_get_node(&doc, pair->key));
+			const char *k =
+				scalar(yaml_document_get_node(&doc, pair->key));
 			const char *v = scalar(
 				yaml_document_get_node(&doc, pair->value));
 

@@ -101,7 +101,8 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 	qu_buf_addf(&path, "%s/%.*s", s->srctree, (int)arglen, arg);
 	if (stat(path.buf, &st) < 0 || !S_ISREG(st.st_mode)) {
 		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, line, 1,
-			"no file '%.*s' in the source tree, ignoring the directive",
+			"no file '%.*s' in the source tree, ignoring the "
+			"directive",
 			(int)arglen, arg);
 		qu_buf_fini(&path);
 		return;
@@ -139,7 +140,8 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 		} else {
 			qu_diag(&s->diags, QU_W_UNKNOWN_OPTION, pg->diag_path,
 				opts[i].line, 1,
-				"{kernel-doc} has no option ':%.*s:', ignoring it",
+				"{kernel-doc} has no option ':%.*s:', ignoring "
+				"it",
 				(int)kl, k);
 		}
 	}
@@ -188,8 +190,8 @@ static void toctree(struct qu_site *s, struct qu_page *pg, uint32_t line,
 	}
 }
 
-void site_split_parts(struct qu_site *s, struct qu_page *pg,
-		      const char *text, size_t len, uint32_t line)
+void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
+		      size_t len, uint32_t line)
 {
 	size_t pos = 0, md_start = 0;
 	uint32_t md_line = line, ln = line;
@@ -239,8 +241,8 @@ void site_split_parts(struct qu_site *s, struct qu_page *pg,
 				trim(&arg, &arglen);
 				/* the block's lines up to the closing fence */
 				while (p2 < len) {
-					const char *nl2 = memchr(text + p2,
-						'\n', len - p2);
+					const char *nl2 = memchr(
+						text + p2, '\n', len - p2);
 					size_t e2 = nl2 ? (size_t)(nl2 - text)
 							: len;
 					const char *l2 = text + p2;
@@ -265,17 +267,19 @@ void site_split_parts(struct qu_site *s, struct qu_page *pg,
 					if (in_opts && dl.len > 1 &&
 					    dl.p[0] == ':' &&
 					    memchr(dl.p + 1, ':', dl.len - 1)) {
-						opts = qu_xrealloc(opts,
+						opts = qu_xrealloc(
+							opts,
 							(nopts + 1) *
-							sizeof(*opts));
+								sizeof(*opts));
 						opts[nopts++] = dl;
 						continue;
 					}
 					in_opts = false;
 					if (!dl.len)
 						continue;
-					body = qu_xrealloc(body, (nbody + 1) *
-							   sizeof(*body));
+					body = qu_xrealloc(
+						body,
+						(nbody + 1) * sizeof(*body));
 					body[nbody++] = dl;
 				}
 				if (nlen == 10 &&
@@ -284,14 +288,15 @@ void site_split_parts(struct qu_site *s, struct qu_page *pg,
 						   opts, nopts);
 				else if (nlen == 7 &&
 					 !strncmp(name, "toctree", 7))
-					toctree(s, pg, dline, opts, nopts,
-						body, nbody);
+					toctree(s, pg, dline, opts, nopts, body,
+						nbody);
 				else
 					qu_diag(&s->diags,
 						QU_W_UNKNOWN_DIRECTIVE,
 						pg->diag_path, dline,
 						(uint32_t)ind + 1,
-						"unknown directive '{%.*s}', ignoring the block",
+						"unknown directive '{%.*s}', "
+						"ignoring the block",
 						(int)nlen, name);
 				free(opts);
 				free(body);

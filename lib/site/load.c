@@ -82,8 +82,8 @@ typedef bool (*want_fn)(const char *name);
 static bool want_asset(const char *name)
 {
 	static const char *const ext[] = {
-		".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico",
-		".pdf", ".txt",
+		".png",	 ".jpg", ".jpeg", ".gif", ".svg",
+		".webp", ".ico", ".pdf",  ".txt",
 	};
 	size_t l = strlen(name), i;
 
@@ -188,7 +188,8 @@ static const char *first_h1(struct qu_site *s, const char *text, size_t len)
 		const char *l = text + pos;
 		size_t ll = eol - pos;
 
-		if (ll >= 3 && (!strncmp(l, "```", 3) || !strncmp(l, "~~~", 3))) {
+		if (ll >= 3 &&
+		    (!strncmp(l, "```", 3) || !strncmp(l, "~~~", 3))) {
 			if (!fence)
 				fence = l[0];
 			else if (fence == l[0])

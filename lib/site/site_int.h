@@ -24,11 +24,10 @@ char *site_printf(struct qu_site *s, const char *fmt, ...)
 
 uint32_t site_add_page(struct qu_site *s, size_t *alloc);
 
-int site_front_matter(struct qu_site *s, struct qu_page *pg,
-		      const char *text, size_t len, size_t *body_off,
-		      uint32_t *body_line);
-void site_split_parts(struct qu_site *s, struct qu_page *pg,
-		      const char *text, size_t len, uint32_t line);
+int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
+		      size_t len, size_t *body_off, uint32_t *body_line);
+void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
+		      size_t len, uint32_t line);
 void site_link_pages(struct qu_site *s);
 bool site_excluded(const struct qu_site *s, const char *rel);
 void site_normalise(struct qu_buf *out, const char *dir, const char *rel,

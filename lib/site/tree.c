@@ -90,8 +90,8 @@ static bool is_ancestor(const struct qu_site *s, uint32_t a, uint32_t p)
 {
 	size_t guard = 0;
 
-	for (; p != QU_NONE && guard <= s->npages; p = s->pages[p].parent,
-						  guard++)
+	for (; p != QU_NONE && guard <= s->npages;
+	     p = s->pages[p].parent, guard++)
 		if (p == a)
 			return true;
 	return false;
@@ -171,13 +171,14 @@ static void resolve_toctree(struct qu_site *s, uint32_t pi,
 			if (target == QU_NONE)
 				qu_diag(&s->diags, QU_W_MISSING_PAGE,
 					s->pages[pi].diag_path, line, 1,
-					"toctree entry '%.*s' names no page, ignoring it",
+					"toctree entry '%.*s' names no page, "
+					"ignoring it",
 					(int)el, e);
 			line++;
 			continue;
 		}
-		part->pages = qu_xrealloc(part->pages, (part->npages + 1) *
-					  sizeof(uint32_t));
+		part->pages = qu_xrealloc(
+			part->pages, (part->npages + 1) * sizeof(uint32_t));
 		part->pages[part->npages++] = target;
 		if (s->pages[target].parent == QU_NONE)
 			add_child(s, pi, target);
@@ -223,8 +224,8 @@ void site_link_pages(struct qu_site *s)
 				if (s->pages[i].parts[k].kind ==
 				    QU_PART_TOCTREE)
 					resolve_toctree(s, (uint32_t)i,
-						&s->pages[i].parts[k], &dir,
-						&norm);
+							&s->pages[i].parts[k],
+							&dir, &norm);
 		}
 		free(seen);
 		free(queue);
@@ -232,8 +233,8 @@ void site_link_pages(struct qu_site *s)
 	/* The rest under their folder's index page, else home. */
 	for (i = 1; i < s->npages; i++)
 		if (s->pages[i].parent == QU_NONE)
-			orphans = qu_xrealloc(orphans, (norphans + 1) *
-					      sizeof(uint32_t)),
+			orphans = qu_xrealloc(
+				orphans, (norphans + 1) * sizeof(uint32_t)),
 			orphans[norphans++] = (uint32_t)i;
 	qsort_r(orphans, norphans, sizeof(uint32_t), cmp_pages, s);
 	for (i = 0; i < norphans; i++) {
@@ -255,8 +256,8 @@ void site_link_pages(struct qu_site *s)
 			qu_buf_reset(&norm);
 			qu_buf_addf(&norm, "%sindex.html", dir.buf);
 			for (j = 0; j < s->npages; j++)
-				if (j != pi && !strcmp(s->pages[j].out,
-						       norm.buf))
+				if (j != pi &&
+				    !strcmp(s->pages[j].out, norm.buf))
 					break;
 			if (j < s->npages && !is_ancestor(s, pi, j)) {
 				parent = j;

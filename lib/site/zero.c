@@ -133,8 +133,8 @@ void qu_site_zero_pages(struct qu_site *s, const struct qu_site_file *files,
 		part->sel.doc_first = true;
 		/* count the file in every folder above it */
 		for (size_t l = sl ? (size_t)(sl - path) : 0; l;) {
-			struct zdir *z = &zd[(uintptr_t)qu_map_get(&dirs, path,
-								   l) - 1];
+			struct zdir *z =
+				&zd[(uintptr_t)qu_map_get(&dirs, path, l) - 1];
 			const char *up;
 
 			z->nfiles++;
@@ -157,8 +157,8 @@ void qu_site_zero_pages(struct qu_site *s, const struct qu_site_file *files,
 	for (i = 1; i < s->npages; i++) {
 		struct qu_page *par = &s->pages[s->pages[i].parent];
 
-		par->children = qu_xrealloc(par->children,
-			(par->nchildren + 1) * sizeof(uint32_t));
+		par->children = qu_xrealloc(
+			par->children, (par->nchildren + 1) * sizeof(uint32_t));
 		par->children[par->nchildren++] = (uint32_t)i;
 	}
 	for (i = 0; i < s->npages; i++) {

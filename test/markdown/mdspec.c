@@ -26,21 +26,21 @@
 #define FENCE "````````````````````````````````"
 
 static struct qu_param bar_members[] = {
-	{ "baz", "int", "a member", 3 },
+	{"baz", "int", "a member", 3},
 };
 static struct qu_param consts[] = {
-	{ "BAR_ONE", "", "one", 8 },
+	{"BAR_ONE", "", "one", 8},
 };
 static struct qu_param foo_params[] = {
-	{ "arg", "int", "an argument", 12 },
+	{"arg", "int", "an argument", 12},
 };
 static struct qu_item items[] = {
-	{ QU_KIND_STRUCT, "bar", "a struct", "struct bar { int baz; }",
-	  bar_members, 1, NULL, 0, 1, 4, NULL },
-	{ QU_KIND_ENUM, "bar_kind", "kinds", "enum bar_kind { BAR_ONE }",
-	  consts, 1, NULL, 0, 7, 9, NULL },
-	{ QU_KIND_FUNCTION, "foo", "a function", "int foo(int arg)",
-	  foo_params, 1, NULL, 0, 11, 14, "EXPORT_SYMBOL" },
+	{QU_KIND_STRUCT, "bar", "a struct", "struct bar { int baz; }",
+	 bar_members, 1, NULL, 0, 1, 4, NULL},
+	{QU_KIND_ENUM, "bar_kind", "kinds", "enum bar_kind { BAR_ONE }", consts,
+	 1, NULL, 0, 7, 9, NULL},
+	{QU_KIND_FUNCTION, "foo", "a function", "int foo(int arg)", foo_params,
+	 1, NULL, 0, 11, 14, "EXPORT_SYMBOL"},
 };
 
 static void render(struct qu_buf *out, struct qu_md *md,
@@ -133,7 +133,8 @@ static int run_file(const char *path, struct qu_md *md, struct qu_md *raw,
 		if (!regen && (got.len != (size_t)(close - want) ||
 			       memcmp(got.buf, want, got.len))) {
 			fails++;
-			printf("FAIL %s example %d\n--- expected\n%.*s--- got\n%s",
+			printf("FAIL %s example %d\n--- expected\n%.*s--- "
+			       "got\n%s",
 			       path, n, (int)(close - want), want, got.buf);
 		}
 		qu_buf_add(&out, p, (size_t)(want - p));
@@ -155,17 +156,17 @@ static int run_file(const char *path, struct qu_md *md, struct qu_md *raw,
 
 int main(int argc, char **argv)
 {
-	static const char *sources[] = { "x.h" };
+	static const char *sources[] = {"x.h"};
 	struct qu_site site;
 	struct qu_page page;
 	struct qu_part part;
-	struct qu_heading heading = { "Intro", "intro", 2, 1 };
+	struct qu_heading heading = {"Intro", "intro", 2, 1};
 	struct qu_unit unit;
 	struct qu_graph g;
 	struct qu_diags diags;
 	struct qu_md *md, *raw;
-	bool regen = getenv("QUIRE_REGEN") && !strcmp(getenv("QUIRE_REGEN"),
-						      "1");
+	bool regen =
+		getenv("QUIRE_REGEN") && !strcmp(getenv("QUIRE_REGEN"), "1");
 	int i, ret = 0;
 
 	xmlInitParser();

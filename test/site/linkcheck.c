@@ -24,7 +24,7 @@ struct page {
 	struct page_link {
 		char *href;
 		int line;
-	} *links;
+	} * links;
 	size_t nlinks;
 };
 
@@ -66,7 +66,7 @@ static void add_id(struct check *c, const char *page, const char *id)
 
 static void walk_nodes(struct check *c, struct page *p, xmlNodePtr n)
 {
-	static const char *const attrs[] = { "href", "src" };
+	static const char *const attrs[] = {"href", "src"};
 
 	for (; n; n = n->next) {
 		xmlChar *v;
@@ -83,8 +83,8 @@ static void walk_nodes(struct check *c, struct page *p, xmlNodePtr n)
 			v = xmlGetProp(n, BAD_CAST attrs[k]);
 			if (!v)
 				continue;
-			p->links = qu_xrealloc(p->links, (p->nlinks + 1) *
-					       sizeof(*p->links));
+			p->links = qu_xrealloc(
+				p->links, (p->nlinks + 1) * sizeof(*p->links));
 			p->links[p->nlinks].href = qu_xstrdup((char *)v);
 			p->links[p->nlinks].line = (int)xmlGetLineNo(n);
 			p->nlinks++;
@@ -137,7 +137,8 @@ static void walk_dir(struct check *c, const char *root, const char *rel)
 			p->path = qu_xstrdup(sub.buf);
 			c->cur = p->path;
 			doc = htmlReadFile(path.buf, "UTF-8",
-					   HTML_PARSE_NONET | HTML_PARSE_NOERROR |
+					   HTML_PARSE_NONET |
+						   HTML_PARSE_NOERROR |
 						   HTML_PARSE_NOWARNING);
 			if (!doc) {
 				printf("%s: cannot be parsed\n", p->path);
@@ -189,7 +190,8 @@ static void check_link(struct check *c, const struct page *p,
 				char *s2;
 
 				if (!norm.len) {
-					printf("%s:%d: link above the site: %s\n",
+					printf("%s:%d: link above the site: "
+					       "%s\n",
 					       p->path, l->line, h);
 					c->broken++;
 					goto out;
@@ -246,7 +248,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < c.npages; i++)
 		for (k = 0; k < c.pages[i].nlinks; k++)
 			check_link(&c, &c.pages[i], &c.pages[i].links[k]);
-	printf("linkcheck: %zu pages, %zu internal links, %zu broken, %zu parse errors\n",
+	printf("linkcheck: %zu pages, %zu internal links, %zu broken, %zu "
+	       "parse errors\n",
 	       c.npages, c.nlinks, c.broken, c.errors);
 	return c.npages && !c.broken && !c.errors ? 0 : 1;
 }
