@@ -138,7 +138,8 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 		names[nnames++] = qu_xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, nnames, sizeof(*names), cmp_str);
+	if (nnames > 1)
+		qsort(names, nnames, sizeof(*names), cmp_str);
 	for (i = 0; i < nnames; i++) {
 		struct stat st;
 		bool isdir;
@@ -408,6 +409,14 @@ void qu_site_fini(struct qu_site *s)
 	size_t i;
 
 	for (i = 0; i < s->npages; i++) {
+		for (size_t k = 0; k < s->pages[i].nparts; k++) {
+			struct qu_part *p = &s->pages[i].parts[k];
+
+			free(p->pages);
+			free(p->files);
+			free(p->sel.names);
+			free(p->sel.no_names);
+		}
 		free(s->pages[i].parts);
 		free(s->pages[i].children);
 	}

@@ -231,12 +231,15 @@ void site_link_pages(struct qu_site *s)
 		free(queue);
 	}
 	/* The rest under their folder's index page, else home. */
-	for (i = 1; i < s->npages; i++)
-		if (s->pages[i].parent == QU_NONE)
-			orphans = qu_xrealloc(
-				orphans, (norphans + 1) * sizeof(uint32_t)),
-			orphans[norphans++] = (uint32_t)i;
-	qsort_r(orphans, norphans, sizeof(uint32_t), cmp_pages, s);
+	for (i = 1; i < s->npages; i++) {
+		if (s->pages[i].parent != QU_NONE)
+			continue;
+		orphans = qu_xrealloc(orphans,
+				      (norphans + 1) * sizeof(uint32_t));
+		orphans[norphans++] = (uint32_t)i;
+	}
+	if (norphans > 1)
+		qsort_r(orphans, norphans, sizeof(uint32_t), cmp_pages, s);
 	for (i = 0; i < norphans; i++) {
 		uint32_t pi = orphans[i], parent = 0;
 		const char *out = s->pages[pi].out;
@@ -293,7 +296,8 @@ void site_link_pages(struct qu_site *s)
 				src[nsrc++] = (char *)p->sel.names[m];
 			}
 		}
-	qsort(src, nsrc, sizeof(*src), cmp_str);
+	if (nsrc > 1)
+		qsort(src, nsrc, sizeof(*src), cmp_str);
 	for (i = k = 0; i < nsrc; i++)
 		if (!k || strcmp(src[k - 1], src[i]))
 			src[k++] = src[i];

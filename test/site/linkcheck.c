@@ -230,10 +230,20 @@ out:
 	qu_buf_fini(&norm);
 }
 
+static void free_keys(struct qu_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free((char *)m->slots[i].key);
+	qu_map_fini(m);
+}
+
 int main(int argc, char **argv)
 {
 	struct check c;
 	size_t i, k;
+	int ret;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: linkcheck SITE_DIR\n");
@@ -251,5 +261,15 @@ int main(int argc, char **argv)
 	printf("linkcheck: %zu pages, %zu internal links, %zu broken, %zu "
 	       "parse errors\n",
 	       c.npages, c.nlinks, c.broken, c.errors);
-	return c.npages && !c.broken && !c.errors ? 0 : 1;
+	ret = c.npages && !c.broken && !c.errors ? 0 : 1;
+	for (i = 0; i < c.npages; i++) {
+		for (k = 0; k < c.pages[i].nlinks; k++)
+			free(c.pages[i].links[k].href);
+		free(c.pages[i].links);
+		free(c.pages[i].path);
+	}
+	free(c.pages);
+	free_keys(&c.ids);
+	free_keys(&c.files);
+	return ret;
 }
