@@ -588,6 +588,21 @@ int cmd_build(int argc, char **argv)
 			goto out_tmp;
 		}
 	}
+	{
+		struct qu_buf map = QU_BUF_INIT;
+		int r = qu_render_sitemap(&map, &b.render);
+
+		if (!r)
+			r = write_file(tmp.buf, "sitemap.xml", &map, &err);
+		qu_buf_fini(&map);
+		if (r < 0) {
+			if (!err.len)
+				qu_buf_adds(&err,
+					    "sitemap.xml: libxml2 failed");
+			fprintf(stderr, "quire build: %s\n", err.buf);
+			goto out_tmp;
+		}
+	}
 	for (i = 0; i < b.site.nassets; i++) {
 		struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
 		char *sl;

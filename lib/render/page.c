@@ -151,7 +151,7 @@ int qu_render_page(struct qu_buf *out, const struct qu_render *r, uint32_t page,
 		   struct qu_diags *diags)
 {
 	const struct qu_page *pg = &r->site->pages[page];
-	struct frame f = {pg->out, pg->depth, pg->title, page};
+	struct frame f = {pg->out, pg->depth, pg->title, page, NULL};
 	struct page_job pj = {page, diags};
 
 	return render_frame(out, r, &f, page_body, &pj);
@@ -219,11 +219,6 @@ static void extra_body(const struct qu_render *r, xmlDocPtr doc,
 
 		p = r_el(doc, d, "p", NULL);
 		r_text(doc, p, "There is no page at this address. ");
-		if (r->site->cfg.base_url) {
-			qu_buf_adds(&href, r->site->cfg.base_url);
-			if (href.len && href.buf[href.len - 1] != '/')
-				qu_buf_addc(&href, '/');
-		}
 		qu_buf_adds(&href, "index.html");
 		r_link(doc, p, href.buf, "Go to the home page");
 		r_text(doc, p, ".");
@@ -265,9 +260,20 @@ out:
 int qu_render_extra(struct qu_buf *out, const struct qu_render *r, size_t i)
 {
 	const struct qu_extra *e = &r->extras[i];
-	struct frame f = {e->out, 0, e->title, QU_NONE};
+	struct frame f = {e->out, 0, e->title, QU_NONE, NULL};
+	struct qu_buf base = QU_BUF_INIT;
+	int ret;
 
-	return render_frame(out, r, &f, extra_body, (void *)e);
+	if (e->kind == 2 && r->site->cfg.base_url &&
+	    qu_md_url_is_safe(r->site->cfg.base_url)) {
+		qu_buf_adds(&base, r->site->cfg.base_url);
+		if (base.len && base.buf[base.len - 1] != '/')
+			qu_buf_addc(&base, '/');
+		f.base = base.buf;
+	}
+	ret = render_frame(out, r, &f, extra_body, (void *)e);
+	qu_buf_fini(&base);
+	return ret;
 }
 
 static int cmp_index(const void *a, const void *b, void *payload)
@@ -408,4 +414,45 @@ void qu_render_fini(struct qu_render *r)
 	free(r->tmpl);
 	free(r->tmpl_path);
 	memset(r, 0, sizeof(*r));
+}
+
+int qu_render_sitemap(struct qu_buf *out, const struct qu_render *r)
+{
+	const char *base = r->site->cfg.base_url;
+	xmlDocPtr doc;
+	xmlNodePtr set;
+	xmlChar *mem = NULL;
+	struct qu_buf url = QU_BUF_INIT;
+	size_t i;
+	int size = 0;
+
+	if (!base || !qu_md_url_is_safe(base))
+		return 1;
+	doc = xmlNewDoc(BAD_CAST "1.0");
+	set = doc ? xmlNewDocNode(doc, NULL, BAD_CAST "urlset", NULL) : NULL;
+	if (!set)
+		qu_die_oom();
+	xmlDocSetRootElement(doc, set);
+	r_attr(set, "xmlns", "http://www.sitemaps.org/schemas/sitemap/0.9");
+	/* in reading order, so the file reads like the site */
+	for (i = 0; i < r->site->npages; i++) {
+		const struct qu_page *p = &r->site->pages[r->order[i]];
+		xmlNodePtr u = xmlNewChild(set, NULL, BAD_CAST "url", NULL);
+
+		qu_buf_reset(&url);
+		qu_buf_adds(&url, base);
+		if (url.len && url.buf[url.len - 1] != '/')
+			qu_buf_addc(&url, '/');
+		qu_buf_adds(&url, p->out);
+		if (!u ||
+		    !xmlNewTextChild(u, NULL, BAD_CAST "loc", BAD_CAST url.buf))
+			qu_die_oom();
+	}
+	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 1);
+	if (mem && size > 0)
+		qu_buf_add(out, mem, (size_t)size);
+	xmlFree(mem);
+	xmlFreeDoc(doc);
+	qu_buf_fini(&url);
+	return size > 0 ? 0 : -1;
 }

@@ -175,4 +175,16 @@ int qu_render_page(struct qu_buf *out, const struct qu_render *r, uint32_t page,
  */
 int qu_render_extra(struct qu_buf *out, const struct qu_render *r, size_t i);
 
+/**
+ * qu_render_sitemap() - sitemap.xml: the URL of every page
+ * @out: receives the bytes (appended)
+ * @r: the renderer
+ *
+ * URLs are absolute, so a sitemap needs the configuration's base_url.
+ * Context: thread-safe for distinct @out.
+ * Return: 0, 1 when there is no base_url (nothing written), -1 when
+ * libxml2 fails.
+ */
+int qu_render_sitemap(struct qu_buf *out, const struct qu_render *r);
+
 #endif /* QU_RENDER_RENDER_H */

@@ -16,6 +16,7 @@ struct frame {
 	unsigned depth;
 	const char *title;
 	uint32_t page;
+	const char *base;
 };
 
 xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,

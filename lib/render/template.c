@@ -149,6 +149,28 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 		goto out;
 	walk(xmlDocGetRootElement(doc), slots, f, &tmp);
 
+	/*
+	 * 404.html is served at any depth: with base_url, a <base> element
+	 * makes its relative links work from wherever it is shown.
+	 */
+	if (f->base) {
+		xmlNodePtr root = xmlDocGetRootElement(doc), head;
+
+		for (head = root ? root->children : NULL; head;
+		     head = head->next)
+			if (head->type == XML_ELEMENT_NODE &&
+			    !strcmp((const char *)head->name, "head"))
+				break;
+		if (head) {
+			xmlNodePtr base = r_el(doc, NULL, "base", NULL);
+
+			r_attr(base, "href", f->base);
+			if (head->children)
+				xmlAddPrevSibling(head->children, base);
+			else
+				xmlAddChild(head, base);
+		}
+	}
 	if (slots[SLOT_CONTENT]) {
 		clear(slots[SLOT_CONTENT]);
 		body(r, doc, slots[SLOT_CONTENT], f, payload);
