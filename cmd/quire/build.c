@@ -589,6 +589,21 @@ int cmd_build(int argc, char **argv)
 		}
 	}
 	{
+		struct qu_buf inv = QU_BUF_INIT;
+		int r = qu_graph_inventory(&inv, &b.graph, b.render.title,
+					   b.render.version);
+
+		if (!r)
+			r = write_file(tmp.buf, "objects.inv", &inv, &err);
+		qu_buf_fini(&inv);
+		if (r < 0) {
+			if (!err.len)
+				qu_buf_adds(&err, "objects.inv: zlib failed");
+			fprintf(stderr, "quire build: %s\n", err.buf);
+			goto out_tmp;
+		}
+	}
+	{
 		struct qu_buf map = QU_BUF_INIT;
 		int r = qu_render_sitemap(&map, &b.render);
 

@@ -307,6 +307,21 @@ bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
 			 const char *id);
 
 /**
+ * qu_graph_inventory() - objects.inv in Sphinx's version 2 format
+ * @out: receives the bytes (appended)
+ * @g: the graph
+ * @project: the project's name for the header
+ * @version: its version, or NULL
+ *
+ * Items, members and enum constants with their C-domain roles
+ * (c:function, c:struct, c:member, c:enumerator, …), pages as std:doc.
+ * Context: thread-safe (reads only).
+ * Return: 0, or -1 when zlib fails.
+ */
+int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
+		       const char *project, const char *version);
+
+/**
  * qu_graph_dump() - append the graph as text, one symbol a line
  * @out: the buffer
  * @g: the graph

@@ -15,7 +15,7 @@ must give:
 Every case is also built with -j1 and -j8 and the two sites compared byte
 for byte, checked by the link checker, and checked for script: no
 <script> but the theme's own, no on* attribute, no javascript: or data:
-URL. QUIRE_REGEN=1 rewrites expect.html and expect.diag from the output;
+URL; and every entry of objects.inv must resolve. QUIRE_REGEN=1 rewrites expect.html and expect.diag from the output;
 review the change with git diff.
 
 usage: golden.py QUIRE LINKCHECK CASES_DIR [CASE...]
@@ -138,6 +138,30 @@ def no_script(site):
     return bad
 
 
+def inventory(site):
+    """Return the problems of objects.inv: every entry must resolve."""
+    import zlib
+    path = os.path.join(site, "objects.inv")
+    if not os.path.exists(path):
+        return ["no objects.inv"]
+    data = open(path, "rb").read()
+    head = 0
+    for _ in range(4):
+        head = data.index(b"\n", head) + 1
+    bad, pages = [], {}
+    for line in zlib.decompress(data[head:]).decode().splitlines():
+        name, role, prio, uri = line.split(" ", 4)[:4]
+        page, _, frag = uri.partition("#")
+        if page not in pages:
+            text = read(os.path.join(site, page))
+            pages[page] = parse(text) if text is not None else None
+        if pages[page] is None:
+            bad.append("objects.inv: %s: no page %s" % (name, page))
+        elif frag and frag not in pages[page].ids:
+            bad.append("objects.inv: %s: no anchor %s" % (name, uri))
+    return bad
+
+
 def same_bytes(a, b):
     diffs = []
     for d, _, files in os.walk(a):
@@ -187,6 +211,7 @@ def run_case(quire, linkcheck, case, regen):
         if r.returncode:
             fails.append("link check:\n" + r.stdout)
         fails += no_script(out8)
+        fails += inventory(out8)
 
         spec = read(os.path.join(case, "expect.html"), "")
         blocks = re.split(r"^== (\S+)#(\S+)\n", spec, flags=re.M)

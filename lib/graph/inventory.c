@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inventory.c - objects.inv, Sphinx's inventory of the site's symbols
+ * (graph stage)
+ *
+ * intersphinx reads it to link other projects' docs into this site:
+ * every item, member and enum constant with its C-domain role and URL,
+ * and every page as a std:doc entry. Written once per build by
+ * cmd/quire.
+ */
+#include <string.h>
+#include <zlib.h>
+
+#include "graph_int.h"
+
+static const char *role(const struct qu_sym *s)
+{
+	if (s->param != QU_NONE)
+		return s->kind == QU_KIND_ENUM ? "c:enumerator" : "c:member";
+	switch (s->kind) {
+	case QU_KIND_FUNCTION:
+		return "c:function";
+	case QU_KIND_MACRO:
+		return "c:macro";
+	case QU_KIND_STRUCT:
+		return "c:struct";
+	case QU_KIND_UNION:
+		return "c:union";
+	case QU_KIND_ENUM:
+		return "c:enum";
+	case QU_KIND_TYPEDEF:
+		return "c:type";
+	default:
+		return "c:var";
+	}
+}
+
+int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
+		       const char *project, const char *version)
+{
+	struct qu_buf body = QU_BUF_INIT;
+	uLongf zlen;
+	size_t i, head;
+	int r;
+
+	qu_buf_addf(out,
+		    "# Sphinx inventory version 2\n"
+		    "# Project: %s\n"
+		    "# Version: %s\n"
+		    "# The remainder of this file is compressed using zlib.\n",
+		    project, version ? version : "");
+	for (i = 0; i < g->nsyms; i++) {
+		const struct qu_sym *s = &g->syms[i];
+
+		/* names with blanks would break the line format */
+		if (strchr(s->name, ' '))
+			continue;
+		qu_buf_addf(&body, "%s %s 1 %s#%s -\n", s->name, role(s),
+			    g->site->pages[s->page].out, s->anchor);
+	}
+	for (i = 0; i < g->site->npages; i++) {
+		const struct qu_page *p = &g->site->pages[i];
+		size_t l = strlen(p->out);
+
+		qu_buf_addf(&body, "%.*s std:doc -1 %s %s\n", (int)(l - 5),
+			    p->out, p->out, p->title);
+	}
+	zlen = compressBound(body.len);
+	head = out->len;
+	qu_buf_grow(out, zlen);
+	r = compress2((Bytef *)out->buf + head, &zlen, (const Bytef *)body.buf,
+		      body.len, 9);
+	qu_buf_fini(&body);
+	if (r != Z_OK) {
+		out->len = head;
+		out->buf[head] = 0;
+		return -1;
+	}
+	out->len = head + zlen;
+	out->buf[out->len] = 0;
+	return 0;
+}
