@@ -341,6 +341,16 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		return -1;
 	r->tmpl_len = tmpl.len;
 	r->tmpl = qu_buf_detach(&tmpl, NULL);
+	r->tmpl_doc = htmlReadMemory(r->tmpl, (int)r->tmpl_len, r->tmpl_path,
+				     "UTF-8",
+				     HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+					     HTML_PARSE_NONET);
+	if (!r->tmpl_doc) {
+		qu_buf_addf(err, "%s: libxml2 cannot parse the template",
+			    r->tmpl_path);
+		qu_buf_fini(&b);
+		return -1;
+	}
 
 	r->diag_paths = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(char *));
 	for (i = 0; i < g->nunits; i++) {
@@ -411,6 +421,7 @@ void qu_render_fini(struct qu_render *r)
 	free(r->index);
 	free(r->order);
 	free(r->pos);
+	xmlFreeDoc(r->tmpl_doc);
 	free(r->tmpl);
 	free(r->tmpl_path);
 	memset(r, 0, sizeof(*r));

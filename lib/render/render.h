@@ -99,6 +99,7 @@ struct qu_extra {
  * @tmpl: the template's bytes
  * @tmpl_len: how many
  * @tmpl_path: the template's file, for messages
+ * @tmpl_doc: the template parsed once; every page starts from a copy
  * @title: the site's title
  * @version: the version to show, or NULL
  * @index: the symbols with a home page, sorted by name for genindex
@@ -116,6 +117,7 @@ struct qu_render {
 	char *tmpl;
 	size_t tmpl_len;
 	char *tmpl_path;
+	xmlDocPtr tmpl_doc;
 	const char *title;
 	const char *version;
 	uint32_t *index;

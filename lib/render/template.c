@@ -142,9 +142,8 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 	size_t size;
 	int error = -1;
 
-	doc = htmlReadMemory(r->tmpl, (int)r->tmpl_len, NULL, "UTF-8",
-			     HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-				     HTML_PARSE_NONET);
+	/* a copy of the template parsed once: copying only reads it */
+	doc = xmlCopyDoc(r->tmpl_doc, 1);
 	if (!doc)
 		goto out;
 	walk(xmlDocGetRootElement(doc), slots, f, &tmp);
