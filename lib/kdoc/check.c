@@ -109,43 +109,42 @@ void kdoc_push_param(struct kdoc_ctx *c, const char *param,
 	};
 }
 
-/* $prm_clean: the parameter without "[...]" or an attribute */
-static bool param_matches(const char *prm, size_t len, const char *want)
-{
-	size_t n = 0;
-
-	while (n < len && prm[n] != '[')
-		n++;
-	return strlen(want) == n && !memcmp(prm, want, n);
-}
-
 void kdoc_check_sections(struct kdoc_ctx *c, const char *decl_name)
 {
-	if (!decl_name)
+	struct qu_map names;
+
+	if (!decl_name || !c->nsectcheck)
 		return;
+	/*
+	 * The parameters, joined with " " and split on " ", each without
+	 * "[...": a set, so 10^5 parameters and their descriptions do not
+	 * make 10^10 comparisons.
+	 */
+	qu_map_init(&names);
+	for (size_t i = 0; i < c->nparams; i++) {
+		const char *p = c->params[i].name;
+		while (*p) {
+			size_t n = strcspn(p, " ");
+			size_t k = 0;
+			while (k < n && p[k] != '[')
+				k++;
+			if (n)
+				*qu_map_slot(&names, p, k) = (void *)p;
+			p += n;
+			while (*p == ' ')
+				p++;
+		}
+	}
 	for (size_t s = 0; s < c->nsectcheck; s++) {
 		const char *want = c->sectcheck[s];
-		bool found = false;
 
-		if (!*want)
+		if (!*want || qu_map_get(&names, want, strlen(want)))
 			continue;
-		/* the parameters, joined with " " and split on " " */
-		for (size_t i = 0; i < c->nparams && !found; i++) {
-			const char *p = c->params[i].name;
-			while (*p && !found) {
-				size_t n = strcspn(p, " ");
-				if (n && param_matches(p, n, want))
-					found = true;
-				p += n;
-				while (*p == ' ')
-					p++;
-			}
-		}
-		if (!found)
-			kdoc_warn(c, QU_W_EXCESS_PARAM, c->line,
-				  "Excess function parameter '%s' description in '%s'",
-				  want, decl_name);
+		kdoc_warn(c, QU_W_EXCESS_PARAM, c->line,
+			  "Excess function parameter '%s' description in '%s'",
+			  want, decl_name);
 	}
+	qu_map_fini(&names);
 }
 
 void kdoc_check_return(struct kdoc_ctx *c, const char *decl_name,
@@ -201,7 +200,9 @@ static void copy_sections(struct kdoc_ctx *c, struct qu_item *it)
 	it->nsections = c->nsects;
 	it->sections = qu_arena_alloc(c->a, (c->nsects + 1) *
 					    sizeof(*it->sections));
-	memcpy(it->sections, c->sects, c->nsects * sizeof(*c->sects));
+	if (c->nsects)
+		memcpy(it->sections, c->sects,
+		       c->nsects * sizeof(*c->sects));
 }
 
 void kdoc_emit(struct kdoc_ctx *c, enum qu_kind kind, const char *name,

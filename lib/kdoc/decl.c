@@ -910,11 +910,14 @@ out:
 }
 
 /*
- * Limit: nested struct rewrites per declaration. Each pass removes one
- * brace pair, so real code needs a few dozen; this stops 10^4-deep
- * nesting from costing 10^4 passes over a long text.
+ * Limits: nested struct rewrites per declaration, and the size of the
+ * rewritten member text. Each pass removes one brace pair and copies the
+ * inner members with their parent's name in front, so N levels cost N^3;
+ * real code nests under 10 deep. Past the limits, deeper members are
+ * dropped (10^4-deep nesting would otherwise run for hours).
  */
-#define MAX_NESTED 4096
+#define MAX_NESTED 256
+#define MAX_MEMBER_TEXT (4u << 20)
 
 static void flatten_nested(struct qu_buf *m)
 {
@@ -922,7 +925,7 @@ static void flatten_nested(struct qu_buf *m)
 	size_t at, end;
 	struct qu_slice type, body, ids;
 
-	for (int pass = 0; pass < MAX_NESTED &&
+	for (int pass = 0; pass < MAX_NESTED && m->len < MAX_MEMBER_TEXT &&
 	     find_nested(m->buf, &at, &end, &type, &body, &ids); pass++) {
 		qu_buf_reset(&nm);
 		/* split /,/ drops trailing empty fields */
