@@ -220,52 +220,88 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 	return QU_NONE;
 }
 
+static bool ident_ok(const char *p, size_t n)
+{
+	size_t i;
+
+	if (!n || (p[0] >= '0' && p[0] <= '9'))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!(p[i] == '_' || (p[i] >= '0' && p[i] <= '9') ||
+		      ((p[i] | 32) >= 'a' && (p[i] | 32) <= 'z')))
+			return false;
+	return true;
+}
+
 uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
 			 size_t len, const struct qu_from *from,
 			 struct qu_buf *ambiguous)
 {
+	static const struct {
+		const char *kw;
+		enum qu_ref_kind kind;
+	} tags[] = {
+		{"struct", QU_REF_STRUCT},
+		{"union", QU_REF_UNION},
+		{"enum", QU_REF_ENUM},
+		{"typedef", QU_REF_TYPEDEF},
+	};
 	struct qu_ref r;
-	size_t i = 0;
+	const char *t = target;
+	size_t k;
 
-	while (len && (target[len - 1] == ' ' || target[len - 1] == '`'))
-		len--;
-	while (i < len &&
-	       (target[i] == ' ' || target[i] == '`' || target[i] == '&'))
-		i++;
-	if (i < len &&
-	    (target[i] == '%' || target[i] == '@' || target[i] == '$'))
-		i++;
-	if (i >= len)
-		return QU_NONE;
-	/* the scanner reads the target as it reads comment text */
-	if (qu_graph_scan(&r, target + i, len - i, 0, true) && r.start == 0 &&
-	    r.end == len - i && r.kind != QU_REF_ENV &&
-	    r.kind != QU_REF_PARAM && r.kind != QU_REF_MEMBER)
-		return qu_graph_resolve(g, &r, from, ambiguous);
 	memset(&r, 0, sizeof(r));
 	r.kind = QU_REF_ANY;
-	r.name = target + i;
-	r.nlen = len - i;
+	while (len && (t[len - 1] == ' ' || t[len - 1] == '`'))
+		len--;
+	while (len && (*t == ' ' || *t == '`' || *t == '&')) {
+		t++;
+		len--;
+	}
+	if (len && *t == '%') {
+		r.kind = QU_REF_CONST;
+		t++;
+		len--;
+	}
+	for (k = 0; k < QU_ARRAY_SIZE(tags); k++) {
+		size_t kl = strlen(tags[k].kw);
+
+		if (len > kl && !strncmp(t, tags[k].kw, kl) &&
+		    (t[kl] == ' ' || t[kl] == '\t')) {
+			r.kind = tags[k].kind;
+			t += kl;
+			len -= kl;
+			while (len && (*t == ' ' || *t == '\t')) {
+				t++;
+				len--;
+			}
+			break;
+		}
+	}
+	if (len > 2 && t[len - 2] == '(' && t[len - 1] == ')') {
+		r.kind = QU_REF_FUNC;
+		len -= 2;
+	}
+	r.name = t;
+	r.nlen = len;
 	/* "foo.bar" and "foo->bar" name a member */
-	for (size_t j = i; j < len; j++) {
-		size_t skip = target[j] == '.' ? 1
-			      : (j + 1 < len && target[j] == '-' &&
-				 target[j + 1] == '>')
+	for (k = 0; k < len; k++) {
+		size_t skip = t[k] == '.' ? 1
+			      : (k + 1 < len && t[k] == '-' && t[k + 1] == '>')
 				      ? 2
 				      : 0;
 
 		if (skip) {
-			r.nlen = j - i;
-			r.member = target + j + skip;
-			r.mlen = len - j - skip;
+			r.nlen = k;
+			r.member = t + k + skip;
+			r.mlen = len - k - skip;
+			if (!ident_ok(r.member, r.mlen))
+				return QU_NONE;
 			break;
 		}
 	}
-	for (size_t j = 0; j < r.nlen; j++)
-		if (!(r.name[j] == '_' ||
-		      (r.name[j] >= '0' && r.name[j] <= '9') ||
-		      ((r.name[j] | 32) >= 'a' && (r.name[j] | 32) <= 'z')))
-			return QU_NONE;
+	if (!ident_ok(r.name, r.nlen))
+		return QU_NONE;
 	return qu_graph_resolve(g, &r, from, ambiguous);
 }
 
