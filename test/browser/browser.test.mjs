@@ -73,6 +73,9 @@ try {
 	process.exit(2);
 }
 
+if (Number(process.versions.node.split('.')[0]) < 20)
+	skip(`node ${process.versions.node} is too old for playwright-core (needs 20 or later)`);
+
 let chromium;
 try {
 	({ chromium } = await import('playwright-core'));
