@@ -179,6 +179,16 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 {
 	cmark_node *c, *next;
 
+	if (ctx->depth >= MD_MAX_DEPTH) {
+		struct qu_buf t = QU_BUF_INIT;
+
+		md_plain_text(&t, n);
+		md_text(ctx->doc, md_el(ctx->doc, parent, "p"), t.buf, t.len);
+		qu_buf_fini(&t);
+		return;
+	}
+	ctx->depth++;
+
 	for (c = cmark_node_first_child(n); c; c = next) {
 		const char *ts = cmark_node_get_type_string(c);
 		xmlNodePtr el;
@@ -271,6 +281,7 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				blocks(ctx, parent, c, line0, tight);
 		}
 	}
+	ctx->depth--;
 }
 
 void qu_md_render(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *text,

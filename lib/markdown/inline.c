@@ -358,6 +358,19 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 	struct qu_buf run = QU_BUF_INIT;
 	cmark_node *c, *next;
 
+	if (ctx->depth >= MD_MAX_DEPTH) {
+		for (c = first; c; c = cmark_node_next(c)) {
+			qu_buf_reset(&run);
+			if (cmark_node_get_literal(c))
+				qu_buf_adds(&run, cmark_node_get_literal(c));
+			md_plain_text(&run, c);
+			md_text(ctx->doc, parent, run.buf, run.len);
+		}
+		qu_buf_fini(&run);
+		return;
+	}
+	ctx->depth++;
+
 	for (c = first; c; c = next) {
 		const char *ts = cmark_node_get_type_string(c);
 		int sl = cmark_node_get_start_line(c);
@@ -495,5 +508,6 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 					strlen(lit(c)));
 		}
 	}
+	ctx->depth--;
 	qu_buf_fini(&run);
 }

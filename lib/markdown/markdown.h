@@ -85,6 +85,7 @@ void qu_md_slug(struct qu_buf *out, const char *text, size_t len);
  *	that their headings do not compete with the page's)
  * @next_heading: the index in the page's headings of the next Markdown
  *	heading; advanced as headings are emitted (pages only)
+ * @depth: how deep the walk is; 0 when a call starts
  */
 struct qu_md_ctx {
 	struct qu_md *md;
@@ -96,6 +97,7 @@ struct qu_md_ctx {
 	bool comment;
 	unsigned heading_min;
 	size_t next_heading;
+	unsigned depth;
 };
 
 /**

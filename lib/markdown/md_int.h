@@ -11,6 +11,13 @@
 
 #include "markdown/markdown.h"
 
+/*
+ * Nesting deeper than this (a page of ">>>>>>…" or "[[[[…") is written as
+ * plain text: the walk recurses, and HTML parsers refuse documents nested
+ * deeper than 256 elements.
+ */
+#define MD_MAX_DEPTH 48
+
 struct qu_md {
 	pthread_mutex_t lock;
 	bool allow_html;

@@ -170,9 +170,17 @@ cmark_node *md_parse(struct qu_md *md, const char *text, size_t len, bool rst)
 
 void md_plain_text(struct qu_buf *out, cmark_node *n)
 {
-	cmark_node *c;
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
 
-	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+	if (!it)
+		qu_die_oom();
+	/* iterative: the subtree may be nested as deep as the input */
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *c = cmark_iter_get_node(it);
+
+		if (ev != CMARK_EVENT_ENTER || c == n)
+			continue;
 		switch (cmark_node_get_type(c)) {
 		case CMARK_NODE_TEXT:
 		case CMARK_NODE_CODE:
@@ -183,9 +191,10 @@ void md_plain_text(struct qu_buf *out, cmark_node *n)
 			qu_buf_addc(out, ' ');
 			break;
 		default:
-			md_plain_text(out, c);
+			break;
 		}
 	}
+	cmark_iter_free(it);
 }
 
 void qu_md_slug(struct qu_buf *out, const char *text, size_t len)
@@ -207,9 +216,13 @@ void qu_md_slug(struct qu_buf *out, const char *text, size_t len)
 
 static void headings(cmark_node *n, struct qu_page *page, size_t *alloc,
 		     struct qu_arena *arena, uint32_t line0,
-		     struct qu_map *used)
+		     struct qu_map *used, unsigned depth)
 {
 	cmark_node *c;
+
+	/* as deep as qu_md_render() looks for them, no deeper */
+	if (depth >= MD_MAX_DEPTH)
+		return;
 
 	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
 		struct qu_buf t = QU_BUF_INIT, id = QU_BUF_INIT;
@@ -220,7 +233,8 @@ static void headings(cmark_node *n, struct qu_page *page, size_t *alloc,
 		if (cmark_node_get_type(c) != CMARK_NODE_HEADING) {
 			if (cmark_node_first_child(c) &&
 			    cmark_node_get_type(c) != CMARK_NODE_PARAGRAPH)
-				headings(c, page, alloc, arena, line0, used);
+				headings(c, page, alloc, arena, line0, used,
+					 depth + 1);
 			continue;
 		}
 		md_plain_text(&t, c);
@@ -261,7 +275,7 @@ void qu_md_headings(struct qu_md *md, struct qu_page *page,
 		if (p->kind != QU_PART_MARKDOWN)
 			continue;
 		doc = md_parse(md, p->text, p->len, false);
-		headings(doc, page, &alloc, arena, p->line, &used);
+		headings(doc, page, &alloc, arena, p->line, &used, 0);
 		cmark_node_free(doc);
 	}
 	if (page->nheadings) {
