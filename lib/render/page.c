@@ -126,13 +126,6 @@ static void page_body(const struct qu_render *r, xmlDocPtr doc,
 				     part->line);
 			break;
 		case QU_PART_KDOC:
-			if (r->site->zero_config) {
-				xmlNodePtr p =
-					r_el(doc, content, "p", "qu-source");
-
-				r_text(doc, r_el(doc, p, "code", NULL),
-				       part->sel.path);
-			}
 			for (j = r->g->part_start[f->page][k];
 			     j < r->g->part_start[f->page][k + 1]; j++)
 				render_item(r, &ctx, content, &r->g->placed[j]);

@@ -56,7 +56,6 @@
  *   nav.qu-toctree > p.qu-toctree-caption, ul   a {toctree}
  *   table.qu-files > tr.qu-dir|qu-file > td.qu-name, td.qu-count
  *                                      zero-config folder listings
- *   p.qu-source                        a zero-config file page's path
  *   nav.qu-letters > a                 genindex initials
  *   table.qu-genindex > tr > td.qu-name > a > code, td.qu-kind,
  *                        td.qu-file
