@@ -841,50 +841,47 @@ static void process_inline(struct kdoc_ctx *c)
 	}
 }
 
-/* The next line that opens a comment, from @pos; its offset or -1. */
-static size_t next_doc_start(const struct qu_source *src, size_t pos)
+/*
+ * The next line from @pos that opens a comment, from the candidates the
+ * source stage found in its one pass: its index in @src->docs, or -1.
+ */
+static size_t next_doc_start(const struct qu_source *src, size_t *cursor,
+			     size_t pos)
 {
 	const char *d = src->data, *end = d + src->len;
 
-	while (pos < src->len) {
-		const char *p = d + pos;
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		size_t ll = eol ? (size_t)(eol - p) : (size_t)(end - p);
+	for (; *cursor < src->ndocs; ++*cursor) {
+		size_t at = src->docs[*cursor].off;
+		const char *p = d + at, *eol, *q;
 
-		if ((pos == 0 || d[pos - 1] == '\n') &&
-		    qu_source_is_doc_start(p, ll)) {
-			/* a line spliced onto the one before is not a start */
-			const char *q = p - 1;
-			while (q > d && q[-1] != '\n' &&
-			       kdoc_is_space((unsigned char)q[-1]))
-				q--;
-			if (pos == 0 || q <= d || q[-1] != '\\')
-				return pos;
-		}
-		if (!eol)
-			break;
-		const char *hit = qu_source_find_doc(eol, end);
-		if (!hit)
-			break;
-		pos = (size_t)(hit + 1 - d);
+		if (at < pos)
+			continue;
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!qu_source_is_doc_start(p, (size_t)((eol ? eol : end) - p)))
+			continue;
+		/* a line spliced onto the one before is not a start */
+		q = p - 1;
+		while (q > d && q[-1] != '\n' &&
+		       kdoc_is_space((unsigned char)q[-1]))
+			q--;
+		if (at == 0 || q <= d || q[-1] != '\\')
+			return (*cursor)++;
 	}
 	return (size_t)-1;
 }
 
 void kdoc_run(struct kdoc_ctx *c)
 {
-	size_t pos = 0, len = c->src->len;
+	size_t pos = 0, len = c->src->len, cursor = 0;
 
 	c->state = ST_NORMAL;
 	while (pos < len) {
 		if (c->state == ST_NORMAL) {
-			size_t at = next_doc_start(c->src, pos);
-			if (at == (size_t)-1)
+			size_t k = next_doc_start(c->src, &cursor, pos);
+			if (k == (size_t)-1)
 				break;
-			/* the lines skipped, counted eight bytes at a time */
-			c->line += (uint32_t)qu_source_count_lines(
-				c->src->data + pos, at - pos);
-			pos = at;
+			pos = c->src->docs[k].off;
+			c->line = c->src->docs[k].line - 1;
 			read_line(c, &pos);
 			/* process_normal() */
 			c->state = ST_NAME;

@@ -31,6 +31,16 @@ struct qu_export {
 };
 
 /**
+ * struct qu_mark - a place in a source
+ * @off: byte offset
+ * @line: 1-based line of @off
+ */
+struct qu_mark {
+	size_t off;
+	uint32_t line;
+};
+
+/**
  * struct qu_source - one C file, read whole
  * @path: the file as the user named it; owned
  * @data: the bytes, NUL-terminated (the file itself may hold NULs)
@@ -38,6 +48,9 @@ struct qu_export {
  * @lines: the line index of @data; empty until qu_source_index_lines()
  *	builds it (parsing does not need it, and indexing 10 million lines
  *	would cost more than finding every comment)
+ * @docs: the start of every line that begins with "/\*\*", in file order
+ *	(candidates: qu_source_is_doc_start() says which open a comment)
+ * @ndocs: how many
  * @exports: the EXPORT_SYMBOL*() uses, in file order
  * @nexports: how many
  * @arena: owns @exports and their strings
@@ -52,6 +65,8 @@ struct qu_source {
 	char *data;
 	size_t len;
 	struct qu_lines lines;
+	struct qu_mark *docs;
+	size_t ndocs;
 	struct qu_export *exports;
 	size_t nexports;
 	struct qu_arena arena;
