@@ -7,7 +7,9 @@
  * playwright-core) over it: follows a cross-reference to an item and
  * checks the item is on screen, switches to dark colours and back,
  * shrinks to a phone and checks the sidebar hides behind a menu button
- * that works (with and without JavaScript), and fails on any console
+ * that works (with and without JavaScript), checks that every page of
+ * the docs (and a spread of kernel pages) fits a phone's width, and
+ * fails on any console
  * error, failed request or request that leaves 127.0.0.1. Then the same
  * on a zero-config site of a kernel tree, when one is at hand.
  * Screenshots go to OUT/screenshots/.
@@ -402,6 +404,37 @@ async function phone(page, label, prefix) {
 	await page.setViewportSize(DESKTOP);
 }
 
+/* Every page (or every n-th of a large site) at phone width: nothing
+ * wider than the screen. Console errors are caught by watch(). */
+function htmlFiles(root) {
+	const out = [];
+	(function walk(d, rel) {
+		for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+			if (e.isDirectory() && e.name !== '_static')
+				walk(path.join(d, e.name), rel + e.name + '/');
+			else if (e.isFile() && e.name.endsWith('.html'))
+				out.push(rel + e.name);
+		}
+	})(root, '');
+	return out;
+}
+
+async function sweep(page, base, root, label, max) {
+	const all = htmlFiles(root);
+	const step = Math.max(1, Math.ceil(all.length / max));
+	const pick = all.filter((_, i) => i % step === 0);
+	await page.setViewportSize(PHONE);
+	const wide = [];
+	for (const f of pick) {
+		await page.goto(base + f);
+		const r = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+		if (r[0] > r[1] + 1)
+			wide.push(`${f} (${r[0]}px)`);
+	}
+	check(!wide.length, `${label}: ${pick.length} of ${all.length} pages fit a phone's width${wide.length ? ': ' + wide.slice(0, 5).join(', ') : ''}`);
+	await page.setViewportSize(DESKTOP);
+}
+
 /* quire's own docs ------------------------------------------------------ */
 
 async function docsPart(base) {
@@ -455,6 +488,7 @@ async function docsPart(base) {
 	}
 
 	await phone(page, 'docs', 'docs');
+	await sweep(page, base, docsSite, 'docs', 200);
 	await ctx.close();
 
 	/* Without JavaScript the menu still opens (it is a checkbox). */
@@ -492,6 +526,7 @@ async function kernelPart(base, root) {
 	await page.screenshot({ path: path.join(shots, 'kernel-page-dark.png') });
 	await page.emulateMedia({ colorScheme: 'light' });
 	await phone(page, 'kernel', 'kernel');
+	await sweep(page, base, root, 'kernel', 60);
 	await ctx.close();
 }
 
