@@ -9,9 +9,9 @@
  * shrinks to a phone and checks the sidebar hides behind a menu button
  * that works (with and without JavaScript), checks that every page of
  * the docs (and a spread of kernel pages) fits a phone's width, and
- * fails on any console
- * error, failed request or request that leaves 127.0.0.1. Then the same
- * on a zero-config site of a kernel tree, when one is at hand.
+ * fails on any console error, failed request or request that leaves
+ * 127.0.0.1. Then the same on a zero-config site of a kernel tree, when
+ * one is at hand.
  * Screenshots go to OUT/screenshots/.
  *
  * usage: node browser.test.mjs --out DIR (--quire QUIRE --docs DOCS | --site SITE)
