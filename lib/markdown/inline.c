@@ -19,7 +19,7 @@ static void warn_ambiguous(struct qu_md_ctx *ctx, uint32_t line,
 {
 	const struct qu_sym *s = &ctx->g->syms[sym];
 
-	qu_diag(ctx->diags, QU_W_AMBIGUOUS_REF, ctx->path, line, 0,
+	qu_diag(ctx->diags, QU_W_AMBIGUOUS_REF, ctx->path, line, ctx->col,
 		"'%.*s' is ambiguous, linking to %s; candidates: %s", (int)len,
 		name, ctx->g->units[s->unit].path, cands->buf);
 }
@@ -159,7 +159,7 @@ static void text_run(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 		if (sym == QU_NONE) {
 			if (!ctx->comment)
 				qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path,
-					line, 0,
+					line, ctx->col,
 					"no symbol '%.*s' for the link, "
 					"leaving it as text",
 					(int)(c2 - o2 - 1), o2 + 1);
@@ -211,7 +211,7 @@ static bool link_href(struct qu_md_ctx *ctx, struct qu_buf *out,
 	bool ok = true;
 
 	if (!qu_md_url_is_safe(url)) {
-		qu_diag(ctx->diags, QU_W_UNSAFE_URL, ctx->path, line, 0,
+		qu_diag(ctx->diags, QU_W_UNSAFE_URL, ctx->path, line, ctx->col,
 			"dropping the link target '%.20s'", url);
 		return false;
 	}
@@ -225,7 +225,8 @@ static bool link_href(struct qu_md_ctx *ctx, struct qu_buf *out,
 		if (!qu_graph_has_anchor(ctx->g, ctx->from.page, hash + 1)) {
 			if (!ctx->comment)
 				qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path,
-					line, 0, "no heading '%s' on this page",
+					line, ctx->col,
+					"no heading '%s' on this page",
 					hash + 1);
 			return false;
 		}
@@ -275,7 +276,7 @@ static bool link_href(struct qu_md_ctx *ctx, struct qu_buf *out,
 	}
 	target = qu_site_find_page(site, norm.buf);
 	if (target == QU_NONE) {
-		qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path, line, 0,
+		qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path, line, ctx->col,
 			"no page '%.*s'", (int)plen, url);
 		ok = false;
 		goto out;
@@ -285,8 +286,8 @@ static bool link_href(struct qu_md_ctx *ctx, struct qu_buf *out,
 	if (hash && hash[1]) {
 		if (!qu_graph_has_anchor(ctx->g, target, hash + 1)) {
 			qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path, line,
-				0, "no heading '%s' on page '%.*s'", hash + 1,
-				(int)plen, url);
+				ctx->col, "no heading '%s' on page '%.*s'",
+				hash + 1, (int)plen, url);
 			ok = false;
 			goto out;
 		}
@@ -374,10 +375,13 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 	for (c = first; c; c = next) {
 		const char *ts = cmark_node_get_type_string(c);
 		int sl = cmark_node_get_start_line(c);
+		int sc = cmark_node_get_start_column(c);
 		uint32_t line = line0 + (uint32_t)(sl > 0 ? sl - 1 : 0);
 		xmlNodePtr el;
 
 		next = cmark_node_next(c);
+		/* a comment's text lost its " * " prefix: put it back */
+		ctx->col = sc > 0 ? (uint32_t)sc + (ctx->comment ? 3 : 0) : 0;
 		switch (cmark_node_get_type(c)) {
 		case CMARK_NODE_TEXT: {
 			cmark_node *after;
@@ -424,7 +428,7 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 					}
 				} else if (!ctx->comment) {
 					qu_diag(ctx->diags, QU_W_BROKEN_LINK,
-						ctx->path, line, 0,
+						ctx->path, line, ctx->col,
 						"no symbol '%s' for the link, "
 						"leaving it as text",
 						name);
@@ -484,7 +488,7 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 				md_attr(el, "alt", alt.buf);
 			} else {
 				qu_diag(ctx->diags, QU_W_UNSAFE_URL, ctx->path,
-					line, 0,
+					line, ctx->col,
 					"dropping the image source '%.20s'",
 					url ? url : "");
 				md_text(ctx->doc, parent, alt.buf, alt.len);

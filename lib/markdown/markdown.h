@@ -86,6 +86,7 @@ void qu_md_slug(struct qu_buf *out, const char *text, size_t len);
  * @next_heading: the index in the page's headings of the next Markdown
  *	heading; advanced as headings are emitted (pages only)
  * @depth: how deep the walk is; 0 when a call starts
+ * @col: the column of the node being walked, for warnings
  */
 struct qu_md_ctx {
 	struct qu_md *md;
@@ -98,6 +99,7 @@ struct qu_md_ctx {
 	unsigned heading_min;
 	size_t next_heading;
 	unsigned depth;
+	uint32_t col;
 };
 
 /**
