@@ -3,7 +3,8 @@
  * dumpmain.c - qu-kdoc-dump, the kdoc stage's own driver (not installed)
  *
  * Runs the source and kdoc stages over files and prints the items as JSON
- * Lines or Markdown, or only the diagnostics (--check), for golden tests
+ * Lines or Markdown, only the diagnostics (--check), or the source
+ * stage's own dumps (--tokens, --blocks), for golden tests
  * and measurements without the quire command. Accepts "extract" as a
  * first word so it can stand in for `quire extract`.
  */
@@ -15,7 +16,7 @@
 #include "kdoc/kdoc.h"
 #include "source/source.h"
 
-enum mode { M_JSON, M_MARKDOWN, M_CHECK };
+enum mode { M_JSON, M_MARKDOWN, M_CHECK, M_TOKENS, M_BLOCKS };
 
 struct slot {
 	const char *path;
@@ -45,7 +46,11 @@ static void task(struct qu_job *job, size_t i, void *payload)
 	}
 	memset(&s->unit, 0, sizeof(s->unit));
 	qu_kdoc_parse(&s->unit, s->src, &r->opts);
-	if (r->mode == M_JSON)
+	if (r->mode == M_TOKENS)
+		qu_source_dump_tokens(&s->out, s->src->data, s->src->len);
+	else if (r->mode == M_BLOCKS)
+		qu_source_dump_blocks(&s->out, s->src);
+	else if (r->mode == M_JSON)
 		qu_kdoc_dump_json(&s->out, &s->unit);
 	else if (r->mode == M_MARKDOWN)
 		qu_kdoc_dump_markdown(&s->out, &s->unit);
@@ -74,13 +79,17 @@ int main(int argc, char **argv)
 			r.mode = M_MARKDOWN;
 		else if (!strcmp(argv[i], "--check"))
 			r.mode = M_CHECK;
+		else if (!strcmp(argv[i], "--tokens"))
+			r.mode = M_TOKENS;
+		else if (!strcmp(argv[i], "--blocks"))
+			r.mode = M_BLOCKS;
 		else if (!strcmp(argv[i], "-v"))
 			r.opts.verbose = true;
 		else if (!strcmp(argv[i], "-j") && i + 1 < argc)
 			threads = (unsigned)atoi(argv[++i]);
 		else {
 			fprintf(stderr,
-				"usage: qu-kdoc-dump [extract] [--json|--markdown|--check] [-v] [-j N] FILE...\n");
+				"usage: qu-kdoc-dump [extract] [--json|--markdown|--check|--tokens|--blocks] [-v] [-j N] FILE...\n");
 			return 2;
 		}
 	}

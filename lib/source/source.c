@@ -422,3 +422,53 @@ bool qu_source_next_block(struct qu_block *out, const struct qu_source *src,
 	*pos = src->len;
 	return false;
 }
+
+/* Escape a span so a dump shows one token or block per line. */
+static void add_escaped(struct qu_buf *out, const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)p[i];
+		if (ch == '\n')
+			qu_buf_adds(out, "\\n");
+		else if (ch == '\r')
+			qu_buf_adds(out, "\\r");
+		else if (ch == '\t')
+			qu_buf_adds(out, "\\t");
+		else if (ch == '\\')
+			qu_buf_adds(out, "\\\\");
+		else if (ch < 0x20 || ch == 0x7f)
+			qu_buf_addf(out, "\\x%02x", ch);
+		else
+			qu_buf_addc(out, (char)ch);
+	}
+}
+
+void qu_source_dump_tokens(struct qu_buf *out, const char *p, size_t len)
+{
+	struct qu_lexer lx;
+	struct qu_token t;
+
+	qu_lexer_init(&lx, p, len);
+	while (qu_lexer_next(&t, &lx)) {
+		qu_buf_addf(out, "%s ", qu_tok_kind_name(t.kind));
+		add_escaped(out, p + t.off, t.len);
+		qu_buf_addc(out, '\n');
+	}
+}
+
+void qu_source_dump_blocks(struct qu_buf *out, const struct qu_source *src)
+{
+	struct qu_block b;
+	size_t pos = 0;
+
+	for (size_t i = 0; i < src->nexports; i++)
+		qu_buf_addf(out, "export %u %s %s\n", src->exports[i].line,
+			    src->exports[i].macro, src->exports[i].name);
+	while (qu_source_next_block(&b, src, &pos)) {
+		qu_buf_addf(out, "block %u%s\n  decl ", b.line,
+			    b.terminated ? "" : " unterminated");
+		add_escaped(out, src->data + b.decl_start,
+			    b.decl_end - b.decl_start);
+		qu_buf_addc(out, '\n');
+	}
+}

@@ -305,4 +305,26 @@ size_t qu_source_count_lines(const char *p, size_t len);
  */
 uint32_t qu_source_line_of(const struct qu_source *src, size_t off);
 
+/**
+ * qu_source_dump_tokens() - append one line per token: its class and text
+ * @out: the buffer
+ * @p: the bytes to tokenize
+ * @len: how many
+ *
+ * Newlines, tabs, backslashes and control bytes in the text are escaped
+ * (\\n, \\t, \\\\, \\xNN). For golden tests.
+ */
+void qu_source_dump_tokens(struct qu_buf *out, const char *p, size_t len);
+
+/**
+ * qu_source_dump_blocks() - append a source's exports and blocks as text
+ * @out: the buffer
+ * @src: the source
+ *
+ * One "export LINE MACRO NAME" line per export, then per block a
+ * "block LINE" line and the declaration text after it, escaped as in
+ * qu_source_dump_tokens(). For golden tests.
+ */
+void qu_source_dump_blocks(struct qu_buf *out, const struct qu_source *src);
+
 #endif /* QU_SOURCE_SOURCE_H */
