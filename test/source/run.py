@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-exe, root = sys.argv[1], sys.argv[2]
+exe, root = os.path.abspath(sys.argv[1]), sys.argv[2]
 failed = 0
 for name in sorted(os.listdir(root)):
     if not name.endswith(".c"):
