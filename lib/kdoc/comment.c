@@ -403,7 +403,7 @@ static bool match_doc_sect(const struct kdoc_ctx *c, const char **name,
 				q++;
 			if (q > p + 1)
 				ends[n++] = q;
-		} else {
+		} else if (strchr("dDcCrRnNeE", *p) && *p) {
 			for (size_t k = 0; k < QU_ARRAY_SIZE(words); k++) {
 				size_t wl = strlen(words[k]);
 				if (!strncasecmp(p, words[k], wl))

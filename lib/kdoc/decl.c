@@ -219,7 +219,7 @@ void kdoc_dump_function(struct kdoc_ctx *c)
 			define = true;
 		}
 	}
-	kdoc_apply_attrs(pr, ATTR_PROTO);
+	kdoc_apply_attrs(pr, ATTR_PROTO, &c->s_attr);
 	s = pr->buf;
 
 	if (define) {
@@ -304,26 +304,26 @@ void kdoc_dump_function(struct kdoc_ctx *c)
 	else
 		kind = QU_KIND_FUNCTION;
 
-	struct qu_buf d = QU_BUF_INIT;
+	struct qu_buf *dp = &c->s_decl;
+	qu_buf_reset(dp);
 	if (define && noret) {
-		qu_buf_adds(&d, "#define ");
-		qu_buf_adds(&d, s);
+		qu_buf_adds(dp, "#define ");
+		qu_buf_adds(dp, s);
 	} else {
 		if (define)
-			qu_buf_adds(&d, "#define ");
+			qu_buf_adds(dp, "#define ");
 		if (*ret) {
-			qu_buf_adds(&d, ret);
-			qu_buf_addc(&d, ' ');
+			qu_buf_adds(dp, ret);
+			qu_buf_addc(dp, ' ');
 		}
-		qu_buf_adds(&d, nm);
-		qu_buf_addc(&d, '(');
-		add_param_types(c, &d, 0);
-		qu_buf_addc(&d, ')');
+		qu_buf_adds(dp, nm);
+		qu_buf_addc(dp, '(');
+		add_param_types(c, dp, 0);
+		qu_buf_addc(dp, ')');
 	}
-	kdoc_squash_spaces(&d);
-	kdoc_trim(&d);
-	kdoc_emit(c, kind, nm, d.buf);
-	qu_buf_fini(&d);
+	kdoc_squash_spaces(dp);
+	kdoc_trim(dp);
+	kdoc_emit(c, kind, nm, dp->buf);
 }
 
 /* create_parameterlist() -------------------------------------------------- */
@@ -439,10 +439,14 @@ static size_t split_ws(char *s, char **out, size_t max)
 
 static void plain_params(struct kdoc_ctx *c, char *arg, const char *decl_name)
 {
-	struct qu_buf b = QU_BUF_INIT, type = QU_BUF_INIT, t2 = QU_BUF_INIT;
+	struct qu_buf *bp = &c->s_b, *typep = &c->s_type, *t2p = &c->s_t2;
 	char *words[MAX_TYPE_WORDS + 2];
 	size_t nw;
 	const char *org;
+
+	qu_buf_reset(bp);
+	qu_buf_reset(typep);
+	qu_buf_reset(t2p);
 
 	/* s/\s*:\s*\/:/g; s/\s*\[/\[/g */
 	for (const char *p = arg; *p;) {
@@ -454,19 +458,19 @@ static void plain_params(struct kdoc_ctx *c, char *arg, const char *decl_name)
 			}
 		}
 		if (*p == ':') {
-			qu_buf_addc(&b, ':');
+			qu_buf_addc(bp, ':');
 			p = kdoc_skip_space(p + 1);
 			continue;
 		}
-		qu_buf_addc(&b, *p++);
+		qu_buf_addc(bp, *p++);
 	}
-	org = qu_arena_strndup(c->a, b.buf, b.len);
+	org = qu_arena_strndup(c->a, bp->buf, bp->len);
 
 	/* split('\s*,\s*'), dropping trailing empty fields */
-	char **fields = NULL;
-	size_t nf = 0, af = 0;
+	char **fields = c->fields;
+	size_t nf = 0, af = c->afields;
 	{
-		char *p = b.buf;
+		char *p = bp->buf;
 		for (;;) {
 			char *comma = strchr(p, ',');
 			char *e = comma ? comma : p + strlen(p);
@@ -495,12 +499,12 @@ static void plain_params(struct kdoc_ctx *c, char *arg, const char *decl_name)
 			while (*e == '*')
 				e++;
 			const char *after = kdoc_skip_space(e);
-			qu_buf_reset(&t2);
-			qu_buf_add(&t2, fields[0], (size_t)(st - fields[0]));
-			qu_buf_addc(&t2, ' ');
-			qu_buf_add(&t2, st, (size_t)(e - st));
-			qu_buf_adds(&t2, after);
-			fields[0] = qu_arena_strndup(c->a, t2.buf, t2.len);
+			qu_buf_reset(t2p);
+			qu_buf_add(t2p, fields[0], (size_t)(st - fields[0]));
+			qu_buf_addc(t2p, ' ');
+			qu_buf_add(t2p, st, (size_t)(e - st));
+			qu_buf_adds(t2p, after);
+			fields[0] = qu_arena_strndup(c->a, t2p->buf, t2p->len);
 		}
 	}
 	/* ^(.*\s+)(.*?\[.*\].*)$ : the type words, then a declarator with [] */
@@ -533,8 +537,8 @@ static void plain_params(struct kdoc_ctx *c, char *arg, const char *decl_name)
 		fields[0] = (char *)"";
 	for (size_t i = 0; i < nw; i++) {
 		if (i)
-			qu_buf_addc(&type, ' ');
-		qu_buf_adds(&type, words[i]);
+			qu_buf_addc(typep, ' ');
+		qu_buf_adds(typep, words[i]);
 	}
 	for (size_t i = 0; i < nf; i++) {
 		char *p = fields[i], *colon;
@@ -542,40 +546,38 @@ static void plain_params(struct kdoc_ctx *c, char *arg, const char *decl_name)
 			char *q = p;
 			while (*q == '*')
 				q++;
-			qu_buf_reset(&t2);
-			qu_buf_add(&t2, type.buf, type.len);
-			qu_buf_addc(&t2, ' ');
-			qu_buf_add(&t2, p, (size_t)(q - p));
-			kdoc_push_param(c, kdoc_skip_space(q), t2.buf, org,
+			qu_buf_reset(t2p);
+			qu_buf_add(t2p, typep->buf, typep->len);
+			qu_buf_addc(t2p, ' ');
+			qu_buf_add(t2p, p, (size_t)(q - p));
+			kdoc_push_param(c, kdoc_skip_space(q), t2p->buf, org,
 					decl_name, true);
 		} else if ((colon = strchr(p, ':')) &&
 			   colon[1] >= '0' && colon[1] <= '9') {
-			if (type.len) {
+			if (typep->len) {
 				const char *d = colon + 1;
 				while (*d >= '0' && *d <= '9')
 					d++;
-				qu_buf_reset(&t2);
-				qu_buf_add(&t2, type.buf, type.len);
-				qu_buf_add(&t2, colon, (size_t)(d - colon));
+				qu_buf_reset(t2p);
+				qu_buf_add(t2p, typep->buf, typep->len);
+				qu_buf_add(t2p, colon, (size_t)(d - colon));
 				*colon = '\0';
-				kdoc_push_param(c, p, t2.buf, org, decl_name,
+				kdoc_push_param(c, p, t2p->buf, org, decl_name,
 						true);
 			}
 		} else {
-			kdoc_push_param(c, p, type.buf, org, decl_name, true);
+			kdoc_push_param(c, p, typep->buf, org, decl_name, true);
 		}
 	}
 out:
-	free(fields);
-	qu_buf_fini(&b);
-	qu_buf_fini(&type);
-	qu_buf_fini(&t2);
+	c->fields = fields;
+	c->afields = af;
 }
 
 void kdoc_param_list(struct kdoc_ctx *c, char *args, char splitter,
 		     const char *decl_name)
 {
-	struct qu_buf arg = QU_BUF_INIT;
+	struct qu_buf *argp = &c->s_arg;
 	char *p = args, *end;
 	size_t nfields = 0;
 
@@ -593,11 +595,11 @@ void kdoc_param_list(struct kdoc_ctx *c, char *args, char splitter,
 		char *e = sep ? sep : end;
 
 		nfields++;
-		kdoc_buf_set(&arg, p, (size_t)(e - p));
+		kdoc_buf_set(argp, p, (size_t)(e - p));
 		p = sep ? sep + 1 : end;
 		/* s/\/\*.*\*\/\/\/ */
 		{
-			char *o = strstr(arg.buf, "/*");
+			char *o = strstr(argp->buf, "/*");
 			char *cl = o ? NULL : NULL;
 			if (o)
 				for (char *k = strstr(o + 2, "*/"); k;
@@ -605,34 +607,33 @@ void kdoc_param_list(struct kdoc_ctx *c, char *args, char splitter,
 					cl = k;
 			if (o && cl) {
 				memmove(o, cl + 2, strlen(cl + 2) + 1);
-				arg.len = strlen(arg.buf);
+				argp->len = strlen(argp->buf);
 			}
 		}
-		kdoc_trim(&arg);
+		kdoc_trim(argp);
 		/* s/\s+/ / : the first run only */
-		for (size_t i = 0; i < arg.len; i++) {
-			if (!kdoc_is_space((unsigned char)arg.buf[i]))
+		for (size_t i = 0; i < argp->len; i++) {
+			if (!kdoc_is_space((unsigned char)argp->buf[i]))
 				continue;
 			size_t j = i;
-			while (j < arg.len &&
-			       kdoc_is_space((unsigned char)arg.buf[j]))
+			while (j < argp->len &&
+			       kdoc_is_space((unsigned char)argp->buf[j]))
 				j++;
-			arg.buf[i] = ' ';
-			memmove(arg.buf + i + 1, arg.buf + j, arg.len - j + 1);
-			arg.len -= j - i - 1;
+			argp->buf[i] = ' ';
+			memmove(argp->buf + i + 1, argp->buf + j, argp->len - j + 1);
+			argp->len -= j - i - 1;
 			break;
 		}
-		if (arg.buf[0] == '#') {
-			kdoc_push_param(c, qu_arena_strdup(c->a, arg.buf), "",
+		if (argp->buf[0] == '#') {
+			kdoc_push_param(c, qu_arena_strdup(c->a, argp->buf), "",
 					"", decl_name, true);
-		} else if (is_fp(arg.buf)) {
-			one_fp_param(c, qu_arena_strdup(c->a, arg.buf),
+		} else if (is_fp(argp->buf)) {
+			one_fp_param(c, qu_arena_strdup(c->a, argp->buf),
 				     decl_name);
-		} else if (arg.len && strcmp(arg.buf, "0")) {
-			plain_params(c, arg.buf, decl_name);
+		} else if (argp->len && strcmp(argp->buf, "0")) {
+			plain_params(c, argp->buf, decl_name);
 		}
 	}
-	qu_buf_fini(&arg);
 }
 
 /* dump_struct() ------------------------------------------------------------ */
@@ -1061,7 +1062,7 @@ static void dump_struct(struct kdoc_ctx *c)
 	add_slice(&m, members);
 	strip_private(&m);
 	kdoc_strip_comments(&m);
-	kdoc_apply_attrs(&m, ATTR_MEMBERS);
+	kdoc_apply_attrs(&m, ATTR_MEMBERS, &c->s_attr);
 	qu_buf_adds(&d, dtype);
 	qu_buf_addc(&d, ' ');
 	qu_buf_adds(&d, nm);

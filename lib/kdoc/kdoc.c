@@ -86,6 +86,12 @@ void qu_kdoc_parse(struct qu_unit *out, const struct qu_source *src,
 	qu_buf_init(&c.leading_space);
 	qu_buf_init(&c.prototype);
 	qu_buf_init(&c.tmp);
+	qu_buf_init(&c.s_arg);
+	qu_buf_init(&c.s_b);
+	qu_buf_init(&c.s_type);
+	qu_buf_init(&c.s_t2);
+	qu_buf_init(&c.s_attr);
+	qu_buf_init(&c.s_decl);
 	qu_map_init(&c.descmap);
 
 	kdoc_run(&c);
@@ -112,6 +118,13 @@ void qu_kdoc_parse(struct qu_unit *out, const struct qu_source *src,
 	qu_buf_fini(&c.leading_space);
 	qu_buf_fini(&c.prototype);
 	qu_buf_fini(&c.tmp);
+	qu_buf_fini(&c.s_arg);
+	qu_buf_fini(&c.s_b);
+	qu_buf_fini(&c.s_type);
+	qu_buf_fini(&c.s_t2);
+	qu_buf_fini(&c.s_attr);
+	qu_buf_fini(&c.s_decl);
+	free(c.fields);
 }
 
 void qu_unit_fini(struct qu_unit *u)

@@ -102,6 +102,10 @@ struct kdoc_ctx {
 	struct qu_buf leading_space;
 	struct qu_buf prototype;
 	struct qu_buf tmp;
+	/* scratch for decl.c, reused so a parameter costs no malloc() */
+	struct qu_buf s_arg, s_b, s_type, s_t2, s_attr, s_decl;
+	char **fields;
+	size_t afields;
 
 	struct kdoc_desc *descs;
 	size_t ndescs, adescs;
@@ -164,7 +168,7 @@ void kdoc_strip_comments(struct qu_buf *b);
 void kdoc_squash_spaces(struct qu_buf *b);
 void kdoc_trim(struct qu_buf *b);
 void kdoc_buf_set(struct qu_buf *b, const char *s, size_t len);
-void kdoc_apply_attrs(struct qu_buf *b, int where);
+void kdoc_apply_attrs(struct qu_buf *b, int where, struct qu_buf *scratch);
 const char *kdoc_skip_space(const char *p);
 
 /* Where an attrs.def row applies. */

@@ -455,9 +455,8 @@ static void apply_first(struct qu_buf *b, const struct attr *r)
 	}
 }
 
-void kdoc_apply_attrs(struct qu_buf *b, int where)
+void kdoc_apply_attrs(struct qu_buf *b, int where, struct qu_buf *out)
 {
-	struct qu_buf out = QU_BUF_INIT;
 	bool grouped = false;
 
 	for (size_t k = 0; k < QU_ARRAY_SIZE(attrs); k++) {
@@ -471,14 +470,13 @@ void kdoc_apply_attrs(struct qu_buf *b, int where)
 		}
 		/* the unwrap runs once, after the last GROUP row */
 		if (r->how != GROUP && grouped) {
-			apply_unwrap(b, &out);
+			apply_unwrap(b, out);
 			grouped = false;
 		}
-		apply_global(b, r, &out);
+		apply_global(b, r, out);
 		if (r->how == GROUP)
 			grouped = true;
 	}
 	if (grouped)
-		apply_unwrap(b, &out);
-	qu_buf_fini(&out);
+		apply_unwrap(b, out);
 }
