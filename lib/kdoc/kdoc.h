@@ -98,13 +98,20 @@ struct qu_section {
  * @name: the symbol's name, or the DOC: block's title
  * @brief: the short description on the comment's first line; may be ""
  * @decl: the declaration as one normalized line; "" for DOC: blocks
- * @params: parameters (functions, macros, function-pointer typedefs),
- *	members (structs, unions) or values (enums), in declaration order
+ * @params: parameters (functions, macros, function-pointer typedefs;
+ *	none for "void"; a variadic one is named "..."), the members the
+ *	comment describes (structs, unions; nested ones with dotted names,
+ *	as scripts/kernel-doc lists them) or values (enums), in declaration
+ *	order
  * @nparams: how many
  * @sections: the titled sections, in comment order
  * @nsections: how many
  * @line: 1-based line of the comment's opening
  * @decl_line: 1-based line where the declaration starts; 0 for DOC:
+ *
+ * Function-pointer typedefs are %QU_KIND_TYPEDEF with @params (the
+ * reference renders them as macros); #define lines and prototypes with
+ * no return type are %QU_KIND_MACRO.
  * @exported: the EXPORT_SYMBOL* macro that exports @name in the file (or
  *	the --export-file files), or NULL when it is not exported
  *
