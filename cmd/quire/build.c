@@ -346,6 +346,76 @@ static int make_dirs(const struct build *b, struct qu_buf *err)
 	return r;
 }
 
+/*
+ * Everything but the pages: the theme's static files, objects.inv,
+ * sitemap.xml (with base_url) and the docs root's images and files.
+ */
+static int write_rest(struct build *b, const char *theme, struct qu_buf *err)
+{
+	size_t i;
+
+	{
+		struct qu_buf sfrom = QU_BUF_INIT, sto = QU_BUF_INIT;
+		int r;
+
+		qu_buf_addf(&sfrom, "%s/static", theme);
+		qu_buf_addf(&sto, "%s/_static", b->tmp);
+		r = copy_tree(sfrom.buf, sto.buf, err);
+		qu_buf_fini(&sfrom);
+		qu_buf_fini(&sto);
+		if (r < 0) {
+			return -1;
+		}
+	}
+	{
+		struct qu_buf inv = QU_BUF_INIT;
+		int r = qu_graph_inventory(&inv, &b->graph, b->render.title,
+					   b->render.version);
+
+		if (!r)
+			r = write_file(b->tmp, "objects.inv", &inv, err);
+		qu_buf_fini(&inv);
+		if (r < 0) {
+			if (!err->len)
+				qu_buf_adds(err, "objects.inv: zlib failed");
+			return -1;
+		}
+	}
+	{
+		struct qu_buf map = QU_BUF_INIT;
+		int r = qu_render_sitemap(&map, &b->render);
+
+		if (!r)
+			r = write_file(b->tmp, "sitemap.xml", &map, err);
+		qu_buf_fini(&map);
+		if (r < 0) {
+			if (!err->len)
+				qu_buf_adds(err, "sitemap.xml: libxml2 failed");
+			return -1;
+		}
+	}
+	for (i = 0; i < b->site.nassets; i++) {
+		struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
+		char *sl;
+		int r;
+
+		qu_buf_addf(&from, "%s/%s", b->site.root, b->site.assets[i]);
+		qu_buf_addf(&to, "%s/%s", b->tmp, b->site.assets[i]);
+		sl = strrchr(to.buf, '/');
+		*sl = 0;
+		r = qu_mkdir_p(to.buf, err);
+		*sl = '/';
+		if (!r)
+			r = copy_file(from.buf, to.buf, err);
+		qu_buf_fini(&from);
+		qu_buf_fini(&to);
+		if (r < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void free_build(struct build *b)
 {
 	size_t i;
@@ -549,14 +619,14 @@ int cmd_build(int argc, char **argv)
 	/* render into OUT.tmp-PID beside OUT, then swap it in */
 	qu_buf_addf(&tmp, "%s.tmp-%ld", out_abs, (long)getpid());
 	rm_rf(tmp.buf);
+	b.tmp = tmp.buf;
 	if (qu_mkdir_p(tmp.buf, &err) < 0) {
 		fprintf(stderr, "quire build: %s\n", err.buf);
 		goto out;
 	}
-	b.tmp = tmp.buf;
 	if (make_dirs(&b, &err) < 0) {
 		fprintf(stderr, "quire build: %s\n", err.buf);
-		goto out_tmp;
+		goto out;
 	}
 	ntasks = b.site.npages + b.render.nextras;
 	b.page_diags = qu_xcalloc(b.site.npages + 1, sizeof(*b.page_diags));
@@ -572,84 +642,25 @@ int cmd_build(int argc, char **argv)
 	free(b.errs);
 	if (err.len) {
 		fprintf(stderr, "quire build: %s\n", err.buf);
-		goto out_tmp;
+		goto out;
 	}
-	{
-		struct qu_buf sfrom = QU_BUF_INIT, sto = QU_BUF_INIT;
-		int r;
-
-		qu_buf_addf(&sfrom, "%s/static", theme);
-		qu_buf_addf(&sto, "%s/_static", tmp.buf);
-		r = copy_tree(sfrom.buf, sto.buf, &err);
-		qu_buf_fini(&sfrom);
-		qu_buf_fini(&sto);
-		if (r < 0) {
-			fprintf(stderr, "quire build: %s\n", err.buf);
-			goto out_tmp;
-		}
-	}
-	{
-		struct qu_buf inv = QU_BUF_INIT;
-		int r = qu_graph_inventory(&inv, &b.graph, b.render.title,
-					   b.render.version);
-
-		if (!r)
-			r = write_file(tmp.buf, "objects.inv", &inv, &err);
-		qu_buf_fini(&inv);
-		if (r < 0) {
-			if (!err.len)
-				qu_buf_adds(&err, "objects.inv: zlib failed");
-			fprintf(stderr, "quire build: %s\n", err.buf);
-			goto out_tmp;
-		}
-	}
-	{
-		struct qu_buf map = QU_BUF_INIT;
-		int r = qu_render_sitemap(&map, &b.render);
-
-		if (!r)
-			r = write_file(tmp.buf, "sitemap.xml", &map, &err);
-		qu_buf_fini(&map);
-		if (r < 0) {
-			if (!err.len)
-				qu_buf_adds(&err,
-					    "sitemap.xml: libxml2 failed");
-			fprintf(stderr, "quire build: %s\n", err.buf);
-			goto out_tmp;
-		}
-	}
-	for (i = 0; i < b.site.nassets; i++) {
-		struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
-		char *sl;
-		int r;
-
-		qu_buf_addf(&from, "%s/%s", b.site.root, b.site.assets[i]);
-		qu_buf_addf(&to, "%s/%s", tmp.buf, b.site.assets[i]);
-		sl = strrchr(to.buf, '/');
-		*sl = 0;
-		r = qu_mkdir_p(to.buf, &err);
-		*sl = '/';
-		if (!r)
-			r = copy_file(from.buf, to.buf, &err);
-		qu_buf_fini(&from);
-		qu_buf_fini(&to);
-		if (r < 0) {
-			fprintf(stderr, "quire build: %s\n", err.buf);
-			goto out_tmp;
-		}
+	if (write_rest(&b, theme, &err) < 0) {
+		fprintf(stderr, "quire build: %s\n", err.buf);
+		goto out;
 	}
 	qu_buf_addf(&old, "%s.old-%ld", out_abs, (long)getpid());
 	if (!stat(out_abs, &st) && rename(out_abs, old.buf) < 0) {
 		fprintf(stderr, "quire build: cannot move %s aside: %s\n", out,
 			strerror(errno));
-		goto out_tmp;
+		goto out;
 	}
 	if (rename(tmp.buf, out_abs) < 0) {
 		fprintf(stderr, "quire build: cannot rename into %s: %s\n", out,
 			strerror(errno));
 		rename(old.buf, out_abs);
-		goto out_tmp;
+		goto out;
 	}
+	b.tmp = NULL;
 	rm_rf(old.buf);
 
 	/* diagnostics: every stage's, sorted, merged, printed once */
@@ -673,10 +684,10 @@ int cmd_build(int argc, char **argv)
 			b.site.npages, b.nitems, nwarn + nerr,
 			werror && nwarn ? " (as errors)" : "", now() - t0, out);
 	ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
-	goto out;
-out_tmp:
-	rm_rf(tmp.buf);
 out:
+	/* a failed build leaves the last good site and no half-made one */
+	if (b.tmp)
+		rm_rf(b.tmp);
 	free_build(&b);
 	qu_diags_fini(&all);
 	qu_buf_fini(&err);
