@@ -15,10 +15,7 @@ import tempfile
 TIMEOUT = 120
 # Known failures: name -> why. They run with a short timeout and fail the
 # run as soon as they pass, so the fix gets noticed.
-XFAIL = {
-    'params-1e5': 'lib/kdoc is quadratic in the number of parameters '
-                  '(10^4 take a second, 10^5 minutes)',
-}
+XFAIL = {}
 XFAIL_TIMEOUT = 10
 
 
