@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
@@ -111,6 +112,16 @@ static bool below(const char *dir, const char *anc)
 	return !strncmp(dir, anc, l) && (dir[l] == 0 || dir[l] == '/');
 }
 
+/* QUIRE_TIMING=1 prints how long each phase took, for benchmarks. */
+static void phase(bool on, double *t, const char *what)
+{
+	double n = now();
+
+	if (on)
+		fprintf(stderr, "quire build: %-8s %6.2f s\n", what, n - *t);
+	*t = n;
+}
+
 static int rm_one(const char *path, const struct stat *st, int flag,
 		  struct FTW *ftw)
 {
@@ -123,6 +134,32 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 static void rm_rf(const char *path)
 {
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * The old site is out of the way once renamed; deleting ten thousand
+ * files can take seconds on a busy disk, so a child process does it while
+ * the build reports and exits. The workers have all finished by now, so
+ * the fork copies no thread in the middle of anything.
+ */
+static void remove_later(const char *path)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+
+		/* nobody reading our output waits for the child */
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		rm_rf(path);
+		_exit(0);
+	}
+	if (pid < 0)
+		rm_rf(path);
 }
 
 static int copy_file(const char *from, const char *to, struct qu_buf *err)
@@ -458,7 +495,8 @@ int cmd_build(int argc, char **argv)
 	char *out_abs = NULL, *dir_abs = NULL, *src_abs = NULL, *theme = NULL;
 	unsigned threads = 0;
 	bool werror = false, quiet = false;
-	double t0 = now();
+	double t0 = now(), tp = t0;
+	bool timing = getenv("QUIRE_TIMING") != NULL;
 	size_t i, nwarn = 0, nerr = 0, ntasks;
 	int c, ret = QU_EXIT_USAGE;
 	struct stat st;
@@ -541,6 +579,7 @@ int cmd_build(int argc, char **argv)
 	}
 	cmd_progress_init(&b.progress, b.site.nsources, quiet);
 	qu_pool_run(threads, b.site.nsources, parse_one, &b);
+	phase(timing, &tp, "parse");
 	cmd_progress_done(&b.progress);
 
 	if (b.site.zero_config) {
@@ -598,6 +637,7 @@ int cmd_build(int argc, char **argv)
 	for (i = 0; i < b.site.npages; i++)
 		qu_md_headings(b.md, &b.site.pages[i], &b.site.arena);
 	qu_graph_build(&b.graph, &b.site, b.units, b.exports, &all, threads);
+	phase(timing, &tp, "graph");
 	for (i = 0; i < b.graph.nplaced; i++)
 		b.nitems += b.graph.placed[i].home;
 
@@ -633,6 +673,7 @@ int cmd_build(int argc, char **argv)
 	b.errs = qu_xcalloc(ntasks + 1, sizeof(*b.errs));
 	cmd_progress_init(&b.progress, ntasks, quiet);
 	qu_pool_run(threads, ntasks, render_one, &b);
+	phase(timing, &tp, "render");
 	cmd_progress_done(&b.progress);
 	for (i = 0; i < ntasks; i++)
 		if (b.errs[i].len && !err.len)
@@ -661,7 +702,8 @@ int cmd_build(int argc, char **argv)
 		goto out;
 	}
 	b.tmp = NULL;
-	rm_rf(old.buf);
+	remove_later(old.buf);
+	phase(timing, &tp, "write");
 
 	/* diagnostics: every stage's, sorted, merged, printed once */
 	qu_diags_move(&all, &b.site.diags);
@@ -677,6 +719,7 @@ int cmd_build(int argc, char **argv)
 			nwarn++;
 	}
 	qu_diags_print(&all, stderr, werror);
+	phase(timing, &tp, "diags");
 	if (!quiet)
 		fprintf(stderr,
 			"quire build: %zu pages, %zu items, %zu warnings%s, "
