@@ -69,7 +69,7 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 	head = out->len;
 	qu_buf_grow(out, zlen);
 	r = compress2((Bytef *)out->buf + head, &zlen, (const Bytef *)body.buf,
-		      body.len, 9);
+		      body.len, Z_DEFAULT_COMPRESSION);
 	qu_buf_fini(&body);
 	if (r != Z_OK) {
 		out->len = head;
