@@ -8,7 +8,6 @@
  * and measurements without the quire command. Accepts "extract" as a
  * first word so it can stand in for `quire extract`.
  */
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,10 +93,6 @@ int main(int argc, char **argv)
 		}
 	}
 	nfiles = argc - i;
-	/* keep freed memory for the next batch instead of returning it to
-	 * the kernel, which zeroes it again on the next fault */
-	mallopt(M_TRIM_THRESHOLD, 256 << 20);
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	/* stderr is unbuffered: one write per diagnostic costs more than
 	 * the parse */
 	setvbuf(stderr, NULL, _IOFBF, 1 << 16);

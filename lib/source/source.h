@@ -55,8 +55,6 @@ struct qu_mark {
  * @nexports: how many
  * @arena: owns @exports and their strings
  * @diags: diagnostics about the bytes themselves (binary, invalid UTF-8)
- * @mapped: @data is a read-only mapping of the file (never write to
- *	@data), to be unmapped rather than freed
  *
  * The kernel-doc blocks are found on demand by qu_source_next_block().
  */
@@ -71,7 +69,6 @@ struct qu_source {
 	size_t nexports;
 	struct qu_arena arena;
 	struct qu_diags diags;
-	bool mapped;
 };
 
 /**
