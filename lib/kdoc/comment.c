@@ -70,17 +70,26 @@ static void read_line(struct kdoc_ctx *c, size_t *pos)
 		/* a tab widens to at most 8 bytes */
 		qu_buf_grow(ln, (size_t)(stop - p) * 8);
 		char *w = ln->buf + ln->len;
-		for (; p < stop; p++) {
-			char ch = *p;
-			if (ch == '\t') {
-				size_t n = 8 - col % 8;
-				memset(w, ' ', n);
-				w += n;
-				col += n;
-				continue;
+		while (p < stop) {
+			/* copy up to the next tab in one go */
+			const char *tab = memchr(p, '\t', (size_t)(stop - p));
+			const char *run = tab ? tab : stop;
+			size_t n = (size_t)(run - p);
+
+			memcpy(w, p, n);
+			for (char *z = memchr(w, '\0', n); z;
+			     z = memchr(z + 1, '\0', (size_t)(w + n - z - 1)))
+				*z = '\x01';
+			w += n;
+			col += n;
+			p = run;
+			if (tab) {
+				size_t t = 8 - col % 8;
+				memset(w, ' ', t);
+				w += t;
+				col += t;
+				p++;
 			}
-			*w++ = ch ? ch : '\x01';
-			col++;
 		}
 		ln->len = (size_t)(w - ln->buf);
 		ln->buf[ln->len] = '\0';

@@ -458,6 +458,8 @@ static void apply_first(struct qu_buf *b, const struct attr *r)
 void kdoc_apply_attrs(struct qu_buf *b, int where, struct qu_buf *out)
 {
 	bool grouped = false;
+	/* every prototype row past the PREFIX ones names a "__" word */
+	bool has_dunder = strstr(b->buf, "__") != NULL;
 
 	for (size_t k = 0; k < QU_ARRAY_SIZE(attrs); k++) {
 		const struct attr *r = &attrs[k];
@@ -465,7 +467,8 @@ void kdoc_apply_attrs(struct qu_buf *b, int where, struct qu_buf *out)
 		if ((int)r->where != where)
 			continue;
 		if (where == ATTR_PROTO) {
-			apply_first(b, r);
+			if (r->how == PREFIX || has_dunder)
+				apply_first(b, r);
 			continue;
 		}
 		/* the unwrap runs once, after the last GROUP row */
