@@ -6,7 +6,6 @@
  * qu_kdoc_parse() sets up the parser's context, lets comment.c walk the
  * file and moves the finished items into the unit's arena.
  */
-#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,40 +32,13 @@ const char *qu_kind_title(enum qu_kind kind)
 	return kinds[kind].title;
 }
 
-/*
- * A 64-bit hash four words at a time: FNV-1a byte by byte cost more than
- * the whole parse of the kernel tree. Stable across runs and machines
- * (words are read little-endian everywhere).
- */
-static uint64_t content_hash(const char *p, size_t len)
-{
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t h[4] = { len, k, k << 1, k << 2 };
-	size_t i = 0;
-
-	for (; i + 32 <= len; i += 32)
-		for (int j = 0; j < 4; j++) {
-			uint64_t w;
-			memcpy(&w, p + i + 8 * j, 8);
-			w = le64toh(w);
-			h[j] = (h[j] ^ w) * k;
-			h[j] ^= h[j] >> 31;
-		}
-	uint64_t r = h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
-	for (; i < len; i++)
-		r = (r ^ (unsigned char)p[i]) * 0x100000001b3ull;
-	r ^= r >> 33;
-	r *= 0xff51afd7ed558ccdull;
-	return r ^ (r >> 33);
-}
-
 void qu_kdoc_parse(struct qu_unit *out, const struct qu_source *src,
 		   const struct qu_kdoc_opts *opts)
 {
 	struct kdoc_ctx c;
 
 	out->path = src->path;
-	out->hash = content_hash(src->data, src->len);
+	out->hash = src->hash;
 	qu_arena_init(&out->arena);
 	qu_diags_init(&out->diags);
 	out->items = NULL;

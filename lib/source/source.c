@@ -5,6 +5,7 @@
  * Reads the bytes once; the kernel-doc blocks and exports are found by
  * scanning for "/\*\*" and "EXPORT_" rather than tokenizing the file.
  */
+#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -136,11 +137,43 @@ static unsigned popcount16(unsigned x)
  * every "EXP", and counts lines on the way: sixteen positions a step
  * with SSE2, so the bytes no comment needs are read once, cheaply.
  */
+/* The content hash's keys and its scalar step, which the SSE2 loop mirrors. */
+#define HASH_K0 0x9e3779b97f4a7c15ull
+#define HASH_K1 0xc2b2ae3d27d4eb4full
+
+static inline void hash_block(uint64_t acc[2], const char *p)
+{
+	uint64_t w0, w1, v0, v1;
+
+	memcpy(&w0, p, 8);
+	memcpy(&w1, p + 8, 8);
+	w0 = le64toh(w0);
+	w1 = le64toh(w1);
+	v0 = w0 ^ HASH_K0;
+	v1 = w1 ^ HASH_K1;
+	acc[0] += (v0 & 0xffffffffu) * (v0 >> 32) + w1;
+	acc[1] += (v1 & 0xffffffffu) * (v1 >> 32) + w0;
+}
+
+static uint64_t hash_final(const uint64_t acc[2], const char *tail,
+			   size_t ntail, size_t len)
+{
+	uint64_t h = acc[0] ^ (acc[1] * HASH_K1) ^ (len * HASH_K0);
+
+	for (size_t i = 0; i < ntail; i++)
+		h = (h ^ (unsigned char)tail[i]) * 0x100000001b3ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
 static void scan(struct qu_source *src)
 {
 	const char *d = src->data;
 	size_t n = src->len, i = 0, adocs = 0, aexp = 0;
 	uint32_t line = 1;
+	uint64_t hsum[2] = { 0, 0 };
 
 	if (n >= 3 && !memcmp(d, "/**", 3))
 		add_doc(src, &adocs, 0, 1);
@@ -151,11 +184,19 @@ static void scan(struct qu_source *src)
 	const __m128i zero = _mm_setzero_si128();
 	__m128i acc = zero; /* newlines per byte lane since the last flush */
 	unsigned steps = 0;
+	/* the content hash, two 64-bit lanes as in hash_block() */
+	const __m128i hk = _mm_set_epi64x((long long)HASH_K1,
+					  (long long)HASH_K0);
+	__m128i hacc = zero;
 
 	for (; i + 18 <= n; i += 16) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(d + i));
 		__m128i y = _mm_loadu_si128((const __m128i *)(d + i + 1));
 		__m128i z = _mm_loadu_si128((const __m128i *)(d + i + 2));
+		__m128i kx = _mm_xor_si128(x, hk);
+		hacc = _mm_add_epi64(hacc, _mm_add_epi64(
+			_mm_mul_epu32(kx, _mm_shuffle_epi32(kx, 0xb1)),
+			_mm_shuffle_epi32(x, 0x4e)));
 		__m128i nlv = _mm_cmpeq_epi8(x, cnl);
 		__m128i docv = _mm_and_si128(nlv, _mm_and_si128(
 			_mm_cmpeq_epi8(y, csl), _mm_cmpeq_epi8(z, cst)));
@@ -196,7 +237,11 @@ static void scan(struct qu_source *src)
 		__m128i sum = _mm_sad_epu8(acc, zero);
 		line += (uint32_t)_mm_cvtsi128_si32(sum) +
 			(uint32_t)_mm_extract_epi16(sum, 4);
+		_mm_storeu_si128((__m128i *)hsum, hacc);
 	}
+#else
+	for (size_t k = 0; k + 18 <= n; k += 16)
+		hash_block(hsum, d + k);
 #endif
 	for (; i < n; i++) {
 		if (d[i] == '\n') {
@@ -208,6 +253,11 @@ static void scan(struct qu_source *src)
 			   d[i + 2] == 'P') {
 			try_export(src, &aexp, d + i, line);
 		}
+	}
+	{
+		size_t blocks = n >= 18 ? (n - 18) / 16 + 1 : 0;
+		src->hash = hash_final(hsum, d + blocks * 16, n - blocks * 16,
+				       n);
 	}
 }
 

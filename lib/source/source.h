@@ -45,6 +45,8 @@ struct qu_mark {
  * @path: the file as the user named it; owned
  * @data: the bytes, NUL-terminated (the file itself may hold NULs)
  * @len: how many bytes
+ * @hash: a 64-bit hash of the bytes, computed in the same pass that finds
+ *	the comments; stable across runs and machines
  * @lines: the line index of @data; empty until qu_source_index_lines()
  *	builds it (parsing does not need it, and indexing 10 million lines
  *	would cost more than finding every comment)
@@ -62,6 +64,7 @@ struct qu_source {
 	char *path;
 	char *data;
 	size_t len;
+	uint64_t hash;
 	struct qu_lines lines;
 	struct qu_mark *docs;
 	size_t ndocs;
