@@ -103,6 +103,10 @@ static char *resolve(const char *path)
 }
 
 /* Whether @dir is @anc or lies below it. */
+/*
+ * OUT must be neither the tree nor above it: the swap at the end would
+ * replace the sources.
+ */
 static bool below(const char *dir, const char *anc)
 {
 	size_t l = strlen(anc);
@@ -173,6 +177,10 @@ static int copy_file(const char *from, const char *to, struct qu_buf *err)
 	return r;
 }
 
+/*
+ * Copy a folder recursively; a missing source folder is not an error (a
+ * theme may have no static files).
+ */
 static int copy_tree(const char *from, const char *to, struct qu_buf *err)
 {
 	struct qu_buf a = QU_BUF_INIT, b = QU_BUF_INIT;
@@ -256,6 +264,11 @@ found:
 	return qu_buf_detach(&b, NULL);
 }
 
+/*
+ * Parse one source on a worker: the unit keeps the items, the exports and
+ * the diagnostics; the bytes of the file are freed at once, so the tree's
+ * sources are never all in memory.
+ */
 static void parse_one(struct qu_job *job, size_t i, void *payload)
 {
 	struct build *b = payload;
@@ -299,6 +312,10 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	cmd_progress_tick(&b->progress, job);
 }
 
+/*
+ * Write one output file into the temporary site; the site as a whole is
+ * what replaces OUT atomically, so plain writes suffice.
+ */
 static int write_file(const char *tmp, const char *out,
 		      const struct qu_buf *data, struct qu_buf *err)
 {
@@ -322,6 +339,11 @@ static int write_file(const char *tmp, const char *out,
 	return r;
 }
 
+/*
+ * Render one page or extra file on a worker, with its own diagnostics and
+ * error slot: merged in index order afterwards, so -j does not change the
+ * output.
+ */
 static void render_one(struct qu_job *job, size_t i, void *payload)
 {
 	struct build *b = payload;
@@ -453,6 +475,7 @@ static int write_rest(struct build *b, const char *theme, struct qu_buf *err)
 	return 0;
 }
 
+/* Free everything the build holds, in the reverse order of making it. */
 static void free_build(struct build *b)
 {
 	size_t i;

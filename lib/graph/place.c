@@ -12,11 +12,16 @@
 
 #include "graph_int.h"
 
+/* bsearch() over the site's sorted source list. */
 static int cmp_path(const void *key, const void *elem)
 {
 	return strcmp(key, *(const char *const *)elem);
 }
 
+/*
+ * Units are indexed like the site's sources, which are sorted: a directive's
+ * path finds its unit by binary search.
+ */
 uint32_t graph_find_unit(const struct qu_graph *g, const char *path)
 {
 	const char **p = bsearch(path, g->site->sources, g->site->nsources,
@@ -48,6 +53,11 @@ static const char *claim(struct qu_graph *g, uint32_t page, const char *id)
 	return k + base;
 }
 
+/*
+ * Symbols of one namespace and name form a chain (@next) from the map's
+ * entry: the map holds the first, so candidates come out in placement
+ * order, which is page order and thus independent of the thread count.
+ */
 static uint32_t add_sym(struct qu_graph *g, const char *name, enum qu_ns ns,
 			enum qu_kind kind, uint32_t unit, uint32_t item,
 			uint32_t param, uint32_t page, const char *anchor)
@@ -88,6 +98,10 @@ static uint32_t add_sym(struct qu_graph *g, const char *name, enum qu_ns ns,
 	return idx;
 }
 
+/*
+ * struct, union and enum tags share one namespace in C; everything else is
+ * an ordinary identifier.
+ */
 static enum qu_ns kind_ns(enum qu_kind k)
 {
 	return k == QU_KIND_STRUCT || k == QU_KIND_UNION || k == QU_KIND_ENUM
@@ -96,6 +110,10 @@ static enum qu_ns kind_ns(enum qu_kind k)
 }
 
 /* The item's symbols: itself, then its members or constants. */
+/*
+ * Members become "tag.member" symbols so that &struct foo->bar finds them;
+ * enum constants are ordinary identifiers in C, and %CONST looks them up so.
+ */
 static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 		     uint32_t item, const char *anchor)
 {
@@ -130,6 +148,10 @@ static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 	return sym;
 }
 
+/*
+ * A function's parameters get anchors (for @param links) but no symbols:
+ * nothing outside the item refers to them.
+ */
 static void params_anchors(struct qu_graph *g, uint32_t page,
 			   const struct qu_item *it, const char *anchor)
 {
@@ -147,6 +169,10 @@ static void params_anchors(struct qu_graph *g, uint32_t page,
 	qu_buf_fini(&b);
 }
 
+/*
+ * DOC: titles are prose; their anchor is a slug prefixed "doc-" so it never
+ * meets a C-domain anchor ("c.…") or a heading's.
+ */
 static void doc_anchor(struct qu_buf *b, const char *title)
 {
 	const char *p;
@@ -169,6 +195,11 @@ static void doc_anchor(struct qu_buf *b, const char *title)
 		b->buf[--b->len] = 0;
 }
 
+/*
+ * Put one item on a page. The first page to show an item is its home and
+ * owns its symbols; later ones get a short block that links home, and a
+ * warning, since two full copies would split the references.
+ */
 static void place(struct qu_graph *g, uint32_t **homes, uint32_t page,
 		  const struct qu_part *part, uint32_t unit, uint32_t item,
 		  struct qu_diags *diags)
@@ -220,6 +251,12 @@ static bool in_list(const char *name, const char *const *v, size_t n)
 	return false;
 }
 
+/*
+ * The items a {kernel-doc} directive takes, through kdoc's own selection so
+ * that :export:, :internal:, :identifiers: and :doc: mean what they mean to
+ * quire extract. :export: and :internal: also read the EXPORT_SYMBOL*()
+ * uses of the files the option names, like the kernel's Sphinx extension.
+ */
 static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
 			 const struct qu_part *part, struct qu_diags *diags)
 {

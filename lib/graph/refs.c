@@ -28,6 +28,10 @@ struct scan_ctx {
 	struct page_refs *per_page;
 };
 
+/*
+ * Scan one text line by line: fenced blocks are skipped whole, code spans
+ * are cut out of each line, and what remains goes to the scanner.
+ */
 static void scan_text(const struct qu_graph *g, struct page_refs *pr,
 		      const char *t, size_t len, bool comment,
 		      const struct qu_from *from)
@@ -88,6 +92,10 @@ static void scan_text(const struct qu_graph *g, struct page_refs *pr,
 	}
 }
 
+/*
+ * One page's references, into the page's own list: the pool runs pages in
+ * any order, the merge below restores page order.
+ */
 static void scan_page(struct qu_job *job, size_t p, void *payload)
 {
 	struct scan_ctx *c = payload;
@@ -129,6 +137,10 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
 	}
 }
 
+/*
+ * Referrers sort by page, then by item, so "Referenced by" reads in site
+ * order and duplicates become neighbours.
+ */
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct qu_referrer *x = a, *y = b;

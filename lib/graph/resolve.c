@@ -12,6 +12,10 @@
 
 #include "graph_int.h"
 
+/*
+ * The map's key is the namespace's digit then the name, so one map serves
+ * all namespaces without building keys on the heap.
+ */
 static uint32_t first(const struct qu_graph *g, enum qu_ns ns, const char *name,
 		      size_t len)
 {
@@ -27,6 +31,10 @@ static uint32_t first(const struct qu_graph *g, enum qu_ns ns, const char *name,
 	return v ? (uint32_t)(uintptr_t)v - 1 : QU_NONE;
 }
 
+/*
+ * Whether a symbol has the kind the reference's form asks for: foo() wants
+ * a function or a function-like macro, %CONST a constant or a macro.
+ */
 static bool kind_fits(enum qu_ref_kind rk, const struct qu_sym *s)
 {
 	switch (rk) {
@@ -53,6 +61,10 @@ static const char *sym_path(const struct qu_graph *g, const struct qu_sym *s)
 	return g->units[s->unit].path;
 }
 
+/*
+ * The ranking: same file (3), same folder (2), a header's or an
+ * exported symbol (1), anything else (0).
+ */
 static int rank(const struct qu_graph *g, const struct qu_sym *s,
 		const struct qu_from *from)
 {
@@ -76,6 +88,10 @@ static int rank(const struct qu_graph *g, const struct qu_sym *s,
 	return 0;
 }
 
+/*
+ * Ties in a rank go to the first by path, then line, so the choice does
+ * not depend on which page placed the symbol first.
+ */
 static int before(const struct qu_graph *g, const struct qu_sym *a,
 		  const struct qu_sym *b)
 {
@@ -96,6 +112,12 @@ static int cmp_cand(const void *a, const void *b, void *payload)
 	return before(g, x, y) ? -1 : before(g, y, x) ? 1 : 0;
 }
 
+/*
+ * The best candidate of a chain; with @ambiguous, the list of those that
+ * tie with it, for -Wambiguous-ref. Strict picks only the kinds the form
+ * asks for; callers retry loosely so "struct foo" still finds a typedef'd
+ * tag documented as a typedef.
+ */
 static uint32_t pick(const struct qu_graph *g, uint32_t head,
 		     enum qu_ref_kind rk, bool strict,
 		     const struct qu_from *from, struct qu_buf *ambiguous)
@@ -220,6 +242,10 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 	return QU_NONE;
 }
 
+/*
+ * Link targets come from page text: anything that is not a C identifier is
+ * not a symbol, and must not reach the map as one.
+ */
 static bool ident_ok(const char *p, size_t n)
 {
 	size_t i;

@@ -14,6 +14,10 @@
 
 #include "md_int.h"
 
+/*
+ * The block children of @n under @parent. @tight: a tight list's
+ * paragraphs are written without <p>, as cmark's HTML renderer does.
+ */
 static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		   uint32_t line0, bool tight);
 
@@ -82,6 +86,10 @@ static int alert(cmark_node *quote)
 	return found;
 }
 
+/*
+ * A fenced or indented code block; the info string's first word is its
+ * language, and C (or h) is highlighted by the C tokenizer.
+ */
 static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n)
 {
 	const char *info = cmark_node_get_fence_info(n);
@@ -113,6 +121,10 @@ static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n)
 	qu_buf_fini(&lang);
 }
 
+/*
+ * A GFM table: a header row in <thead>, the rest in <tbody>, alignment as
+ * a style on each cell.
+ */
 static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		  uint32_t line0)
 {
@@ -154,6 +166,11 @@ static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 	}
 }
 
+/*
+ * A heading: in pages it takes the id qu_md_headings() gave it (the
+ * graph knows those ids already); in comments it is demoted below the
+ * item's own headings and gets none.
+ */
 static void heading(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		    uint32_t line0)
 {

@@ -13,6 +13,10 @@
 
 #include "md_int.h"
 
+/*
+ * -Wambiguous-ref names the pick and the candidates, so the writer can
+ * make the reference explicit.
+ */
 static void warn_ambiguous(struct qu_md_ctx *ctx, uint32_t line,
 			   const char *name, size_t len, uint32_t sym,
 			   const struct qu_buf *cands)
@@ -24,6 +28,7 @@ static void warn_ambiguous(struct qu_md_ctx *ctx, uint32_t line,
 		name, ctx->g->units[s->unit].path, cands->buf);
 }
 
+/* A link to a symbol's home; the class lets themes mark cross-references. */
 static xmlNodePtr xref(struct qu_md_ctx *ctx, xmlNodePtr parent, uint32_t sym)
 {
 	struct qu_buf href = QU_BUF_INIT;
@@ -36,6 +41,7 @@ static xmlNodePtr xref(struct qu_md_ctx *ctx, xmlNodePtr parent, uint32_t sym)
 	return a;
 }
 
+/* A <code> element holding text. */
 static void code(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *cls,
 		 const char *s, size_t len)
 {
@@ -110,6 +116,7 @@ out:
 	qu_buf_fini(&shown);
 }
 
+/* Text with the scanner's references turned into nodes, the rest as text. */
 static void scan_refs(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 		      size_t len, uint32_t line)
 {
@@ -124,6 +131,7 @@ static void scan_refs(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 	md_text(ctx->doc, parent, t + pos, len - pos);
 }
 
+/* Bytes of a C identifier. */
 static bool word(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -131,6 +139,11 @@ static bool word(char c)
 }
 
 /* Text: explicit "[text][target]" links, then the scanner's forms. */
+/*
+ * Text of a run of text nodes: explicit "[text][target]" links first,
+ * since their brackets would otherwise read as plain text, then the
+ * scanner's forms in what is left.
+ */
 static void text_run(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 		     size_t len, bool plain, uint32_t line)
 {
@@ -180,6 +193,10 @@ static void text_run(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 	scan_refs(ctx, parent, t + pos, len - pos, line);
 }
 
+/*
+ * A URL scheme ("https:", "mailto:") or a network path ("//host"): such
+ * links leave the site and are written as they are.
+ */
 static bool has_scheme(const char *u)
 {
 	size_t i = 0;
@@ -337,6 +354,7 @@ static void raw_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,
 	qu_buf_fini(&b);
 }
 
+/* Raw HTML: escaped as text, unless the site allows HTML. */
 void md_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,
 	     size_t len)
 {
@@ -346,6 +364,7 @@ void md_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,
 		md_text(ctx->doc, parent, s, len);
 }
 
+/* A node's literal, "" for none. */
 static const char *lit(cmark_node *n)
 {
 	const char *s = cmark_node_get_literal(n);
@@ -353,6 +372,10 @@ static const char *lit(cmark_node *n)
 	return s ? s : "";
 }
 
+/*
+ * The inline nodes from @first on, under @parent. @plain (headings, link
+ * text) keeps text as it is: no links inside links, none in headings.
+ */
 void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 		uint32_t line0, bool plain)
 {

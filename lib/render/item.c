@@ -14,6 +14,7 @@
 /* Referrers listed before "and N more"; kmalloc() has thousands. */
 #define MAX_REFS 50
 
+/* The heading of an item's parameter list says what the entries are. */
 static const char *params_title(enum qu_kind k)
 {
 	switch (k) {
@@ -27,6 +28,10 @@ static const char *params_title(enum qu_kind k)
 	}
 }
 
+/*
+ * The item's heading: its name as code, its kind, and a self-link readers
+ * copy to cite the symbol.
+ */
 static void title(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 		  const struct qu_item *it, const char *anchor)
 {
@@ -44,6 +49,10 @@ static void title(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	qu_buf_fini(&b);
 }
 
+/*
+ * Where the item is defined (linked through source_url when the site has
+ * one) and which EXPORT_SYMBOL*() exports it.
+ */
 static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 		 const struct qu_placed *pl, const struct qu_item *it)
 {
@@ -84,6 +93,7 @@ static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	qu_buf_fini(&url);
 }
 
+/* "Referenced by": items link to the item, pages to the page. */
 static void refs(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 		 const struct qu_md_ctx *ctx, uint32_t sym)
 {
@@ -137,6 +147,7 @@ static void refs(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	qu_buf_fini(&text);
 }
 
+/* A DOC: block: its title as a section heading and its text. */
 static void doc_block(const struct qu_render *r, struct qu_md_ctx *ctx,
 		      xmlNodePtr parent, const struct qu_placed *pl,
 		      const struct qu_item *it)

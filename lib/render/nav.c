@@ -34,6 +34,10 @@ static bool in(const uint32_t *v, size_t n, uint32_t x)
 	return false;
 }
 
+/*
+ * One level of the navigation: all the children of @page, each expanded
+ * only when it leads to the current page.
+ */
 static void level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 		  uint32_t page, const struct frame *f, const uint32_t *anc,
 		  size_t nanc, struct qu_buf *href)
@@ -151,6 +155,7 @@ void render_prevnext(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
 	qu_buf_fini(&href);
 }
 
+/* Whether an element has a class among its space-separated classes. */
 static bool has_class(xmlNodePtr n, const char *cls)
 {
 	xmlChar *v = xmlGetProp(n, BAD_CAST "class");
@@ -182,6 +187,7 @@ struct toc {
 	struct qu_buf href;
 };
 
+/* One entry of the table of contents; h3 entries go under the last h2. */
 static void toc_add(struct toc *t, int lvl, const char *id, xmlNodePtr from)
 {
 	xmlNodePtr li, a;
@@ -206,6 +212,10 @@ static void toc_add(struct toc *t, int lvl, const char *id, xmlNodePtr from)
 	t->n++;
 }
 
+/*
+ * Headings with ids and item sections, in document order; an item's own
+ * headings (Parameters, Return, …) are not entries.
+ */
 static void toc_walk(struct toc *t, xmlNodePtr n)
 {
 	for (; n; n = n->next) {

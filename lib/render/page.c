@@ -20,6 +20,10 @@ struct page_job {
 	struct qu_diags *diags;
 };
 
+/*
+ * A {toctree} as a list of its pages and, one level down, theirs: the
+ * sidebar already shows the whole tree, this is the page's own overview.
+ */
 static void toctree(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 		    const struct qu_part *part, const struct frame *f)
 {
@@ -59,6 +63,10 @@ static void toctree(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 	qu_buf_fini(&href);
 }
 
+/*
+ * A zero-config folder listing: folders (ending in "/") with the number of
+ * documented files below them, files with their items.
+ */
 static void files(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 		  const struct qu_part *part, const struct frame *f)
 {
@@ -96,6 +104,11 @@ static void files(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 	qu_buf_fini(&b);
 }
 
+/*
+ * The body of one page, part after part, each Markdown part with the page
+ * as its context and each item with its own source file as context, so
+ * references resolve from where they are written.
+ */
 static void page_body(const struct qu_render *r, xmlDocPtr doc,
 		      xmlNodePtr content, const struct frame *f, void *payload)
 {
@@ -150,6 +163,10 @@ int qu_render_page(struct qu_buf *out, const struct qu_render *r, uint32_t page,
 	return render_frame(out, r, &f, page_body, &pj);
 }
 
+/*
+ * The index's letter of a name; "_" collects the names that start with
+ * anything but a letter, as Sphinx's "Symbols" does.
+ */
 static char initial(const char *name)
 {
 	char c = name[0];
@@ -161,6 +178,7 @@ static char initial(const char *name)
 	return '_';
 }
 
+/* The rows of one stretch of the sorted index, a heading per initial. */
 static void index_rows(const struct qu_render *r, xmlDocPtr doc,
 		       xmlNodePtr parent, const struct frame *f, size_t first,
 		       size_t end)
@@ -199,6 +217,10 @@ static void index_rows(const struct qu_render *r, xmlDocPtr doc,
 	qu_buf_fini(&href);
 }
 
+/*
+ * The body of an extra file: 404.html, the index, or one initial's page
+ * of a split index.
+ */
 static void extra_body(const struct qu_render *r, xmlDocPtr doc,
 		       xmlNodePtr content, const struct frame *f, void *payload)
 {
@@ -269,6 +291,10 @@ int qu_render_extra(struct qu_buf *out, const struct qu_render *r, size_t i)
 	return ret;
 }
 
+/*
+ * Sorted by initial first, so that every initial is one contiguous range
+ * for the split index pages; then case-insensitively as readers expect.
+ */
 static int cmp_index(const void *a, const void *b, void *payload)
 {
 	const struct qu_graph *g = payload;
@@ -303,6 +329,7 @@ static void add_extra(struct qu_render *r, const char *out, const char *title,
 	e->end = end;
 }
 
+/* Depth first from the home page: the order prev/next follows. */
 static void reading_order(struct qu_render *r, uint32_t page, size_t *n)
 {
 	const struct qu_page *pg = &r->site->pages[page];
@@ -334,10 +361,9 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		return -1;
 	r->tmpl_len = tmpl.len;
 	r->tmpl = qu_buf_detach(&tmpl, NULL);
-	r->tmpl_doc = htmlReadMemory(r->tmpl, (int)r->tmpl_len, r->tmpl_path,
-				     "UTF-8",
-				     HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-					     HTML_PARSE_NONET);
+	r->tmpl_doc = htmlReadMemory(
+		r->tmpl, (int)r->tmpl_len, r->tmpl_path, "UTF-8",
+		HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
 	if (!r->tmpl_doc) {
 		qu_buf_addf(err, "%s: libxml2 cannot parse the template",
 			    r->tmpl_path);

@@ -11,6 +11,10 @@
 
 #include "site_int.h"
 
+/*
+ * Keys and values of the mappings are scalars; anything else reads as
+ * absent and is reported by the caller.
+ */
 static const char *scalar(yaml_node_t *n)
 {
 	if (!n || n->type != YAML_SCALAR_NODE)
@@ -18,6 +22,7 @@ static const char *scalar(yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
+/* YAML 1.1 booleans, as people write them in configuration files. */
 static bool truthy(const char *v)
 {
 	return v && (!strcmp(v, "true") || !strcmp(v, "yes") ||
@@ -30,6 +35,10 @@ static void set(char **field, const char *v)
 	*field = v ? qu_xstrdup(v) : NULL;
 }
 
+/*
+ * Parse a YAML text into a document; a syntax error is a -Wconfig with
+ * libyaml's line and message, and the text is then ignored as a whole.
+ */
 static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 		const char *text, size_t len, uint32_t line0)
 {

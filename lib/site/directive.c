@@ -27,6 +27,10 @@ static struct qu_part *add_part(struct qu_page *pg, enum qu_part_kind kind,
 	return p;
 }
 
+/*
+ * Text between directives: kept unless it is only blank lines, so an
+ * empty part never costs a parse.
+ */
 static void add_markdown(struct qu_page *pg, const char *text, size_t len,
 			 uint32_t line)
 {
@@ -45,6 +49,10 @@ static void add_markdown(struct qu_page *pg, const char *text, size_t len,
 }
 
 /* Split a whitespace-separated list of names into the arena. */
+/*
+ * Option values list names separated by blanks or commas, as the kernel's
+ * Sphinx extension accepts them.
+ */
 static void names(struct qu_site *s, const char *v, size_t len,
 		  const char ***out, size_t *n)
 {
@@ -83,6 +91,11 @@ struct dir_line {
 	uint32_t line;
 };
 
+/*
+ * ```{kernel-doc} PATH with its options. The file must exist in the source
+ * tree now, so a typo is reported at the directive's line rather than as
+ * an empty section later.
+ */
 static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 		       const char *arg, size_t arglen,
 		       const struct dir_line *opts, size_t nopts)
@@ -147,6 +160,10 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 	}
 }
 
+/*
+ * ```{toctree}: the options, and the entries kept as text until every page
+ * is known (site_link_pages() resolves them).
+ */
 static void toctree(struct qu_site *s, struct qu_page *pg, uint32_t line,
 		    const struct dir_line *opts, size_t nopts,
 		    const struct dir_line *body, size_t nbody)

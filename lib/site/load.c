@@ -79,6 +79,7 @@ static int cmp_str(const void *a, const void *b)
 
 typedef bool (*want_fn)(const char *name);
 
+/* Files a page may show or link to that quire copies as they are. */
 static bool want_asset(const char *name)
 {
 	static const char *const ext[] = {
@@ -114,6 +115,11 @@ static bool want_c(const char *name)
 /*
  * Collect files below @dir (relative path @rel) whose names @want wants,
  * sorted per folder. Hidden entries and @skip are left out.
+ */
+/*
+ * Collect the files below @dir whose names @want wants, folders sorted so
+ * that the lists, and every later stage, do not depend on readdir().
+ * Hidden entries, @skip (the output folder) and excluded paths are left out.
  */
 static int walk(struct qu_site *s, const char *dir, const char *rel,
 		const char *skip, want_fn want, char ***v, size_t *n,
@@ -178,6 +184,7 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 }
 
 /* The first ATX heading of level 1, outside fenced blocks. */
+/* A page without a front matter title is named by its first "# " heading. */
 static const char *first_h1(struct qu_site *s, const char *text, size_t len)
 {
 	size_t pos = 0;
@@ -207,6 +214,7 @@ static const char *first_h1(struct qu_site *s, const char *text, size_t len)
 	return NULL;
 }
 
+/* "a/b.md" becomes "a/b.html", a folder's README.md its index.html. */
 static void out_name(struct qu_buf *b, const char *src)
 {
 	size_t l = strlen(src);
@@ -222,6 +230,7 @@ static void out_name(struct qu_buf *b, const char *src)
 	qu_buf_adds(b, ".html");
 }
 
+/* Read one page: front matter, title, parts. */
 static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 		     struct qu_buf *err)
 {
@@ -260,6 +269,10 @@ out:
 	return ret;
 }
 
+/*
+ * A docs root with quire.yml: every page, then the navigation tree and the
+ * list of sources, then the files the pages may link to.
+ */
 static int load_configured(struct qu_site *s, const char *skip,
 			   struct qu_buf *err)
 {

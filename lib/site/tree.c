@@ -86,6 +86,10 @@ static void dir_of(struct qu_buf *b, const char *path)
 		qu_buf_add(b, path, (size_t)(sl - path) + 1);
 }
 
+/*
+ * Whether @a is @p or above it; a toctree naming an ancestor would make
+ * the tree a cycle, so such entries are ignored.
+ */
 static bool is_ancestor(const struct qu_site *s, uint32_t a, uint32_t p)
 {
 	size_t guard = 0;
@@ -97,6 +101,7 @@ static bool is_ancestor(const struct qu_site *s, uint32_t a, uint32_t p)
 	return false;
 }
 
+/* Hang @child under @parent, after its existing children. */
 static void add_child(struct qu_site *s, uint32_t parent, uint32_t child)
 {
 	struct qu_page *pg = &s->pages[parent];
@@ -107,6 +112,7 @@ static void add_child(struct qu_site *s, uint32_t parent, uint32_t child)
 	s->pages[child].parent = parent;
 }
 
+/* Pages no toctree orders go by front matter order, then output path. */
 static int cmp_pages(const void *a, const void *b, void *payload)
 {
 	const struct qu_site *s = payload;
@@ -123,6 +129,10 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Resolve a toctree's entries ("guide", "guide.md", "Title <guide>")
+ * relative to its page, and adopt the pages no toctree has adopted yet.
+ */
 static void resolve_toctree(struct qu_site *s, uint32_t pi,
 			    struct qu_part *part, struct qu_buf *dir,
 			    struct qu_buf *norm)
@@ -234,8 +244,8 @@ void site_link_pages(struct qu_site *s)
 	for (i = 1; i < s->npages; i++) {
 		if (s->pages[i].parent != QU_NONE)
 			continue;
-		orphans = qu_xrealloc(orphans,
-				      (norphans + 1) * sizeof(uint32_t));
+		orphans =
+			qu_xrealloc(orphans, (norphans + 1) * sizeof(uint32_t));
 		orphans[norphans++] = (uint32_t)i;
 	}
 	if (norphans > 1)

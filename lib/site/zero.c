@@ -17,6 +17,10 @@ struct zdir {
 	uint32_t nitems;
 };
 
+/*
+ * The page of a folder, made on first use together with the folders above
+ * it; @dirs maps a folder's path to its index in @zd plus one.
+ */
 static uint32_t dir_page(struct qu_site *s, struct qu_map *dirs,
 			 struct zdir **zd, size_t *nzd, size_t *zalloc,
 			 size_t *palloc, const char *path, size_t len)
@@ -55,6 +59,7 @@ static uint32_t dir_page(struct qu_site *s, struct qu_map *dirs,
 	return pi;
 }
 
+/* A folder page lists its folders before its files, each by name. */
 static int cmp_child(const void *a, const void *b, void *payload)
 {
 	const struct qu_site *s = payload;
