@@ -32,6 +32,15 @@ struct scan_ctx {
  * Scan one text line by line: fenced blocks are skipped whole, code spans
  * are cut out of each line, and what remains goes to the scanner.
  */
+static bool atx_heading(const char *l, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && n < 7 && l[n] == '#')
+		n++;
+	return n >= 1 && n <= 6 && (n == len || l[n] == ' ' || l[n] == '\t');
+}
+
 static void scan_text(const struct qu_graph *g, struct page_refs *pr,
 		      const char *t, size_t len, bool comment,
 		      const struct qu_from *from)
@@ -56,10 +65,14 @@ static void scan_text(const struct qu_graph *g, struct page_refs *pr,
 			size_t eol = nl ? (size_t)(nl - t) : len;
 			size_t i = pos;
 
-			if (fenced) {
+			while (i < eol && i < pos + 3 && t[i] == ' ')
+				i++;
+			/* headings never link, so they never reference */
+			if (fenced || atx_heading(t + i, eol - i)) {
 				pos = line_start = eol + 1;
 				continue;
 			}
+			i = pos;
 			while (i < eol) {
 				const char *tick = memchr(t + i, '`', eol - i);
 				size_t seg_end =
