@@ -28,10 +28,7 @@ struct scan_ctx {
 	struct page_refs *per_page;
 };
 
-/*
- * Scan one text line by line: fenced blocks are skipped whole, code spans
- * are cut out of each line, and what remains goes to the scanner.
- */
+/* An ATX heading line: one to six '#', then a blank or the end. */
 static bool atx_heading(const char *l, size_t len)
 {
 	size_t n = 0;
@@ -41,6 +38,10 @@ static bool atx_heading(const char *l, size_t len)
 	return n >= 1 && n <= 6 && (n == len || l[n] == ' ' || l[n] == '\t');
 }
 
+/*
+ * Scan one text line by line: fenced blocks are skipped whole, code spans
+ * are cut out of each line, and what remains goes to the scanner.
+ */
 static void scan_text(const struct qu_graph *g, struct page_refs *pr,
 		      const char *t, size_t len, bool comment,
 		      const struct qu_from *from)
