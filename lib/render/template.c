@@ -146,6 +146,13 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 	doc = xmlCopyDoc(r->tmpl_doc, 1);
 	if (!doc)
 		goto out;
+	/*
+	 * A dictionary of the page's own: element and attribute names are
+	 * interned instead of allocated once per node.
+	 */
+	doc->dict = xmlDictCreate();
+	if (!doc->dict)
+		goto out;
 	walk(xmlDocGetRootElement(doc), slots, f, &tmp);
 
 	/*
