@@ -161,7 +161,11 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 			continue;
 		if (site_excluded(s, sub.buf))
 			continue;
-		if (stat(path.buf, &st) < 0)
+		/* links to folders are not followed: they can make loops */
+		if (lstat(path.buf, &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode) &&
+		    (stat(path.buf, &st) < 0 || S_ISDIR(st.st_mode)))
 			continue;
 		isdir = S_ISDIR(st.st_mode);
 		if (isdir) {
