@@ -223,7 +223,10 @@ void kdoc_emit(struct kdoc_ctx *c, enum qu_kind kind, const char *name,
 						     strlen(p->name));
 		const char *text = d && d->text ? d->text : NULL;
 
-		if (p->name[0] == '#' || !strncmp(p->name, "{unnamed_", 9))
+		/* the reference lists "#if" lines among enum values and
+		 * parameters, but not among members */
+		if ((members && p->name[0] == '#') ||
+		    !strncmp(p->name, "{unnamed_", 9))
 			continue;
 		if (!members && !p->has_type && !strcmp(p->name, "void"))
 			continue;
