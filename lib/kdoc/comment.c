@@ -922,4 +922,10 @@ void kdoc_run(struct kdoc_ctx *c)
 			break;
 		}
 	}
+	/* the reference says nothing; an open comment is worth a word */
+	if (c->state == ST_NAME || c->state == ST_BODY ||
+	    c->state == ST_BODY_MAYBE || c->state == ST_BODY_WITH_BLANK_LINE ||
+	    c->state == ST_DOCBLOCK)
+		kdoc_warn(c, QU_W_UNTERMINATED_COMMENT, c->comment_line,
+			  "the comment runs to the end of the file");
 }
