@@ -326,7 +326,8 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
  * @out: the buffer
  * @g: the graph
  *
- * "ns name kind page#anchor refs=N", in symbol order; for golden tests.
+ * "ns name kind file:line page#anchor refs=N", in symbol order; for
+ * golden tests.
  */
 void qu_graph_dump(struct qu_buf *out, const struct qu_graph *g);
 

@@ -368,8 +368,10 @@ void qu_graph_dump(struct qu_buf *out, const struct qu_graph *g)
 	for (i = 0; i < g->nsyms; i++) {
 		const struct qu_sym *s = &g->syms[i];
 
-		qu_buf_addf(out, "%s %s %s %s#%s refs=%u\n", ns[s->ns], s->name,
-			    qu_kind_name(s->kind), g->site->pages[s->page].out,
-			    s->anchor, s->nrefs);
+		qu_buf_addf(out, "%s %s %s %s:%u %s#%s refs=%u\n", ns[s->ns],
+			    s->name, qu_kind_name(s->kind),
+			    g->units[s->unit].path,
+			    g->units[s->unit].items[s->item].line,
+			    g->site->pages[s->page].out, s->anchor, s->nrefs);
 	}
 }

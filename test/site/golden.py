@@ -11,6 +11,7 @@ must give:
                  canonicalised DOM, not as bytes
   expect.diag    the diagnostics exactly as printed (absent: none)
   expect.status  the exit status (absent: 0)
+  expect.graph   the symbol graph as graphdump prints it (optional)
 
 Every case is also built with -j1 and -j8 and the two sites compared byte
 for byte, checked by the link checker, and checked for script: no
@@ -18,7 +19,7 @@ for byte, checked by the link checker, and checked for script: no
 URL; and every entry of objects.inv must resolve. QUIRE_REGEN=1 rewrites expect.html and expect.diag from the output;
 review the change with git diff.
 
-usage: golden.py QUIRE LINKCHECK CASES_DIR [CASE...]
+usage: golden.py QUIRE LINKCHECK CASES_DIR [--graphdump GRAPHDUMP] [CASE...]
 """
 import filecmp
 import html
@@ -178,8 +179,27 @@ def same_bytes(a, b):
     return sorted(diffs)
 
 
-def run_case(quire, linkcheck, case, regen):
-    fails = []
+def check_graph(graphdump, case, regen):
+    path = os.path.join(case, "expect.graph")
+    if not graphdump or not os.path.exists(path):
+        return []
+    r = subprocess.run([graphdump, "in"], cwd=case, capture_output=True,
+                       text=True)
+    if r.returncode:
+        return ["graphdump failed: " + r.stderr]
+    if regen:
+        with open(path, "w") as f:
+            f.write(r.stdout)
+        return []
+    want = read(path)
+    if r.stdout != want:
+        return ["graph differs:\n--- expected\n%s--- got\n%s" %
+                (want, r.stdout)]
+    return []
+
+
+def run_case(quire, linkcheck, case, regen, graphdump=None):
+    fails = check_graph(graphdump, case, regen)
     with tempfile.TemporaryDirectory() as tmp:
         out1 = os.path.join(tmp, "j1")
         out8 = os.path.join(tmp, "j8")
@@ -236,13 +256,17 @@ def run_case(quire, linkcheck, case, regen):
 def main():
     quire, linkcheck, cases = sys.argv[1:4]
     only = sys.argv[4:]
+    graphdump = None
+    if only[:1] == ["--graphdump"]:
+        graphdump = os.path.abspath(only[1])
+        only = only[2:]
     regen = os.environ.get("QUIRE_REGEN") == "1"
     names = only or sorted(d for d in os.listdir(cases)
                            if os.path.isdir(os.path.join(cases, d, "in")))
     failed = 0
     for name in names:
         fails = run_case(os.path.abspath(quire), os.path.abspath(linkcheck),
-                         os.path.join(cases, name), regen)
+                         os.path.join(cases, name), regen, graphdump)
         if fails:
             failed += 1
             print("FAIL site/%s" % name)
