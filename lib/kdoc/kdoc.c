@@ -66,9 +66,11 @@ void qu_kdoc_parse(struct qu_unit *out, const struct qu_source *src,
 	qu_buf_init(&c.s_decl);
 	qu_map_init(&c.descmap);
 
-	kdoc_run(&c);
+	/* a binary file has its diagnostic from the source stage already */
+	if (!src->binary)
+		kdoc_run(&c);
 
-	if (!c.outputs)
+	if (!c.outputs && !src->binary)
 		qu_diag(&out->diags, QU_W_NO_STRUCTURED_COMMENTS, src->path,
 			1, 1, "no structured comments found");
 	if (c.nitems) {

@@ -132,6 +132,39 @@ static unsigned popcount16(unsigned x)
 	return (x + (x >> 8)) & 0x1f;
 }
 
+/* A diagnostic about the byte at @off, with its line and column. */
+static void byte_diag(struct qu_source *src, enum qu_diag_id id, size_t off,
+		      const char *msg)
+{
+	const char *nl = memrchr(src->data, '\n', off);
+	size_t col = off - (nl ? (size_t)(nl + 1 - src->data) : 0) + 1;
+
+	qu_diag(&src->diags, id, src->path, qu_source_line_of(src, off),
+		(uint32_t)col, "%s", msg);
+}
+
+/*
+ * NUL bytes make a file binary: reported, and not parsed. Invalid UTF-8
+ * is reported once, at its first byte; the text goes on, and the JSON
+ * dump shows the bad bytes as U+FFFD. The scan already knows whether any
+ * byte is NUL or non-ASCII, so valid ASCII files cost nothing here.
+ */
+static void check_bytes(struct qu_source *src, bool has_nul, bool has_high)
+{
+	size_t bad;
+
+	if (has_nul) {
+		const char *z = memchr(src->data, '\0', src->len);
+		src->binary = true;
+		byte_diag(src, QU_W_BINARY, (size_t)(z - src->data),
+			  "the file holds NUL bytes and is not parsed");
+		return;
+	}
+	if (has_high && !qu_utf8_valid(src->data, src->len, &bad))
+		byte_diag(src, QU_W_INVALID_UTF8, bad,
+			  "invalid UTF-8, shown as U+FFFD");
+}
+
 /*
  * One pass over the bytes finds every line starting with "/\*\*" and
  * every "EXP", and counts lines on the way: sixteen positions a step
@@ -174,6 +207,7 @@ static void scan(struct qu_source *src)
 	size_t n = src->len, i = 0, adocs = 0, aexp = 0;
 	uint32_t line = 1;
 	uint64_t hsum[2] = { 0, 0 };
+	bool has_nul = false, has_high = false;
 
 	if (n >= 3 && !memcmp(d, "/**", 3))
 		add_doc(src, &adocs, 0, 1);
@@ -188,6 +222,7 @@ static void scan(struct qu_source *src)
 	const __m128i hk = _mm_set_epi64x((long long)HASH_K1,
 					  (long long)HASH_K0);
 	__m128i hacc = zero;
+	__m128i nulacc = zero, hiacc = zero; /* any NUL, any byte >= 0x80 */
 
 	for (; i + 18 <= n; i += 16) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(d + i));
@@ -197,6 +232,8 @@ static void scan(struct qu_source *src)
 		hacc = _mm_add_epi64(hacc, _mm_add_epi64(
 			_mm_mul_epu32(kx, _mm_shuffle_epi32(kx, 0xb1)),
 			_mm_shuffle_epi32(x, 0x4e)));
+		nulacc = _mm_or_si128(nulacc, _mm_cmpeq_epi8(x, zero));
+		hiacc = _mm_or_si128(hiacc, x);
 		__m128i nlv = _mm_cmpeq_epi8(x, cnl);
 		__m128i docv = _mm_and_si128(nlv, _mm_and_si128(
 			_mm_cmpeq_epi8(y, csl), _mm_cmpeq_epi8(z, cst)));
@@ -238,12 +275,23 @@ static void scan(struct qu_source *src)
 		line += (uint32_t)_mm_cvtsi128_si32(sum) +
 			(uint32_t)_mm_extract_epi16(sum, 4);
 		_mm_storeu_si128((__m128i *)hsum, hacc);
+		has_nul = _mm_movemask_epi8(nulacc) != 0;
+		has_high = _mm_movemask_epi8(hiacc) != 0;
 	}
 #else
 	for (size_t k = 0; k + 18 <= n; k += 16)
 		hash_block(hsum, d + k);
 #endif
+#if !defined(__SSE2__)
+	has_nul = memchr(d, '\0', n) != NULL;
+	for (size_t k = 0; k < n && !has_high; k++)
+		has_high = (unsigned char)d[k] >= 0x80;
+#endif
 	for (; i < n; i++) {
+		if (!d[i])
+			has_nul = true;
+		else if ((unsigned char)d[i] >= 0x80)
+			has_high = true;
 		if (d[i] == '\n') {
 			if (i + 3 < n && d[i + 1] == '/' && d[i + 2] == '*' &&
 			    d[i + 3] == '*')
@@ -259,6 +307,7 @@ static void scan(struct qu_source *src)
 		src->hash = hash_final(hsum, d + blocks * 16, n - blocks * 16,
 				       n);
 	}
+	check_bytes(src, has_nul, has_high);
 }
 
 static void source_index(struct qu_source *src)

@@ -56,7 +56,9 @@ struct qu_mark {
  * @exports: the EXPORT_SYMBOL*() uses, in file order
  * @nexports: how many
  * @arena: owns @exports and their strings
- * @diags: diagnostics about the bytes themselves (binary, invalid UTF-8)
+ * @diags: diagnostics about the bytes themselves (binary, invalid UTF-8);
+ *	the caller moves them to its output
+ * @binary: the file holds NUL bytes; qu_kdoc_parse() then finds nothing
  *
  * The kernel-doc blocks are found on demand by qu_source_next_block().
  */
@@ -72,6 +74,7 @@ struct qu_source {
 	size_t nexports;
 	struct qu_arena arena;
 	struct qu_diags diags;
+	bool binary;
 };
 
 /**
