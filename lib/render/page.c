@@ -21,14 +21,46 @@ struct page_job {
 };
 
 /*
- * A {toctree} as a list of its pages and, one level down, theirs: the
- * sidebar already shows the whole tree, this is the page's own overview.
+ * The pages below @page, @depth levels deep, as nested lists. The page
+ * tree has no cycles (lib/site refuses toctree entries naming an
+ * ancestor), and MAX_TOC_DEPTH bounds a tree a generator made deep.
+ */
+#define MAX_TOC_DEPTH 8
+
+static void toc_level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr li,
+		      uint32_t page, unsigned depth, const struct frame *f,
+		      struct qu_buf *href)
+{
+	const struct qu_page *p = &r->site->pages[page];
+	xmlNodePtr ul;
+	size_t k;
+
+	if (!depth || !p->nchildren)
+		return;
+	ul = r_el(doc, li, "ul", NULL);
+	for (k = 0; k < p->nchildren; k++) {
+		const struct qu_page *c = &r->site->pages[p->children[k]];
+		xmlNodePtr cl = r_el(doc, ul, "li", NULL);
+
+		qu_buf_reset(href);
+		qu_site_relpath(href, f->out, c->out);
+		r_link(doc, cl, href->buf, c->title);
+		toc_level(r, doc, cl, p->children[k], depth - 1, f, href);
+	}
+}
+
+/*
+ * A {toctree} as a list of its pages and, down to :maxdepth: levels (all
+ * by default, as Sphinx does), the pages below them.
  */
 static void toctree(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 		    const struct qu_part *part, const struct frame *f)
 {
 	xmlNodePtr nav = r_el(doc, parent, "nav", "qu-toctree"), ul;
 	struct qu_buf href = QU_BUF_INIT;
+	unsigned depth = part->maxdepth && part->maxdepth < MAX_TOC_DEPTH
+				 ? part->maxdepth
+				 : MAX_TOC_DEPTH;
 	size_t i;
 
 	if (part->caption)
@@ -38,27 +70,11 @@ static void toctree(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 	for (i = 0; i < part->npages; i++) {
 		const struct qu_page *p = &r->site->pages[part->pages[i]];
 		xmlNodePtr li = r_el(doc, ul, "li", NULL);
-		size_t k;
 
 		qu_buf_reset(&href);
 		qu_site_relpath(&href, f->out, p->out);
 		r_link(doc, li, href.buf, p->title);
-		/* one level of grandchildren unless :maxdepth: 1 */
-		if (part->maxdepth == 1 || !p->nchildren)
-			continue;
-		{
-			xmlNodePtr sub = r_el(doc, li, "ul", NULL);
-
-			for (k = 0; k < p->nchildren; k++) {
-				const struct qu_page *c =
-					&r->site->pages[p->children[k]];
-
-				qu_buf_reset(&href);
-				qu_site_relpath(&href, f->out, c->out);
-				r_link(doc, r_el(doc, sub, "li", NULL),
-				       href.buf, c->title);
-			}
-		}
+		toc_level(r, doc, li, part->pages[i], depth - 1, f, &href);
 	}
 	qu_buf_fini(&href);
 }
