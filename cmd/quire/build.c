@@ -573,8 +573,13 @@ int cmd_build(int argc, char **argv)
 	out_abs = resolve(out);
 	if (below(out_abs, dir_abs) && strcmp(out_abs, dir_abs)) {
 		/* the output inside the tree is left out of the walk */
-		qu_buf_addf(&skip, "%s%s", strcmp(dir, "/") ? dir : "",
-			    out_abs + strlen(dir_abs));
+		size_t dl = strlen(dir);
+
+		/* as lib/site names paths: the root without trailing "/" */
+		while (dl > 1 && dir[dl - 1] == '/')
+			dl--;
+		qu_buf_addf(&skip, "%.*s%s", (int)(strcmp(dir, "/") ? dl : 0),
+			    dir, out_abs + strlen(dir_abs));
 	}
 	if (qu_site_load(&b.site, dir, skip.len ? skip.buf : NULL, &err) < 0) {
 		fprintf(stderr, "quire build: %s\n", err.buf);
