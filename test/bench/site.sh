@@ -27,7 +27,7 @@ run() {
 	QUIRE_NO_PROGRESS=1 /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" \
 		"$quire" build "$tree" -o "$1" -j "$jobs" 2>"$tmp/diag" || true
 	read -r wall user sys rss <"$tmp/time"
-	cpu=$(echo "$user + $sys" | bc)
+	cpu=$(awk "BEGIN { print $user + $sys }")
 	echo "$2: wall ${wall} s, CPU ${cpu} s (user ${user}, sys ${sys})," \
 		"peak RSS $((rss / 1024)) MB"
 }
