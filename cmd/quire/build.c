@@ -453,6 +453,13 @@ static int write_rest(struct build *b, const char *theme, struct qu_buf *err)
 			return -1;
 		}
 	}
+	{
+		/* GitHub Pages hides folders starting with "_" without it */
+		struct qu_buf empty = QU_BUF_INIT;
+
+		if (write_file(b->tmp, ".nojekyll", &empty, err) < 0)
+			return -1;
+	}
 	for (i = 0; i < b->site.nassets; i++) {
 		struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
 		char *sl;
