@@ -252,7 +252,8 @@ struct qu_from {
  *
  * Only symbols with a home page are found. Among several, the one in the
  * same file wins, then the same folder, then one in a header or exported,
- * else the first by path.
+ * else the one with the fewest folders in its path (the most generic),
+ * then the first by path.
  *
  * Context: thread-safe (reads only).
  * Return: the symbol's index, or QU_NONE.

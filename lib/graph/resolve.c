@@ -5,7 +5,8 @@
  * Kernel trees reuse names (static helpers in every driver, one struct
  * tag under several configs), so candidates are ranked: the same file,
  * then the same folder, then a header's or an exported symbol; a tie in
- * the best rank is ambiguous and picks the first by path and line.
+ * the best rank is ambiguous and picks the shallowest path, then the
+ * first by path and line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,13 +90,30 @@ static int rank(const struct qu_graph *g, const struct qu_sym *s,
 }
 
 /*
- * Ties in a rank go to the first by path, then line, so the choice does
+ * Ties in a rank go to the shallowest path, then the first by path and
+ * line: the generic definition (lib/string.c, asm-generic/) before the
+ * specialised ones (arch/…/lib/string.c), and a choice that does
  * not depend on which page placed the symbol first.
  */
+static unsigned depth(const char *path)
+{
+	unsigned n = 0;
+
+	for (; *path; path++)
+		n += *path == '/';
+	return n;
+}
+
 static int before(const struct qu_graph *g, const struct qu_sym *a,
 		  const struct qu_sym *b)
 {
-	int c = strcmp(sym_path(g, a), sym_path(g, b));
+	const char *pa = sym_path(g, a), *pb = sym_path(g, b);
+	unsigned da = depth(pa), db = depth(pb);
+	int c;
+
+	if (da != db)
+		return da < db;
+	c = strcmp(pa, pb);
 
 	if (c)
 		return c < 0;
