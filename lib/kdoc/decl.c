@@ -920,15 +920,15 @@ out:
 #define MAX_NESTED 256
 #define MAX_MEMBER_TEXT (4u << 20)
 
-static void flatten_nested(struct qu_buf *m)
+static void flatten_nested(struct kdoc_ctx *c, struct qu_buf *m)
 {
-	struct qu_buf nm = QU_BUF_INIT, out = QU_BUF_INIT, idb = QU_BUF_INIT;
+	struct qu_buf *nmp = &c->s_b, *outp = &c->s_type, *idbp = &c->s_t2;
 	size_t at, end;
 	struct qu_slice type, body, ids;
 
 	for (int pass = 0; pass < MAX_NESTED && m->len < MAX_MEMBER_TEXT &&
 	     find_nested(m->buf, &at, &end, &type, &body, &ids); pass++) {
-		qu_buf_reset(&nm);
+		qu_buf_reset(nmp);
 		/* split /,/ drops trailing empty fields */
 		size_t il = ids.len;
 		while (il && ids.ptr[il - 1] == ',')
@@ -937,17 +937,17 @@ static void flatten_nested(struct qu_buf *m)
 		while (p < e) {
 			const char *comma = memchr(p, ',', (size_t)(e - p));
 			const char *fe = comma ? comma : e;
-			qu_buf_reset(&idb);
-			qu_buf_add(&idb, p, (size_t)(fe - p));
-			add_slice(&nm, type);
-			qu_buf_addc(&nm, ' ');
-			qu_buf_adds(&nm, idb.buf);
-			qu_buf_adds(&nm, "; ");
+			qu_buf_reset(idbp);
+			qu_buf_add(idbp, p, (size_t)(fe - p));
+			add_slice(nmp, type);
+			qu_buf_addc(nmp, ' ');
+			qu_buf_adds(nmp, idbp->buf);
+			qu_buf_adds(nmp, "; ");
 			/* s/[:\[].*\/\/; s/^\s*\**(\S+)\s*\/$1/ */
-			idb.len = strcspn(idb.buf, ":[");
-			idb.buf[idb.len] = '\0';
-			strip_stars(&idb);
-			bool anon = !*kdoc_skip_space(idb.buf);
+			idbp->len = strcspn(idbp->buf, ":[");
+			idbp->buf[idbp->len] = '\0';
+			strip_stars(idbp);
+			bool anon = !*kdoc_skip_space(idbp->buf);
 			const char *b = body.ptr, *be = body.ptr + body.len;
 			while (b < be) {
 				const char *semi = memchr(b, ';', (size_t)(be - b));
@@ -955,21 +955,21 @@ static void flatten_nested(struct qu_buf *m)
 				struct qu_buf arg = QU_BUF_INIT;
 				qu_buf_add(&arg, b, (size_t)(ae - b));
 				if (*kdoc_skip_space(arg.buf))
-					nested_member(&nm, arg.buf, idb.buf,
+					nested_member(nmp, arg.buf, idbp->buf,
 						      anon);
 				qu_buf_fini(&arg);
 				b = semi ? semi + 1 : be;
 			}
 			p = comma ? comma + 1 : e;
 		}
-		qu_buf_reset(&out);
-		qu_buf_add(&out, m->buf, at);
-		qu_buf_add(&out, nm.buf, nm.len);
-		qu_buf_adds(&out, m->buf + end);
-		kdoc_buf_set(m, out.buf, out.len);
+		qu_buf_reset(outp);
+		qu_buf_add(outp, m->buf, at);
+		qu_buf_add(outp, nmp->buf, nmp->len);
+		qu_buf_adds(outp, m->buf + end);
+		kdoc_buf_set(m, outp->buf, outp->len);
 	}
 	/* s/(\{[^\{\}]*\})//g */
-	qu_buf_reset(&out);
+	qu_buf_reset(outp);
 	for (size_t i = 0; i < m->len;) {
 		if (m->buf[i] == '{') {
 			size_t j = i + 1 + strcspn(m->buf + i + 1, "{}");
@@ -978,12 +978,9 @@ static void flatten_nested(struct qu_buf *m)
 				continue;
 			}
 		}
-		qu_buf_addc(&out, m->buf[i++]);
+		qu_buf_addc(outp, m->buf[i++]);
 	}
-	kdoc_buf_set(m, out.buf, out.len);
-	qu_buf_fini(&nm);
-	qu_buf_fini(&out);
-	qu_buf_fini(&idb);
+	kdoc_buf_set(m, outp->buf, outp->len);
 }
 
 static void dump_struct(struct kdoc_ctx *c)
@@ -991,7 +988,7 @@ static void dump_struct(struct kdoc_ctx *c)
 	const char *x = c->prototype.buf;
 	struct qu_slice name = { NULL, 0 }, members = { NULL, 0 };
 	const char *dtype = NULL;
-	struct qu_buf m = QU_BUF_INIT, d = QU_BUF_INIT;
+	struct qu_buf m = QU_BUF_INIT, *dp = &c->s_decl;
 
 	/* (struct|union)\s+(\w+)\s*\{(.*)\}\s*$qualifiers* */
 	for (const char *p = x; *p && !members.ptr; p++) {
@@ -1059,25 +1056,25 @@ static void dump_struct(struct kdoc_ctx *c)
 			  dtype, c->identifier.buf, dtype, nm);
 		goto out;
 	}
+	qu_buf_reset(dp);
 	add_slice(&m, members);
 	strip_private(&m);
 	kdoc_strip_comments(&m);
 	kdoc_apply_attrs(&m, ATTR_MEMBERS, &c->s_attr);
-	qu_buf_adds(&d, dtype);
-	qu_buf_addc(&d, ' ');
-	qu_buf_adds(&d, nm);
-	qu_buf_adds(&d, " { ");
-	qu_buf_add(&d, m.buf, m.len);
-	qu_buf_adds(&d, " }");
-	kdoc_squash_spaces(&d);
-	flatten_nested(&m);
+	qu_buf_adds(dp, dtype);
+	qu_buf_addc(dp, ' ');
+	qu_buf_adds(dp, nm);
+	qu_buf_adds(dp, " { ");
+	qu_buf_add(dp, m.buf, m.len);
+	qu_buf_adds(dp, " }");
+	kdoc_squash_spaces(dp);
+	flatten_nested(c, &m);
 	kdoc_param_list(c, m.buf, ';', nm);
 	kdoc_check_sections(c, NULL);
 	kdoc_emit(c, dtype[0] == 's' ? QU_KIND_STRUCT : QU_KIND_UNION, nm,
-		  d.buf);
+		  dp->buf);
 out:
 	qu_buf_fini(&m);
-	qu_buf_fini(&d);
 }
 
 /* dump_enum() -------------------------------------------------------------- */
