@@ -286,6 +286,13 @@ static bool match_fn_name(const char *l, struct qu_buf *id)
 	return false;
 }
 
+/*
+ * process_name(): the line after "/\*\*" says what is documented. "DOC:"
+ * opens a free-text block; otherwise the first word (or "struct foo",
+ * "foo()", "define FOO") names the symbol and the text after the first
+ * "-" or ":" is the brief. A line naming nothing ends the comment early
+ * with the reference's warning, and the rest of it is skipped.
+ */
 static void process_name(struct kdoc_ctx *c)
 {
 	const char *l = c->ln.buf, *title, *w, *r;
@@ -442,6 +449,12 @@ static const char *match_doc_content(const char *l)
 	return st[1] == ' ' ? st + 2 : st + 1;
 }
 
+/*
+ * process_body(): "@name:" and the section names start a new part, "*\/"
+ * ends the comment, anything else is text of the current part. A blank
+ * line after a named section returns to the description, as the
+ * reference does; the brief continues until the first blank line.
+ */
 static void process_body(struct kdoc_ctx *c)
 {
 	const char *l = c->ln.buf, *name, *rest, *cont;
@@ -737,6 +750,11 @@ static void proto_type(struct kdoc_ctx *c)
 	}
 }
 
+/*
+ * process_proto(): declaration lines, with in-line member comments
+ * ("/\*\* @member: text *\/" on one line, or a "/\*\*" block) taken as
+ * member descriptions on the way.
+ */
 static void process_proto(struct kdoc_ctx *c)
 {
 	struct qu_buf name = QU_BUF_INIT, text = QU_BUF_INIT;
@@ -763,6 +781,7 @@ static void process_proto(struct kdoc_ctx *c)
 	qu_buf_fini(&text);
 }
 
+/* process_docblock(): a DOC: block is text up to "*\/", no sections. */
 static void process_docblock(struct kdoc_ctx *c)
 {
 	const char *cont;
@@ -810,6 +829,10 @@ static bool match_inline_sect(const char *l, struct qu_buf *name,
 	return false;
 }
 
+/*
+ * process_inline(): an in-line member comment must start with "@name:";
+ * text lines before one are the reference's "Incorrect use" warning.
+ */
 static void process_inline(struct kdoc_ctx *c)
 {
 	const char *rest, *cont;
@@ -879,6 +902,11 @@ static size_t next_doc_start(const struct qu_source *src, size_t *cursor,
 	return (size_t)-1;
 }
 
+/*
+ * Outside comments nothing is read: the scan of the source stage listed
+ * every line starting "/\*\*", and the line number comes with it. Inside,
+ * each logical line goes to the handler of the current state.
+ */
 void kdoc_run(struct kdoc_ctx *c)
 {
 	size_t pos = 0, len = c->src->len, cursor = 0;

@@ -193,6 +193,13 @@ static void add_param_types(struct kdoc_ctx *c, struct qu_buf *d, size_t from)
 	}
 }
 
+/*
+ * dump_function(): after the attrs.def rewrites, the prototype is tried
+ * as an object-like macro, then as "name(args)", "type name(args)" and
+ * "type *name(args)", each with the reference's greedy choice of where
+ * the type ends. The parameters are read before the name is compared,
+ * so a misnamed comment still reports its undescribed parameters.
+ */
 void kdoc_dump_function(struct kdoc_ctx *c)
 {
 	struct qu_buf *pr = &c->prototype;
@@ -574,6 +581,12 @@ out:
 	c->afields = af;
 }
 
+/*
+ * create_parameterlist(): split at @splitter ("," for functions, ";" for
+ * members) with commas inside a function pointer's own parameters hidden,
+ * then each piece is a preprocessor line, a function pointer, or a type
+ * followed by one or more declarators ("int a, *b, c[4]").
+ */
 void kdoc_param_list(struct kdoc_ctx *c, char *args, char splitter,
 		     const char *decl_name)
 {
@@ -983,6 +996,11 @@ static void flatten_nested(struct kdoc_ctx *c, struct qu_buf *m)
 	kdoc_buf_set(m, outp->buf, outp->len);
 }
 
+/*
+ * dump_struct(): the body between the first "{" and the last "}", with
+ * private: parts, comments and attributes removed, nested structs
+ * flattened to dotted member names, and the rest read as members.
+ */
 static void dump_struct(struct kdoc_ctx *c)
 {
 	const char *x = c->prototype.buf;
@@ -1079,6 +1097,10 @@ out:
 
 /* dump_enum() -------------------------------------------------------------- */
 
+/*
+ * dump_enum(): each comma-separated entry's first word is a value; an
+ * entry without one (an #if line) is kept whole, as the reference does.
+ */
 static void dump_enum(struct kdoc_ctx *c)
 {
 	struct qu_buf x = QU_BUF_INIT, t = QU_BUF_INIT;
@@ -1330,7 +1352,8 @@ static void dump_typedef(struct kdoc_ctx *c)
 		char *nm = qu_arena_strndup(c->a, name.ptr, name.len);
 		if (strcmp(c->identifier.buf, nm)) {
 			kdoc_warn(c, QU_W_PROTOTYPE_MISMATCH, c->line,
-				  "expecting prototype for typedef %s. Prototype was for typedef %s instead",
+				  "expecting prototype for typedef %s. "
+				  "Prototype was for typedef %s instead",
 				  c->identifier.buf, nm);
 			goto out;
 		}

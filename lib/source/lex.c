@@ -101,6 +101,12 @@ static size_t skip_quoted(const struct qu_lexer *lx, size_t i, char q)
 	return i;
 }
 
+/*
+ * Classes are tried in the order that makes them unambiguous: blanks
+ * (with splices) first, comments before "/" as an operator, "#" only at
+ * the start of a line, literals before identifiers only for their
+ * prefixes (L"", u8""), and longest-match operators last.
+ */
 bool qu_lexer_next(struct qu_token *out, struct qu_lexer *lx)
 {
 	size_t i = lx->pos, start = i;
