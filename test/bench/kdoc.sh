@@ -64,7 +64,9 @@ run() {
 	shift
 	/usr/bin/time -f '%e %U %S %M' -o "$out/$name.time" \
 		"$@" > "$out/$name.out" 2> "$out/$name.err" || true
-	read -r wall user sys rss < "$out/$name.time" || true
+	# The last line: time says "Command exited with non-zero status"
+	# first when a command fails (kernel-doc exits with its error count).
+	read -r wall user sys rss < <(tail -n 1 "$out/$name.time") || true
 	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
 	printf '%-24s %9.2f s %9s s %8d MB\n' "$name" "$wall" "$cpu" $((rss / 1024))
 	eval "wall_${name//[^a-z]/_}=$wall"
