@@ -9,5 +9,8 @@
 
 void graph_count_refs(struct qu_graph *g, unsigned threads);
 uint32_t graph_find_unit(const struct qu_graph *g, const char *path);
+uint32_t graph_first(const struct qu_graph *g, enum qu_ns ns, const char *name,
+		     size_t len);
+bool graph_prefer(const struct qu_graph *g, uint32_t a, uint32_t b);
 
 #endif /* QU_GRAPH_GRAPH_INT_H */

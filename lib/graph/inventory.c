@@ -35,6 +35,25 @@ static const char *role(const struct qu_sym *s)
 	}
 }
 
+/*
+ * intersphinx keeps one target per name and role: of the symbols that
+ * share both, the inventory lists the one a reference from elsewhere
+ * would pick (a header's or exported, then the most generic path).
+ */
+static bool preferred(const struct qu_graph *g, uint32_t i)
+{
+	const struct qu_sym *s = &g->syms[i];
+	const char *r = role(s);
+	uint32_t j;
+
+	for (j = graph_first(g, s->ns, s->name, strlen(s->name)); j != QU_NONE;
+	     j = g->syms[j].next)
+		if (j != i && !strcmp(role(&g->syms[j]), r) &&
+		    graph_prefer(g, j, i))
+			return false;
+	return true;
+}
+
 int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		       const char *project, const char *version)
 {
@@ -53,7 +72,7 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		const struct qu_sym *s = &g->syms[i];
 
 		/* names with blanks would break the line format */
-		if (strchr(s->name, ' '))
+		if (strchr(s->name, ' ') || !preferred(g, (uint32_t)i))
 			continue;
 		qu_buf_addf(&body, "%s %s 1 %s#%s -\n", s->name, role(s),
 			    g->site->pages[s->page].out, s->anchor);

@@ -17,8 +17,8 @@
  * The map's key is the namespace's digit then the name, so one map serves
  * all namespaces without building keys on the heap.
  */
-static uint32_t first(const struct qu_graph *g, enum qu_ns ns, const char *name,
-		      size_t len)
+uint32_t graph_first(const struct qu_graph *g, enum qu_ns ns, const char *name,
+		     size_t len)
 {
 	char key[256];
 	void *v;
@@ -121,6 +121,17 @@ static int before(const struct qu_graph *g, const struct qu_sym *a,
 	       g->units[b->unit].items[b->item].line;
 }
 
+bool graph_prefer(const struct qu_graph *g, uint32_t a, uint32_t b)
+{
+	static const struct qu_from nowhere = {QU_NONE, NULL, QU_NONE};
+	int ra = rank(g, &g->syms[a], &nowhere);
+	int rb = rank(g, &g->syms[b], &nowhere);
+
+	if (ra != rb)
+		return ra > rb;
+	return before(g, &g->syms[a], &g->syms[b]);
+}
+
 static int cmp_cand(const void *a, const void *b, void *payload)
 {
 	const struct qu_graph *g = payload;
@@ -216,7 +227,8 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 		memcpy(mkey, cur->name, nl);
 		mkey[nl] = '.';
 		memcpy(mkey + nl + 1, ref->name, ref->nlen);
-		for (head = first(g, QU_NS_MEMBER, mkey, nl + 1 + ref->nlen);
+		for (head = graph_first(g, QU_NS_MEMBER, mkey,
+					nl + 1 + ref->nlen);
 		     head != QU_NONE; head = g->syms[head].next)
 			if (g->syms[head].unit == cur->unit &&
 			    g->syms[head].item == cur->item)
@@ -230,13 +242,14 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 		memcpy(mkey, ref->name, ref->nlen);
 		mkey[ref->nlen] = '.';
 		memcpy(mkey + ref->nlen + 1, ref->member, ref->mlen);
-		head = first(g, QU_NS_MEMBER, mkey, ref->nlen + 1 + ref->mlen);
+		head = graph_first(g, QU_NS_MEMBER, mkey,
+				   ref->nlen + 1 + ref->mlen);
 		if (head != QU_NONE)
 			return pick(g, head, ref->kind, false, from, ambiguous);
 	}
 	if (ref->kind == QU_REF_STRUCT || ref->kind == QU_REF_UNION ||
 	    ref->kind == QU_REF_ENUM) {
-		head = first(g, QU_NS_TAG, ref->name, ref->nlen);
+		head = graph_first(g, QU_NS_TAG, ref->name, ref->nlen);
 		if (head == QU_NONE)
 			return QU_NONE;
 		r = pick(g, head, ref->kind, true, from, ambiguous);
@@ -244,7 +257,7 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 				    : pick(g, head, ref->kind, false, from,
 					   ambiguous);
 	}
-	head = first(g, QU_NS_ORD, ref->name, ref->nlen);
+	head = graph_first(g, QU_NS_ORD, ref->name, ref->nlen);
 	if (head != QU_NONE) {
 		r = pick(g, head, ref->kind, true, from, ambiguous);
 		if (r != QU_NONE || ref->kind == QU_REF_TYPEDEF)
@@ -253,7 +266,7 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 	}
 	if (ref->kind == QU_REF_ANY || ref->kind == QU_REF_TYPEDEF) {
 		/* &foo and "typedef foo" also find a struct tag */
-		head = first(g, QU_NS_TAG, ref->name, ref->nlen);
+		head = graph_first(g, QU_NS_TAG, ref->name, ref->nlen);
 		if (head != QU_NONE)
 			return pick(g, head, ref->kind, false, from, ambiguous);
 	}
