@@ -65,6 +65,27 @@ int main(int argc, char **argv)
 		ex[i].v = srcs[i]->exports;
 		ex[i].n = srcs[i]->nexports;
 	}
+	if (site.zero_config) {
+		/* as quire build makes them: the files with items, in order */
+		struct qu_site_file *files =
+			qu_xcalloc(site.nsources + 1, sizeof(*files));
+		size_t n = 0, k;
+
+		for (i = 0; i < site.nsources; i++) {
+			if (!units[i].nitems)
+				continue;
+			files[n].path = site.sources[i];
+			for (k = 0; k < units[i].nitems; k++) {
+				if (units[i].items[k].kind == QU_KIND_DOC)
+					files[n].ndocs++;
+				else
+					files[n].nitems++;
+			}
+			n++;
+		}
+		qu_site_zero_pages(&site, files, n, NULL, 0);
+		free(files);
+	}
 	md = qu_md_new(false);
 	for (i = 0; i < site.npages; i++)
 		qu_md_headings(md, &site.pages[i], &site.arena);
