@@ -194,6 +194,60 @@ static void add_param_types(struct kdoc_ctx *c, struct qu_buf *d, size_t from)
 }
 
 /*
+ * A comment named like a function above "type name;" or "type name = ..."
+ * documents a variable. The reference gives up on it (the warning above
+ * stays, so the warning counts still match); quire keeps it as a "var"
+ * item when the declared name is the comment's.
+ */
+static void dump_var(struct kdoc_ctx *c, const char *s)
+{
+	size_t end = strcspn(s, "=;");
+	const char *w, *e = s + end;
+	struct qu_buf *dp = &c->s_decl;
+
+	/* a struct's "{" ends the prototype first: no "=" or ";" then */
+	if (!s[end])
+		return;
+	while (e > s && kdoc_is_space((unsigned char)e[-1]))
+		e--;
+	while (e > s && e[-1] == ']') {
+		const char *lb = e - 1;
+		while (lb > s && *lb != '[')
+			lb--;
+		if (*lb != '[')
+			return;
+		e = lb;
+		while (e > s && kdoc_is_space((unsigned char)e[-1]))
+			e--;
+	}
+	w = e;
+	while (w > s && kdoc_is_word((unsigned char)w[-1]))
+		w--;
+	if (w == e || w == s || strlen(c->identifier.buf) != (size_t)(e - w) ||
+	    memcmp(c->identifier.buf, w, (size_t)(e - w)) ||
+	    strpbrk(s, "()"))
+		return;
+	/* "struct foo;" declares a tag, not a variable */
+	{
+		const char *t = kdoc_skip_space(s), *te = w;
+		while (te > t && kdoc_is_space((unsigned char)te[-1]))
+			te--;
+		size_t tl = (size_t)(te - t);
+		if ((tl == 6 && !memcmp(t, "struct", 6)) ||
+		    (tl == 5 && !memcmp(t, "union", 5)) ||
+		    (tl == 4 && !memcmp(t, "enum", 4)))
+			return;
+	}
+	qu_buf_reset(dp);
+	qu_buf_add(dp, s, end);
+	kdoc_squash_spaces(dp);
+	kdoc_trim(dp);
+	kdoc_emit(c, strncmp(dp->buf, "typedef", 7) ? QU_KIND_VAR
+						     : QU_KIND_TYPEDEF,
+		  c->identifier.buf, dp->buf);
+}
+
+/*
  * dump_function(): after the attrs.def rewrites, the prototype is tried
  * as an object-like macro, then as "name(args)", "type name(args)" and
  * "type *name(args)", each with the reference's greedy choice of where
@@ -284,6 +338,7 @@ void kdoc_dump_function(struct kdoc_ctx *c)
 	if (!ok) {
 		kdoc_warn(c, QU_W_BAD_PROTOTYPE, c->line,
 			  "cannot understand function prototype: '%s'", s);
+		dump_var(c, s);
 		return;
 	}
 	nm = qu_arena_strndup(c->a, name, nlen);
