@@ -30,7 +30,8 @@ are compared by title alone.
 
 usage: parity.py QUIRE CACHE_DIR [--tree DIR] [--all] [--report FILE]
   --tree DIR     use an unpacked kernel tree instead of the tarball
-  --all          every kernel-doc file of the areas, not a sample
+  --all          every kernel-doc file, not a sample (with --tree: of the
+                 whole tree, as test/bench/kdoc.sh takes them)
   --report FILE  write every disagreement to FILE
 """
 import argparse
@@ -97,6 +98,10 @@ QU_DIAG = re.compile(r'^(\S+?):(\d+)(?::\d+)?: (?:warning|error): .*'
                      r'\[-W([a-z0-9-]+)\]$')
 NOT_SECTIONS = {'Parameters', 'Definition', 'Members', 'Constants',
                 'Syntax'}
+# The only section names the reference knows ($doc_sect); a bold line of
+# a description that looks like a heading is text, not a section.
+SECTION_RE = re.compile(r'(?i)^(description|context|returns?|notes?|'
+                        r'examples?)$')
 
 
 def area_of(path):
@@ -162,7 +167,12 @@ def unpack(cache, take_all):
 def list_tree(tree, take_all):
     """The sample (or all) of an unpacked tree, by the same rule."""
     by_area = collections.defaultdict(list)
-    for a in TARGETS:
+    areas = TARGETS
+    if take_all:
+        areas = sorted(d for d in os.listdir(tree)
+                       if os.path.isdir(os.path.join(tree, d)) and
+                       not d.startswith('.'))
+    for a in areas:
         for dirpath, dirnames, filenames in os.walk(os.path.join(tree, a)):
             dirnames.sort()
             for n in filenames:
@@ -175,7 +185,7 @@ def list_tree(tree, take_all):
     files = []
     for a, fs in sorted(by_area.items()):
         fs.sort(key=key)
-        files += fs if take_all else fs[:TARGETS[a]]
+        files += fs if take_all else fs[:TARGETS.get(a, 0)]
     return sorted(files)
 
 
@@ -235,7 +245,7 @@ def parse_rst(text):
                 continue
             if title in NOT_SECTIONS:
                 block = title
-            else:
+            elif SECTION_RE.match(title):
                 block = 'section'
                 cur['sections'].append(title)
             continue
