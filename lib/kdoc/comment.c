@@ -40,8 +40,8 @@ void kdoc_reset(struct kdoc_ctx *c)
 /*
  * Read the logical line at *@pos as Perl's <IN_FILE> plus process_file()
  * would: a line ending in a backslash (and blanks) is joined with the next
- * one, tabs are expanded to 8 columns, and NULs become \x01, a byte that
- * like NUL is neither a blank nor a word character.
+ * one, and tabs are expanded to 8 columns. No line holds a NUL: a file
+ * with one is binary and never parsed (struct qu_source.binary).
  */
 static void read_line(struct kdoc_ctx *c, size_t *pos)
 {
@@ -77,9 +77,6 @@ static void read_line(struct kdoc_ctx *c, size_t *pos)
 			size_t n = (size_t)(run - p);
 
 			memcpy(w, p, n);
-			for (char *z = memchr(w, '\0', n); z;
-			     z = memchr(z + 1, '\0', (size_t)(w + n - z - 1)))
-				*z = '\x01';
 			w += n;
 			col += n;
 			p = run;
