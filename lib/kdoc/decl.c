@@ -806,6 +806,9 @@ static bool find_nested(const char *s, size_t *at, size_t *end,
 {
 	for (const char *p = s; *p; p++) {
 		size_t kl;
+		/* a byte test first: called once per nested body, at every byte */
+		if (*p != 's' && *p != 'u')
+			continue;
 		if (!strncmp(p, "struct", 6))
 			kl = 6;
 		else if (!strncmp(p, "union", 5))
@@ -1066,6 +1069,9 @@ static void dump_struct(struct kdoc_ctx *c)
 	/* (struct|union)\s+(\w+)\s*\{(.*)\}\s*$qualifiers* */
 	for (const char *p = x; *p && !members.ptr; p++) {
 		size_t kl;
+		/* one byte test first: this runs at every byte of the body */
+		if (*p != 's' && *p != 'u')
+			continue;
 		if (!strncmp(p, "struct", 6))
 			kl = 6;
 		else if (!strncmp(p, "union", 5))

@@ -68,13 +68,6 @@ void qu_buf_adds(struct qu_buf *b, const char *s)
 	qu_buf_add(b, s, strlen(s));
 }
 
-void qu_buf_addc(struct qu_buf *b, char c)
-{
-	qu_buf_grow(b, 1);
-	b->buf[b->len++] = c;
-	b->buf[b->len] = '\0';
-}
-
 void qu_buf_vaddf(struct qu_buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;
@@ -153,6 +146,19 @@ bool qu_utf8_valid(const char *s, size_t len, size_t *bad_out)
 	size_t i = 0;
 
 	while (i < len) {
+		/*
+		 * Eight ASCII bytes at a time: files with one non-ASCII
+		 * byte (an author's name) are otherwise mostly ASCII, and a
+		 * byte-wise walk over them cost more than finding comments.
+		 */
+		if (i + 8 <= len) {
+			uint64_t w;
+			memcpy(&w, p + i, 8);
+			if (!(w & 0x8080808080808080ull)) {
+				i += 8;
+				continue;
+			}
+		}
 		if (p[i] < 0x80) {
 			i++;
 			continue;
