@@ -40,12 +40,16 @@ for t in "${names[@]}"; do
 	[ -f "$dict" ] && dictarg=(-dict="$dict")
 	mkdir -p build-fuzz/corpus/$t
 	echo "fuzzing $t for $secs s (corpus $corpus)"
+	set +e
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	"$exe" -max_total_time="$secs" "${dictarg[@]}" \
 		-artifact_prefix=build-fuzz/ -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=0 build-fuzz/corpus/$t "$corpus" 2>&1 |
-		grep -E '^Done|ERROR|SUMMARY|^artifact_prefix|Test unit written' || true
-	if [ "${PIPESTATUS[0]}" -ne 0 ]; then
+		grep -E '^Done|ERROR|SUMMARY|^artifact_prefix|Test unit written'
+	status=${PIPESTATUS[0]}
+	set -e
+	if [ "$status" -ne 0 ]; then
+		echo "run.sh: fuzz-$t found a failing input (build-fuzz/crash-*)" >&2
 		failed=1
 	fi
 done
