@@ -682,7 +682,10 @@ static void proto_function(struct kdoc_ctx *c)
 		kdoc_strip_comments(pr);
 		/* s@[\r\n]+@ @gos */
 		{
-			char *r = pr->buf, *w = pr->buf, *end = pr->buf + pr->len;
+			char *r = pr->buf, *w, *end = pr->buf + pr->len;
+			/* the part before the first line break stays as it is */
+			r += strcspn(r, "\r\n");
+			w = r;
 			while (r < end) {
 				if (*r == '\r' || *r == '\n') {
 					while (r < end && (*r == '\r' || *r == '\n'))
@@ -713,9 +716,10 @@ static void proto_type(struct kdoc_ctx *c)
 	const char *p;
 
 	kdoc_buf_set(x, c->ln.buf, c->ln.len);
-	for (size_t i = 0; i < x->len; i++)
-		if (x->buf[i] == '\r')
-			x->buf[i] = ' ';
+	/* memchr(): a carriage return is rare, and this runs on every line */
+	for (char *cr = memchr(x->buf, '\r', x->len); cr;
+	     cr = memchr(cr + 1, '\r', x->len - (size_t)(cr + 1 - x->buf)))
+		*cr = ' ';
 	kdoc_trim(x);
 	cc = strstr(x->buf, "//");
 	if (cc) {

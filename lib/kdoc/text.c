@@ -54,12 +54,18 @@ void kdoc_strip_comments(struct qu_buf *b)
 {
 	char *r = b->buf, *w = b->buf, *end = b->buf + b->len;
 
-	if (!memmem(b->buf, b->len, "/*", 2))
+	/*
+	 * strstr() rather than memmem(): the text holds no NUL (binary files
+	 * are never parsed) and ends in one, and glibc's strstr() is
+	 * vectorised where its memmem() walks bytes.
+	 */
+	r = strstr(b->buf, "/*");
+	if (!r)
 		return;
+	w = r;
 	while (r < end) {
 		if (r[0] == '/' && r + 1 < end && r[1] == '*') {
-			char *close = memmem(r + 2, (size_t)(end - r - 2),
-					     "*/", 2);
+			char *close = strstr(r + 2, "*/");
 			if (close) {
 				r = close + 2;
 				continue;
@@ -364,8 +370,8 @@ static void apply_global(struct qu_buf *b, const struct attr *r,
 	size_t i = 0, end;
 	struct qu_slice args[3];
 
-	if (!memmem(s, b->len, r->name, strlen(r->name)) &&
-	    r->how != MGNU)
+	/* strstr(): no NUL inside, and faster than memmem() (see above) */
+	if (r->how != MGNU && !strstr(s, r->name))
 		return;
 	if (r->how == MGNU && !strcasestr(s, "__attribute__"))
 		return;
