@@ -111,7 +111,7 @@ void kdoc_push_param(struct kdoc_ctx *c, const char *param,
 
 void kdoc_check_sections(struct kdoc_ctx *c, const char *decl_name)
 {
-	struct qu_map names;
+	struct qu_map *names = &c->names;
 
 	if (!decl_name || !c->nsectcheck)
 		return;
@@ -120,7 +120,7 @@ void kdoc_check_sections(struct kdoc_ctx *c, const char *decl_name)
 	 * "[...": a set, so 10^5 parameters and their descriptions do not
 	 * make 10^10 comparisons.
 	 */
-	qu_map_init(&names);
+	qu_map_reset(names);
 	for (size_t i = 0; i < c->nparams; i++) {
 		const char *p = c->params[i].name;
 		while (*p) {
@@ -129,7 +129,7 @@ void kdoc_check_sections(struct kdoc_ctx *c, const char *decl_name)
 			while (k < n && p[k] != '[')
 				k++;
 			if (n)
-				*qu_map_slot(&names, p, k) = (void *)p;
+				*qu_map_slot(names, p, k) = (void *)p;
 			p += n;
 			while (*p == ' ')
 				p++;
@@ -138,13 +138,12 @@ void kdoc_check_sections(struct kdoc_ctx *c, const char *decl_name)
 	for (size_t s = 0; s < c->nsectcheck; s++) {
 		const char *want = c->sectcheck[s];
 
-		if (!*want || qu_map_get(&names, want, strlen(want)))
+		if (!*want || qu_map_get(names, want, strlen(want)))
 			continue;
 		kdoc_warn(c, QU_W_EXCESS_PARAM, c->line,
 			  "Excess function parameter '%s' description in '%s'",
 			  want, decl_name);
 	}
-	qu_map_fini(&names);
 }
 
 void kdoc_check_return(struct kdoc_ctx *c, const char *decl_name,

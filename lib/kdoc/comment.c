@@ -28,7 +28,7 @@ static const char section_return[] = "Return";
 void kdoc_reset(struct kdoc_ctx *c)
 {
 	c->ndescs = 0;
-	qu_map_fini(&c->descmap);
+	qu_map_reset(&c->descmap);
 	c->nsects = 0;
 	c->nsectcheck = 0;
 	c->nparams = 0;
@@ -796,7 +796,7 @@ static void process_docblock(struct kdoc_ctx *c)
 		set_section(c, section_default);
 		qu_buf_reset(&c->contents);
 		c->ndescs = 0;
-		qu_map_fini(&c->descmap);
+		qu_map_reset(&c->descmap);
 		c->nsects = 0;
 		c->nparams = 0;
 		qu_buf_reset(&c->prototype);

@@ -65,6 +65,7 @@ void qu_kdoc_parse(struct qu_unit *out, const struct qu_source *src,
 	qu_buf_init(&c.s_attr);
 	qu_buf_init(&c.s_decl);
 	qu_map_init(&c.descmap);
+	qu_map_init(&c.names);
 
 	/* a binary file has its diagnostic from the source stage already */
 	if (!src->binary)
@@ -84,6 +85,7 @@ void qu_kdoc_parse(struct qu_unit *out, const struct qu_source *src,
 	free(c.sectcheck);
 	free(c.params);
 	qu_map_fini(&c.descmap);
+	qu_map_fini(&c.names);
 	qu_buf_fini(&c.ln);
 	qu_buf_fini(&c.identifier);
 	qu_buf_fini(&c.purpose);

@@ -110,6 +110,7 @@ struct kdoc_ctx {
 	struct kdoc_desc *descs;
 	size_t ndescs, adescs;
 	struct qu_map descmap;
+	struct qu_map names;	/* kdoc_check_sections()'s, kept for reuse */
 	struct qu_section *sects;
 	size_t nsects, asects;
 	const char **sectcheck;

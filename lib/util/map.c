@@ -23,6 +23,23 @@ void qu_map_fini(struct qu_map *m)
 	qu_map_init(m);
 }
 
+void qu_map_reset(struct qu_map *m)
+{
+	/*
+	 * A parser empties its map once per comment: clearing a small table
+	 * is cheaper than freeing it and allocating the next. A large one
+	 * (a 10^5-member struct) is freed, or every later comment would pay
+	 * for clearing it.
+	 */
+	if (m->cap > 64) {
+		qu_map_fini(m);
+		return;
+	}
+	if (m->n)
+		memset(m->slots, 0, m->cap * sizeof(*m->slots));
+	m->n = 0;
+}
+
 static struct qu_map_slot *find(const struct qu_map *m, const char *key,
 				size_t klen, uint64_t h)
 {

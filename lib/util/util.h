@@ -598,6 +598,13 @@ void qu_map_init(struct qu_map *m);
 void qu_map_fini(struct qu_map *m);
 
 /**
+ * qu_map_reset() - empty @m for reuse; a small table is kept and cleared,
+ *	a large one freed
+ * @m: the map
+ */
+void qu_map_reset(struct qu_map *m);
+
+/**
  * qu_map_get() - look a key up
  * @m: the map
  * @key: the key's bytes
