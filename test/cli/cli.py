@@ -3,7 +3,10 @@
 """The command line of quire: exit codes, help, option errors, directory
 walking and the summary line, on small inputs made here.
 
-usage: cli.py QUIRE
+Every command "quire --help" lists must have its page in docs/commands/
+and be described in the man page (docs/quire.1).
+
+usage: cli.py QUIRE SOURCE_ROOT
 """
 import os
 import subprocess
@@ -16,6 +19,7 @@ WARN = '/**\n * g() - a function\n */\nvoid g(int y);\n'
 
 def main():
     quire = os.path.abspath(sys.argv[1])
+    root = sys.argv[2]
     failed = 0
 
     def expect(name, args, rc, out=None, err=None, no_err=False, cwd=None):
@@ -108,6 +112,21 @@ def main():
             failed += 1
             print('FAIL extract order: %r, expected files in the order '
                   'given' % names)
+    so, _ = expect('--help lists commands', ['--help'], 0, out='commands:')
+    cmds = []
+    for line in so.split('commands:', 1)[1].splitlines():
+        if line.startswith('  ') and line.split():
+            cmds.append(line.split()[0])
+    with open(os.path.join(root, 'docs', 'quire.1')) as f:
+        man = f.read()
+    for c in cmds:
+        if '.Cm %s' % c not in man:
+            failed += 1
+            print('FAIL docs/quire.1 does not describe quire %s' % c)
+        if not os.path.exists(os.path.join(root, 'docs', 'commands',
+                                           c + '.md')):
+            failed += 1
+            print('FAIL no docs/commands/%s.md' % c)
     print('%d failed' % failed)
     return 1 if failed else 0
 
