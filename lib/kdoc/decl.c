@@ -266,8 +266,10 @@ void kdoc_dump_function(struct kdoc_ctx *c)
 	unwrap_fp(pr);
 	if (strstr(pr->buf, "SYSCALL_DEFINE"))
 		syscall_munge(pr);
-	if (strstr(pr->buf, "TRACE_EVENT") || strstr(pr->buf, "DEFINE_EVENT") ||
-	    strstr(pr->buf, "DEFINE_SINGLE_EVENT"))
+	/* all three name "_EVENT": one search for the common prototype */
+	if (strstr(pr->buf, "_EVENT") &&
+	    (strstr(pr->buf, "TRACE_EVENT") || strstr(pr->buf, "DEFINE_EVENT") ||
+	     strstr(pr->buf, "DEFINE_SINGLE_EVENT")))
 		tracepoint_munge(c);
 
 	/* s/^#\s*define\s+// */

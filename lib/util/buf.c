@@ -53,16 +53,6 @@ void qu_buf_grow(struct qu_buf *b, size_t extra)
 	b->alloc = n;
 }
 
-void qu_buf_add(struct qu_buf *b, const void *ptr, size_t len)
-{
-	if (!len)
-		return;
-	qu_buf_grow(b, len);
-	memcpy(b->buf + b->len, ptr, len);
-	b->len += len;
-	b->buf[b->len] = '\0';
-}
-
 void qu_buf_adds(struct qu_buf *b, const char *s)
 {
 	qu_buf_add(b, s, strlen(s));

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define QU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -154,8 +155,21 @@ void qu_buf_grow(struct qu_buf *b, size_t extra);
  * @b: the buffer
  * @ptr: the bytes; may contain NUL
  * @len: how many
+ *
+ * Inline for the same reason as qu_buf_addc(): parsers append short
+ * pieces, and the call to qu_buf_grow() cost more than most copies.
  */
-void qu_buf_add(struct qu_buf *b, const void *ptr, size_t len);
+static inline void qu_buf_add(struct qu_buf *b, const void *ptr, size_t len)
+{
+	if (!len)
+		return;
+	/* room for the bytes and the NUL; qu_buf_grow() checks overflow */
+	if (len >= b->alloc - b->len)
+		qu_buf_grow(b, len);
+	memcpy(b->buf + b->len, ptr, len);
+	b->len += len;
+	b->buf[b->len] = '\0';
+}
 
 /**
  * qu_buf_adds() - append a NUL-terminated string
