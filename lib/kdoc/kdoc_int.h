@@ -165,12 +165,19 @@ static inline bool kdoc_is_word(int ch)
 	return kdoc_ctype[(unsigned char)ch] & KDOC_WORD;
 }
 
+/* \s* : inline, as the patterns call it at nearly every token */
+static inline const char *kdoc_skip_space(const char *p)
+{
+	while (kdoc_is_space((unsigned char)*p))
+		p++;
+	return p;
+}
+
 void kdoc_strip_comments(struct qu_buf *b);
 void kdoc_squash_spaces(struct qu_buf *b);
 void kdoc_trim(struct qu_buf *b);
 void kdoc_buf_set(struct qu_buf *b, const char *s, size_t len);
 void kdoc_apply_attrs(struct qu_buf *b, int where, struct qu_buf *scratch);
-const char *kdoc_skip_space(const char *p);
 
 /* Where an attrs.def row applies. */
 enum kdoc_attr_where {

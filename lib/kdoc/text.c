@@ -29,13 +29,6 @@ const unsigned char kdoc_ctype[256] = {
 #undef R10
 };
 
-const char *kdoc_skip_space(const char *p)
-{
-	while (kdoc_is_space((unsigned char)*p))
-		p++;
-	return p;
-}
-
 void kdoc_buf_set(struct qu_buf *b, const char *s, size_t len)
 {
 	/* @s may point into @b itself */
