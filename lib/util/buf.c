@@ -137,10 +137,20 @@ bool qu_utf8_valid(const char *s, size_t len, size_t *bad_out)
 
 	while (i < len) {
 		/*
-		 * Eight ASCII bytes at a time: files with one non-ASCII
-		 * byte (an author's name) are otherwise mostly ASCII, and a
-		 * byte-wise walk over them cost more than finding comments.
+		 * ASCII runs a word at a time, thirty-two bytes a step where
+		 * possible: files with one non-ASCII byte (an author's name)
+		 * are otherwise mostly ASCII, and a byte-wise walk over them
+		 * cost more than finding their comments.
 		 */
+		while (i + 32 <= len) {
+			uint64_t w[4];
+			memcpy(w, p + i, 32);
+			if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ull)
+				break;
+			i += 32;
+		}
+		if (i == len)
+			break;
 		if (i + 8 <= len) {
 			uint64_t w;
 			memcpy(&w, p + i, 8);
