@@ -7,6 +7,7 @@
  * for any number of threads.
  */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ struct slot {
 	struct qu_source *src;
 	struct qu_buf out;
 	struct qu_diags diags;
+	bool done;
 };
 
 struct extract {
@@ -62,6 +64,15 @@ struct extract {
 	struct slot *slots; /* files, then export files */
 	struct qu_map exports;
 	bool want_exports;
+	/*
+	 * Output is streamed in file order: whichever worker finishes the
+	 * file at @next_out writes it and every finished file after it, so
+	 * memory holds only the files finished out of order, not the whole
+	 * tree's output (a kernel tree's JSON is over 100 MB).
+	 */
+	pthread_mutex_t out_lock;
+	size_t next_out;
+	bool write_failed;
 };
 
 /* Split NAMES at commas and blanks, as the Sphinx directive's options. */
@@ -105,6 +116,23 @@ static bool has_error(const struct qu_diags *d)
 	return false;
 }
 
+/* Marks file @i done and writes every done file from the next one on. */
+static void flush_ready(struct extract *x, size_t i)
+{
+	pthread_mutex_lock(&x->out_lock);
+	x->slots[i].done = true;
+	while (x->next_out < x->files.n && x->slots[x->next_out].done) {
+		struct qu_buf *b = &x->slots[x->next_out].out;
+
+		if (!x->write_failed &&
+		    fwrite(b->buf, 1, b->len, stdout) != b->len)
+			x->write_failed = true;
+		qu_buf_fini(b);
+		x->next_out++;
+	}
+	pthread_mutex_unlock(&x->out_lock);
+}
+
 static void extract_one(struct qu_job *job, size_t i, void *payload)
 {
 	struct extract *x = payload;
@@ -116,8 +144,10 @@ static void extract_one(struct qu_job *job, size_t i, void *payload)
 
 	if (!s->src) {
 		read_one(job, i, payload);
-		if (!s->src)
+		if (!s->src) {
+			flush_ready(x, i);
 			return;
+		}
 	}
 	qu_kdoc_parse(&u, s->src, &x->opts);
 
@@ -161,6 +191,12 @@ static void extract_one(struct qu_job *job, size_t i, void *payload)
 	for (size_t k = 0; k < s->diags.n; k++)
 		s->diags.v[k].path = path;
 	qu_unit_fini(&u);
+	/* The export map points into the sources: keep them only then. */
+	if (!x->want_exports) {
+		qu_source_free(s->src);
+		s->src = NULL;
+	}
+	flush_ready(x, i);
 }
 
 static int parse_args(struct extract *x, struct cmd_files *ids,
@@ -264,15 +300,9 @@ static int parse_args(struct extract *x, struct cmd_files *ids,
 	return 0;
 }
 
-static int write_all(const struct extract *x)
+static int finish_output(const struct extract *x)
 {
-	for (size_t i = 0; i < x->files.n; i++) {
-		const struct qu_buf *b = &x->slots[i].out;
-
-		if (fwrite(b->buf, 1, b->len, stdout) != b->len)
-			break;
-	}
-	if (fflush(stdout) || ferror(stdout)) {
+	if (x->write_failed || fflush(stdout) || ferror(stdout)) {
 		perror("quire extract: standard output");
 		return -1;
 	}
@@ -315,9 +345,11 @@ int cmd_extract(int argc, char **argv)
 				qu_kdoc_add_exports(&x.exports, x.slots[i].src);
 		x.sel.exported = &x.exports;
 	}
+	pthread_mutex_init(&x.out_lock, NULL);
 	qu_pool_run(threads, x.files.n, extract_one, &x);
+	pthread_mutex_destroy(&x.out_lock);
 
-	rc = write_all(&x) < 0 ? QU_EXIT_USAGE : QU_EXIT_OK;
+	rc = finish_output(&x) < 0 ? QU_EXIT_USAGE : QU_EXIT_OK;
 	qu_diags_init(&all);
 	for (size_t i = 0; i < nslots; i++)
 		qu_diags_move(&all, &x.slots[i].diags);
