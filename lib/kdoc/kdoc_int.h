@@ -73,6 +73,49 @@ struct kdoc_param {
  *	line, as Perl's $. after joining continuations)
  * @ln: the logical line: continuations joined, tabs expanded, no newline
  * @has_nl: whether @ln ended with a newline
+ * @state: where the line state machine is (the reference's $state)
+ * @inline_state: where an in-line member comment is
+ * @decl_type: what the comment's first line named (function, struct, …)
+ * @in_doc_sect: a section heading has been seen in this comment
+ * @leading_space_set: @leading_space holds the section's indentation
+ * @anon_struct_union: the last member parsed was an anonymous aggregate
+ * @brcount: brace depth while a prototype is collected
+ * @new_start_line: line where the current section's text starts
+ * @comment_line: line of the comment's opening
+ * @proto_line: line where the declaration starts
+ * @identifier: the name the comment's first line gives
+ * @purpose: the short description
+ * @section: the current section's title
+ * @contents: the current section's text so far
+ * @leading_space: indentation removed from the section's lines
+ * @prototype: the declaration collected after the comment
+ * @tmp: scratch for one step
+ * @s_arg: scratch for decl.c: one argument
+ * @s_b: scratch for decl.c
+ * @s_type: scratch for decl.c: a type
+ * @s_t2: scratch for decl.c
+ * @s_attr: scratch for decl.c: attributes cut out
+ * @s_decl: scratch for decl.c: the normalized declaration
+ * @fields: a struct body split into members
+ * @afields: slots allocated in @fields
+ * @descs: the parameter descriptions of the comment, in order
+ * @ndescs: how many
+ * @adescs: how many allocated
+ * @descmap: parameter name to its entry in @descs
+ * @names: kdoc_check_sections()'s set of names, kept for reuse
+ * @sects: the titled sections of the comment
+ * @nsects: how many
+ * @asects: how many allocated
+ * @sectcheck: parameter names described, for the excess check
+ * @nsectcheck: how many
+ * @asectcheck: how many allocated
+ * @params: the declaration's parameters or members
+ * @nparams: how many
+ * @aparams: how many allocated
+ * @outputs: items output so far (for "no structured comments found")
+ * @items: the finished items
+ * @nitems: how many
+ * @aitems: how many allocated
  */
 struct kdoc_ctx {
 	const struct qu_source *src;
