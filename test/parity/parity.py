@@ -264,8 +264,10 @@ def norm_params(names):
     for n in names:
         if n.startswith('{unnamed_'):
             continue
-        if n.endswith('...') and n != '...':
-            n = n[:-3]
+        # A named variadic argument ("args...") is quire's parameter
+        # "..." with the type "args..."; compare both as "...".
+        if n.endswith('...'):
+            n = '...'
         out.append(n)
     if out == ['void']:
         out = []
