@@ -409,6 +409,14 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 			free(v);
 			goto out;
 		}
+		/*
+		 * The walk sorts each folder's names, which is not the order
+		 * of whole paths ("dma-buf/x" sorts before "dma/x", '-' being
+		 * below '/'); units are found by bsearch() over whole paths.
+		 * Golden: test/site/zero (folders "dma" and "dma-buf").
+		 */
+		if (n > 1)
+			qsort(v, n, sizeof(*v), cmp_str);
 		out->sources = (const char **)v;
 		out->nsources = n;
 		ret = 0;

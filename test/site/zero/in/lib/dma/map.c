@@ -1,0 +1,5 @@
+/**
+ * dma_map() - map a buffer
+ * @buf: the buffer
+ */
+void dma_map(void *buf);
