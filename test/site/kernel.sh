@@ -5,7 +5,7 @@
 # (77) when Debian's linux-source-6.1 package is not installed.
 # usage: kernel.sh QUIRE LINKCHECK
 set -eu
-quire=$1 linkcheck=$2
+quire=$(readlink -f "$1") linkcheck=$2
 tarball=/usr/src/linux-source-6.1.tar.xz
 if [ ! -r "$tarball" ]; then
 	echo "skip: $tarball not found (apt install linux-source-6.1)"
@@ -21,4 +21,11 @@ pages=$(find "$tmp/site" -name '*.html' | wc -l)
 echo "pages: $pages"
 # the tree documents about ten thousand files; far fewer means a failure
 [ "$pages" -gt 9000 ] || { echo "too few pages"; exit 1; }
+# every item quire extract finds in the tree is on a page
+items=$(sed -n 's/.* pages, \([0-9]*\) items,.*/\1/p' "$tmp/diag")
+want=$(cd "$tmp/linux-source-6.1" &&
+	grep -rl --include='*.[ch]' '^/\*\*' . | sed 's|^\./||' | sort |
+	xargs "$quire" extract --json 2>/dev/null | wc -l)
+echo "items: $items on pages, $want extracted"
+[ "$items" = "$want" ] || { echo "items missing from the site"; exit 1; }
 "$linkcheck" "$tmp/site" | tail -20
