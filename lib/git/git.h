@@ -20,7 +20,8 @@
  * The caller must have called git_libgit2_init() (once, before threads).
  * Context: thread-safe; opens and closes its own repository handle.
  * Return: 0 when found, 1 when @path is in no git work tree (or in a bare
- * repository), -1 on a libgit2 error other than "not found".
+ * repository, or in a folder the work tree ignores), -1 on a libgit2
+ * error other than "not found".
  */
 int qu_git_workdir(struct qu_buf *out, const char *path);
 

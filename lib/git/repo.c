@@ -11,6 +11,27 @@
 
 #include "git/git.h"
 
+/*
+ * A tree unpacked into an ignored folder of another project (a kernel
+ * tarball under that project's build/) is not part of that work tree:
+ * its version is not the project's `git describe`, nor its root the
+ * project's root.
+ */
+static int is_ignored(git_repository *repo, const char *wd, const char *path)
+{
+	char *real = realpath(path, NULL);
+	size_t wl = strlen(wd);
+	int ignored = 0;
+
+	if (!real)
+		return 0;
+	if (!strncmp(real, wd, wl) && real[wl] != '\0' &&
+	    git_ignore_path_is_ignored(&ignored, repo, real + wl) < 0)
+		ignored = 0;
+	free(real);
+	return ignored;
+}
+
 int qu_git_workdir(struct qu_buf *out, const char *path)
 {
 	git_buf found = {0};
@@ -29,7 +50,7 @@ int qu_git_workdir(struct qu_buf *out, const char *path)
 	if ((error = git_repository_open(&repo, found.ptr)) < 0)
 		goto out;
 	wd = git_repository_workdir(repo);
-	if (!wd) {
+	if (!wd || is_ignored(repo, wd, path)) {
 		error = 1;
 		goto out;
 	}
