@@ -34,6 +34,40 @@ static bool in(const uint32_t *v, size_t n, uint32_t x)
 	return false;
 }
 
+static void level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
+		  uint32_t page, const struct frame *f, const uint32_t *anc,
+		  size_t nanc, struct qu_buf *href);
+
+/* One entry of the navigation, expanded when it leads to the current page. */
+static void entry(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr ul,
+		  uint32_t c, const struct frame *f, const uint32_t *anc,
+		  size_t nanc, struct qu_buf *href)
+{
+	const struct qu_page *cp = &r->site->pages[c];
+	xmlNodePtr li = r_el(doc, ul, "li", NULL), a;
+	const char *t = cp->title;
+
+	/* zero-config titles are paths: the tree shows the rest */
+	if (r->site->zero_config) {
+		size_t tl = strlen(t);
+		const char *sl = tl > 1 ? memrchr(t, '/', tl - 1) : NULL;
+
+		if (sl)
+			t = sl + 1;
+	}
+	qu_buf_reset(href);
+	qu_site_relpath(href, f->out, cp->out);
+	a = r_link(doc, li, href->buf, t);
+	if (c == f->page) {
+		r_attr(li, "class", "current");
+		r_attr(a, "aria-current", "page");
+	} else if (in(anc, nanc, c)) {
+		r_attr(li, "class", "open");
+	}
+	if (in(anc, nanc, c))
+		level(r, doc, li, c, f, anc, nanc, href);
+}
+
 /*
  * One level of the navigation: all the children of @page, each expanded
  * only when it leads to the current page.
@@ -49,34 +83,63 @@ static void level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 	if (!pg->nchildren)
 		return;
 	ul = r_el(doc, parent, "ul", NULL);
-	for (k = 0; k < pg->nchildren; k++) {
-		uint32_t c = pg->children[k];
-		const struct qu_page *cp = &r->site->pages[c];
-		xmlNodePtr li = r_el(doc, ul, "li", NULL), a;
+	for (k = 0; k < pg->nchildren; k++)
+		entry(r, doc, ul, pg->children[k], f, anc, nanc, href);
+}
 
-		const char *t = cp->title;
+/*
+ * The top level, grouped under the captions of the home page's toctrees
+ * as Sphinx groups it; pages no captioned toctree lists come after.
+ */
+static bool top_level_captions(const struct qu_render *r, xmlDocPtr doc,
+			       xmlNodePtr slot, const struct frame *f,
+			       const uint32_t *anc, size_t nanc,
+			       struct qu_buf *href)
+{
+	const struct qu_page *home = &r->site->pages[0];
+	const struct qu_page *pages = r->site->pages;
+	bool any = false;
+	xmlNodePtr ul = NULL;
+	size_t i, k, m;
 
-		/* zero-config titles are paths: the tree shows the rest */
-		if (r->site->zero_config) {
-			size_t tl = strlen(t);
-			const char *sl =
-				tl > 1 ? memrchr(t, '/', tl - 1) : NULL;
+	for (i = 0; i < home->nparts; i++)
+		any |= home->parts[i].kind == QU_PART_TOCTREE &&
+		       home->parts[i].caption;
+	if (!any)
+		return false;
+	for (i = 0; i < home->nparts; i++) {
+		const struct qu_part *p = &home->parts[i];
 
-			if (sl)
-				t = sl + 1;
-		}
-		qu_buf_reset(href);
-		qu_site_relpath(href, f->out, cp->out);
-		a = r_link(doc, li, href->buf, t);
-		if (c == f->page) {
-			r_attr(li, "class", "current");
-			r_attr(a, "aria-current", "page");
-		} else if (in(anc, nanc, c)) {
-			r_attr(li, "class", "open");
-		}
-		if (in(anc, nanc, c))
-			level(r, doc, li, c, f, anc, nanc, href);
+		if (p->kind != QU_PART_TOCTREE || !p->caption)
+			continue;
+		r_text(doc, r_el(doc, slot, "p", "qu-nav-caption"),
+		       p->caption);
+		ul = r_el(doc, slot, "ul", NULL);
+		for (k = 0; k < p->npages; k++)
+			if (pages[p->pages[k]].parent == 0)
+				entry(r, doc, ul, p->pages[k], f, anc, nanc,
+				      href);
 	}
+	ul = NULL;
+	for (k = 0; k < home->nchildren; k++) {
+		uint32_t c = home->children[k];
+		bool listed = false;
+
+		for (i = 0; i < home->nparts && !listed; i++) {
+			const struct qu_part *p = &home->parts[i];
+
+			if (p->kind != QU_PART_TOCTREE || !p->caption)
+				continue;
+			for (m = 0; m < p->npages && !listed; m++)
+				listed = p->pages[m] == c;
+		}
+		if (listed)
+			continue;
+		if (!ul)
+			ul = r_el(doc, slot, "ul", NULL);
+		entry(r, doc, ul, c, f, anc, nanc, href);
+	}
+	return true;
 }
 
 void render_nav(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
@@ -88,7 +151,8 @@ void render_nav(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
 
 	if (f->page != QU_NONE)
 		nanc = ancestors(r->site, f->page, anc, QU_ARRAY_SIZE(anc));
-	level(r, doc, slot, 0, f, anc, nanc, &href);
+	if (!top_level_captions(r, doc, slot, f, anc, nanc, &href))
+		level(r, doc, slot, 0, f, anc, nanc, &href);
 	qu_buf_fini(&href);
 }
 
