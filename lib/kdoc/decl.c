@@ -1257,7 +1257,16 @@ static void dump_enum(struct kdoc_ctx *c)
 	qu_buf_adds(&d, "enum ");
 	qu_buf_adds(&d, nm);
 	qu_buf_adds(&d, " { ");
-	add_slice(&d, members);
+	/*
+	 * The prototype's lines were joined without blanks, as the
+	 * reference joins them: a blank after each comma lets a reader's
+	 * line wrap between values rather than inside a name.
+	 */
+	for (size_t k = 0; k < members.len; k++) {
+		qu_buf_addc(&d, members.ptr[k]);
+		if (members.ptr[k] == ',')
+			qu_buf_addc(&d, ' ');
+	}
 	qu_buf_adds(&d, " }");
 	kdoc_squash_spaces(&d);
 
