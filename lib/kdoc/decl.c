@@ -1299,7 +1299,7 @@ static void dump_enum(struct kdoc_ctx *c)
 							       false, false,
 							       shown };
 		struct kdoc_desc *dd = kdoc_desc_find(c, arg, strlen(arg));
-		if (!dd || !*dd->text || !strcmp(dd->text, "0")) {
+		if (!dd || !dd->text || !*dd->text || !strcmp(dd->text, "0")) {
 			kdoc_desc_set(c, arg, NULL, 0);
 			kdoc_warn(c, QU_W_UNDESCRIBED_ENUM, c->line,
 				  "Enum value '%s' not described in enum '%s'",
