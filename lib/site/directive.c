@@ -92,6 +92,26 @@ struct dir_line {
 };
 
 /*
+ * An option line ":name: value" split into its name and its trimmed
+ * value; false when the line has no second ':'.
+ */
+static bool split_option(const struct dir_line *o, const char **k,
+			 size_t *kl, const char **v, size_t *vl)
+{
+	const char *colon;
+
+	*k = o->p + 1;
+	colon = memchr(*k, ':', o->len - 1);
+	if (!colon)
+		return false;
+	*kl = (size_t)(colon - *k);
+	*v = colon + 1;
+	*vl = o->len - 1 - *kl - 1;
+	trim(v, vl);
+	return true;
+}
+
+/*
  * ```{kernel-doc} PATH with its options. The file must exist in the source
  * tree now, so a typo is reported at the directive's line rather than as
  * an empty section later.
@@ -125,16 +145,11 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 	sel = &part->sel;
 	sel->path = site_strndup(s, arg, arglen);
 	for (i = 0; i < nopts; i++) {
-		const char *k = opts[i].p + 1, *v;
+		const char *k, *v;
 		size_t kl, vl;
 
-		v = memchr(k, ':', opts[i].len - 1);
-		if (!v)
+		if (!split_option(&opts[i], &k, &kl, &v, &vl))
 			continue;
-		kl = (size_t)(v - k);
-		v++;
-		vl = opts[i].len - 1 - kl - 1;
-		trim(&v, &vl);
 		if (kl == 6 && !strncmp(k, "export", 6)) {
 			sel->mode = QU_SEL_EXPORT;
 			names(s, v, vl, &sel->names, &sel->nnames);
@@ -172,16 +187,11 @@ static void toctree(struct qu_site *s, struct qu_page *pg, uint32_t line,
 	size_t i;
 
 	for (i = 0; i < nopts; i++) {
-		const char *k = opts[i].p + 1, *v;
+		const char *k, *v;
 		size_t kl, vl;
 
-		v = memchr(k, ':', opts[i].len - 1);
-		if (!v)
+		if (!split_option(&opts[i], &k, &kl, &v, &vl))
 			continue;
-		kl = (size_t)(v - k);
-		v++;
-		vl = opts[i].len - 1 - kl - 1;
-		trim(&v, &vl);
 		if (kl == 8 && !strncmp(k, "maxdepth", 8))
 			part->maxdepth = (unsigned)atoi(v);
 		else if (kl == 7 && !strncmp(k, "caption", 7))
