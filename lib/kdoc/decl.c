@@ -799,6 +799,19 @@ static void strip_private(struct qu_buf *m)
 }
 
 /*
+ * The length of "struct" or "union" at @p, else 0. Called at every byte of
+ * struct bodies, so one byte is tested before any string compare.
+ */
+static inline size_t aggregate_keyword(const char *p)
+{
+	if (*p == 's' && !strncmp(p, "struct", 6))
+		return 6;
+	if (*p == 'u' && !strncmp(p, "union", 5))
+		return 5;
+	return 0;
+}
+
+/*
  * The first (struct|union)([^{};]+)\{([^{}]*)\}([^{};]*); : an innermost
  * nested struct or union, with its declarators.
  */
@@ -807,15 +820,9 @@ static bool find_nested(const char *s, size_t *at, size_t *end,
 			struct qu_slice *ids)
 {
 	for (const char *p = s; *p; p++) {
-		size_t kl;
-		/* a byte test first: called once per nested body, at every byte */
-		if (*p != 's' && *p != 'u')
-			continue;
-		if (!strncmp(p, "struct", 6))
-			kl = 6;
-		else if (!strncmp(p, "union", 5))
-			kl = 5;
-		else
+		size_t kl = aggregate_keyword(p);
+
+		if (!kl)
 			continue;
 		const char *q = p + kl, *b, *e;
 		size_t n = strcspn(q, "{};");
@@ -1070,15 +1077,9 @@ static void dump_struct(struct kdoc_ctx *c)
 
 	/* (struct|union)\s+(\w+)\s*\{(.*)\}\s*$qualifiers* */
 	for (const char *p = x; *p && !members.ptr; p++) {
-		size_t kl;
-		/* one byte test first: this runs at every byte of the body */
-		if (*p != 's' && *p != 'u')
-			continue;
-		if (!strncmp(p, "struct", 6))
-			kl = 6;
-		else if (!strncmp(p, "union", 5))
-			kl = 5;
-		else
+		size_t kl = aggregate_keyword(p);
+
+		if (!kl)
 			continue;
 		const char *q = p + kl, *w, *b, *e;
 		if (!kdoc_is_space((unsigned char)*q))
