@@ -73,6 +73,11 @@ struct build_deps {
 };
 
 void build_deps_add(struct build_deps *d, const char *path);
+/*
+ * build_deps_add_folders() - add the folder of every input added so far,
+ * so that a new or removed page or source makes the build out of date
+ */
+void build_deps_add_folders(struct build_deps *d);
 void build_deps_fini(struct build_deps *d);
 
 /**

@@ -10,6 +10,18 @@
 
 #include "build_int.h"
 
+static void build_deps_add_dir(struct build_deps *d, const char *path,
+			       size_t len)
+{
+	/* consecutive files mostly share their folder */
+	if (d->n && strlen(d->v[d->n - 1]) == len &&
+	    !memcmp(d->v[d->n - 1], path, len))
+		return;
+	build_deps_add(d, "");
+	free(d->v[d->n - 1]);
+	d->v[d->n - 1] = qu_xstrndup(path, len);
+}
+
 void build_deps_add(struct build_deps *d, const char *path)
 {
 	if (d->n == d->alloc) {
@@ -17,6 +29,19 @@ void build_deps_add(struct build_deps *d, const char *path)
 		d->v = qu_xrealloc(d->v, d->alloc * sizeof(*d->v));
 	}
 	d->v[d->n++] = qu_xstrdup(path);
+}
+
+void build_deps_add_folders(struct build_deps *d)
+{
+	size_t i, n = d->n;
+
+	/* a page or source added or removed changes its folder's mtime */
+	for (i = 0; i < n; i++) {
+		const char *sl = strrchr(d->v[i], '/');
+
+		if (sl && sl > d->v[i])
+			build_deps_add_dir(d, d->v[i], (size_t)(sl - d->v[i]));
+	}
 }
 
 void build_deps_fini(struct build_deps *d)

@@ -114,6 +114,10 @@ static char *find_theme(const struct qu_site *s)
 	}
 	qu_buf_reset(&b);
 	qu_buf_addf(&b, "%s/themes/%s/page.html", QU_DATADIR, name);
+	if (!access(b.buf, R_OK))
+		goto found;
+	qu_buf_reset(&b);
+	qu_buf_addf(&b, "%s/%s/page.html", QU_SRC_THEMES, name);
 found:
 	b.len -= strlen("/page.html");
 	b.buf[b.len] = 0;
@@ -342,7 +346,6 @@ void qu_build_link(struct qu_build *b)
 			qu_buf_addf(&tmp, "%s/", b->site.srctree);
 		qu_buf_adds(&tmp, b->site.sources[i]);
 		b->src_paths[i] = qu_buf_detach(&tmp, NULL);
-		build_deps_add(&b->deps, b->src_paths[i]);
 	}
 	for (i = 0; i < b->site.npages; i++)
 		if (b->site.pages[i].src) {
@@ -351,6 +354,16 @@ void qu_build_link(struct qu_build *b)
 				    b->site.pages[i].src);
 			build_deps_add(&b->deps, tmp.buf);
 		}
+	/*
+	 * The folders the walk listed are inputs too, so that a new page
+	 * (or, without quire.yml, a new source) makes the site out of date.
+	 */
+	if (!b->site.zero_config)
+		build_deps_add_folders(&b->deps);
+	for (i = 0; i < b->site.nsources; i++)
+		build_deps_add(&b->deps, b->src_paths[i]);
+	if (b->site.zero_config)
+		build_deps_add_folders(&b->deps);
 	qu_progress_init(&b->progress, b->site.nsources, o->quiet);
 	qu_pool_run(o->threads, b->site.nsources, parse_one, b);
 	qu_progress_done(&b->progress);
