@@ -159,11 +159,10 @@ int cmd_build(int argc, char **argv)
 			st.npages, st.nitems, nwarn + nerr,
 			werror && nwarn ? " (as errors)" : "", now() - t0,
 			o.out);
-		if (st.nkept || st.nremoved)
-			fprintf(stderr,
-				"quire build: %zu pages rendered, %zu kept, "
-				"%zu removed\n",
-				st.nwritten, st.nkept, st.nremoved);
+		fprintf(stderr,
+			"quire build: %zu pages rendered, %zu kept, "
+			"%zu removed\n",
+			st.nwritten, st.nkept, st.nremoved);
 	}
 	ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 out:
