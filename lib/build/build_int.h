@@ -61,13 +61,23 @@ void qu_out_fini(struct qu_out *o);
 int build_rm_tree(const char *path);
 
 /**
+ * struct build_dep - one input of a build
+ * @path: as read
+ * @dir: a folder the build listed, not a file it read
+ */
+struct build_dep {
+	char *path;
+	bool dir;
+};
+
+/**
  * struct build_deps - the inputs a build read, for the depfile
- * @v: the paths, as read
+ * @v: the inputs
  * @n: how many
  * @alloc: how many allocated
  */
 struct build_deps {
-	char **v;
+	struct build_dep *v;
 	size_t n;
 	size_t alloc;
 };
@@ -85,6 +95,8 @@ void build_deps_fini(struct build_deps *d);
  * @d: the inputs; sorted and deduplicated here
  * @path: the depfile
  * @target: the target it names
+ * @out_parent: the folder the output lies in, resolved: left out of the
+ *	folders, since every build renames the output inside it
  * @err: receives a one-line message on failure
  *
  * Spaces, '#', '$' and backslashes in paths are escaped as ninja's and
@@ -93,7 +105,8 @@ void build_deps_fini(struct build_deps *d);
  * Return: 0, or -1.
  */
 int build_deps_write(struct build_deps *d, const char *path,
-		     const char *target, struct qu_buf *err);
+		     const char *target, const char *out_parent,
+		     struct qu_buf *err);
 
 /**
  * struct build_page_state - what the last build knew of one page

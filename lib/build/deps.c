@@ -10,37 +10,42 @@
 
 #include "build_int.h"
 
-static void build_deps_add_dir(struct build_deps *d, const char *path,
-			       size_t len)
-{
-	/* consecutive files mostly share their folder */
-	if (d->n && strlen(d->v[d->n - 1]) == len &&
-	    !memcmp(d->v[d->n - 1], path, len))
-		return;
-	build_deps_add(d, "");
-	free(d->v[d->n - 1]);
-	d->v[d->n - 1] = qu_xstrndup(path, len);
-}
-
-void build_deps_add(struct build_deps *d, const char *path)
+static void add(struct build_deps *d, char *path, bool dir)
 {
 	if (d->n == d->alloc) {
 		d->alloc = d->alloc ? 2 * d->alloc : 64;
 		d->v = qu_xrealloc(d->v, d->alloc * sizeof(*d->v));
 	}
-	d->v[d->n++] = qu_xstrdup(path);
+	d->v[d->n].path = path;
+	d->v[d->n++].dir = dir;
+}
+
+void build_deps_add(struct build_deps *d, const char *path)
+{
+	add(d, qu_xstrdup(path), false);
 }
 
 void build_deps_add_folders(struct build_deps *d)
 {
 	size_t i, n = d->n;
+	const char *last = NULL;
+	size_t last_len = 0;
 
 	/* a page or source added or removed changes its folder's mtime */
 	for (i = 0; i < n; i++) {
-		const char *sl = strrchr(d->v[i], '/');
+		const char *p = d->v[i].path;
+		const char *sl = strrchr(p, '/');
+		size_t len;
 
-		if (sl && sl > d->v[i])
-			build_deps_add_dir(d, d->v[i], (size_t)(sl - d->v[i]));
+		if (d->v[i].dir || !sl || sl == p)
+			continue;
+		len = (size_t)(sl - p);
+		/* consecutive files mostly share their folder */
+		if (last && len == last_len && !memcmp(p, last, len))
+			continue;
+		add(d, qu_xstrndup(p, len), true);
+		last = d->v[d->n - 1].path;
+		last_len = len;
 	}
 }
 
@@ -49,14 +54,15 @@ void build_deps_fini(struct build_deps *d)
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
-		free(d->v[i]);
+		free(d->v[i].path);
 	free(d->v);
 	memset(d, 0, sizeof(*d));
 }
 
 static int cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct build_dep *)a)->path,
+		      ((const struct build_dep *)b)->path);
 }
 
 /* A path as depfile readers unescape it: "\ " "\#" "$$" "\\". */
@@ -72,20 +78,33 @@ static void add_escaped(struct qu_buf *b, const char *p)
 }
 
 int build_deps_write(struct build_deps *d, const char *path,
-		     const char *target, struct qu_buf *err)
+		     const char *target, const char *out_parent,
+		     struct qu_buf *err)
 {
 	struct qu_buf b = QU_BUF_INIT;
 	size_t i;
 	int r;
 
+	for (i = 0; i < d->n; i++) {
+		char *abs;
+
+		if (!d->v[i].dir)
+			continue;
+		abs = qu_path_resolve(d->v[i].path);
+		if (!strcmp(abs, out_parent))
+			d->v[i].path[0] = 0; /* dropped below */
+		free(abs);
+	}
 	qsort(d->v, d->n, sizeof(*d->v), cmp);
 	add_escaped(&b, target);
 	qu_buf_addc(&b, ':');
 	for (i = 0; i < d->n; i++) {
-		if (i && !strcmp(d->v[i], d->v[i - 1]))
+		const char *p = d->v[i].path;
+
+		if (!p[0] || (i && !strcmp(p, d->v[i - 1].path)))
 			continue;
 		qu_buf_adds(&b, " \\\n  ");
-		add_escaped(&b, d->v[i]);
+		add_escaped(&b, p);
 	}
 	qu_buf_addc(&b, '\n');
 	r = qu_file_write_atomic(path, b.buf, b.len, err);

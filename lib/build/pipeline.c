@@ -758,11 +758,18 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	if (qu_out_commit(&b->out, err) < 0)
 		goto out;
 	phase(b, "write");
-	if (o->depfile &&
-	    build_deps_write(&b->deps, o->depfile,
-			     o->depfile_target ? o->depfile_target : o->out,
-			     err) < 0)
-		goto out;
+	if (o->depfile) {
+		char *parent = qu_xstrdup(b->out_abs);
+
+		*strrchr(parent, '/') = 0;
+		r = build_deps_write(&b->deps, o->depfile,
+				     o->depfile_target ? o->depfile_target
+						       : o->out,
+				     *parent ? parent : "/", err);
+		free(parent);
+		if (r < 0)
+			goto out;
+	}
 	r = 0;
 out:
 	qu_buf_fini(&tmp);
