@@ -161,8 +161,9 @@ int cmd_build(int argc, char **argv)
 			o.out);
 		fprintf(stderr,
 			"quire build: %zu pages rendered, %zu kept, "
-			"%zu removed\n",
-			st.nwritten, st.nkept, st.nremoved);
+			"%zu removed; %zu of %zu sources parsed\n",
+			st.nwritten, st.nkept, st.nremoved, st.nparsed,
+			st.nunits);
 	}
 	ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 out:
