@@ -430,6 +430,16 @@ void qu_diags_move(struct qu_diags *to, struct qu_diags *from);
 void qu_diags_sort(struct qu_diags *d);
 
 /**
+ * qu_diags_count() - count a list's errors and warnings, by their level
+ * @nerr: receives the number of errors
+ * @nwarn: receives the number of warnings (errors under -Werror too)
+ * @d: the list
+ *
+ * Every command counts with this, so their summaries and exit codes agree.
+ */
+void qu_diags_count(size_t *nerr, size_t *nwarn, const struct qu_diags *d);
+
+/**
  * qu_diags_print() - print every diagnostic in compiler format
  * @d: the list
  * @f: where to ("path:line:col: warning: text [-Wname]")
