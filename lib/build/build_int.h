@@ -55,14 +55,6 @@ int qu_out_commit(struct qu_out *o, struct qu_buf *err);
 void qu_out_fini(struct qu_out *o);
 
 /**
- * build_rm_tree() - remove a file or a folder and all it holds
- * @path: the path; symlinks are removed, never followed
- *
- * Return: 0, or -1 when something could not be removed.
- */
-int build_rm_tree(const char *path);
-
-/**
  * struct build_dep - one input of a build
  * @path: as read
  * @dir: a folder the build listed, not a file it read

@@ -882,6 +882,28 @@ void qu_build_diags(struct qu_diags *to, struct qu_build *b)
 	qu_diags_sort(to);
 }
 
+void qu_build_inputs(const struct qu_build *b,
+		     void (*fn)(void *payload, const char *path, bool dir),
+		     void *payload)
+{
+	size_t i;
+
+	for (i = 0; i < b->deps.n; i++)
+		if (b->deps.v[i].path[0])
+			fn(payload, b->deps.v[i].path, b->deps.v[i].dir);
+}
+
+void qu_build_rendered(const struct qu_build *b,
+		       void (*fn)(void *payload, const char *out),
+		       void *payload)
+{
+	size_t i;
+
+	for (i = 0; b->keep && i < b->site.npages; i++)
+		if (!b->keep[i])
+			fn(payload, b->site.pages[i].out);
+}
+
 void qu_build_get_stats(struct qu_build_stats *out, const struct qu_build *b)
 {
 	*out = b->stats;

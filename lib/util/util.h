@@ -485,6 +485,16 @@ int qu_file_write_atomic(const char *path, const void *data, size_t len,
  */
 int qu_mkdir_p(const char *path, struct qu_buf *err);
 
+/**
+ * qu_rm_tree() - remove a file or a folder and all it holds
+ * @path: the path; symlinks are removed, never followed
+ *
+ * Only for folders quire made: the callers check ownership first.
+ *
+ * Return: 0, or -1 when something could not be removed.
+ */
+int qu_rm_tree(const char *path);
+
 /* Line index ------------------------------------------------------------ */
 
 /**
