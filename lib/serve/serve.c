@@ -31,7 +31,7 @@ extern char **environ;
  * when nothing changed for QUIET_MS; a stream of changes still rebuilds
  * every MAX_WAIT_MS.
  */
-#define QUIET_MS 120
+#define QUIET_MS 50
 #define MAX_WAIT_MS 2000
 /* folders below the docs root watched for new pages, at most */
 #define MAX_WALK_DEPTH 32

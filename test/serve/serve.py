@@ -193,7 +193,7 @@ def types_and_headers(srv, docs, quire, env, work):
     for d, _, names in os.walk(out):
         for n in names:
             with open(os.path.join(d, n), 'rb') as f:
-                if b'_quire' in f.read():
+                if b'<script src="/_quire/' in f.read():
                     fail('quire build wrote the reload script into %s' % n)
     ok('content types, headers, redirects, 404, methods, the script')
 
