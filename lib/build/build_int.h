@@ -213,12 +213,16 @@ struct build_unit_entry {
 
 /**
  * struct build_units - the units of the last build
- * @data: the cache file's bytes, which the entries point into
+ * @db: the open database (sqlite3 *), kept for the write at the end
+ * @path: its file
+ * @data: the rows' bytes, which the entries point into
  * @v: the entries, sorted by path
  * @n: how many
  * @written: when the cache was written, in nanoseconds
  */
 struct build_units {
+	struct sqlite3 *db;
+	char *path;
 	struct qu_buf data;
 	struct build_unit_entry *v;
 	size_t n;
@@ -249,13 +253,16 @@ bool build_units_fresh(const struct build_units *u,
 void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
 		      const struct build_unit_entry *e, const char *diag_path);
 /*
- * build_units_write() - store the @n units whose @ok is set, keyed by
- * @paths and @st, atomically. Return: 0, or -1 (message in @err).
+ * build_units_write() - store the units whose @ok is set and which are new
+ * or @dirty (parsed, or their stat changed), keyed by @paths and @st, and
+ * forget the sources no longer there, in one transaction.
+ * Return: 0, or -1 (message in @err).
  */
-int build_units_write(const char *dir, uint64_t exe, const char *const *paths,
-		      const struct build_stat *st, const struct qu_unit *units,
+int build_units_write(struct build_units *u, uint64_t exe,
+		      const char *const *paths, const struct build_stat *st,
+		      const struct qu_unit *units,
 		      const struct qu_graph_exports *ex, const bool *ok,
-		      size_t n, struct qu_buf *err);
+		      const bool *dirty, size_t n, struct qu_buf *err);
 void build_units_fini(struct build_units *u);
 
 /**

@@ -50,8 +50,8 @@ struct qu_build {
 	struct build_units ucache;
 	struct build_stat *st;
 	bool *st_ok;
+	bool *dirty;
 	atomic_size_t nparsed;
-	atomic_size_t nrestat;
 	char *dir_abs;
 	char *out_abs;
 	char *cache_dir;
@@ -287,15 +287,15 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	if (e && e->hash == src->hash) {
 		/* touched, or changed too close to the cache: same bytes */
 		build_units_load(u, &b->exports[i], e, b->src_paths[i]);
-		/* the cache is rewritten with the new stat */
-		if (memcmp(&e->st, &b->st[i], sizeof(e->st)))
-			atomic_fetch_add(&b->nrestat, 1);
+		/* the cache keeps the new stat */
+		b->dirty[i] = memcmp(&e->st, &b->st[i], sizeof(e->st)) != 0;
 		u->path = b->site.sources[i];
 		qu_source_free(src);
 		qu_progress_tick(&b->progress, job);
 		return;
 	}
 	atomic_fetch_add(&b->nparsed, 1);
+	b->dirty[i] = true;
 	qu_kdoc_parse(u, src, NULL);
 	qu_diags_move(&u->diags, &src->diags);
 	/* a file without kernel-doc is no news to a site build */
@@ -422,6 +422,7 @@ void qu_build_link(struct qu_build *b)
 		build_deps_add_folders(&b->deps);
 	b->st = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st));
 	b->st_ok = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st_ok));
+	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
 	if (b->cache_dir) {
 		const char *why =
 			build_units_read(&b->ucache, b->cache_dir, b->exe);
@@ -430,7 +431,6 @@ void qu_build_link(struct qu_build *b)
 			b->stats.cache_note = why;
 	}
 	atomic_init(&b->nparsed, 0);
-	atomic_init(&b->nrestat, 0);
 	qu_progress_init(&b->progress, b->site.nsources, o->quiet);
 	qu_pool_run(o->threads, b->site.nsources, parse_one, b);
 	qu_progress_done(&b->progress);
@@ -713,15 +713,6 @@ static void decide_pages(struct qu_build *b)
 	}
 }
 
-static size_t count_ok(const struct qu_build *b)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < b->site.nsources; i++)
-		n += b->st_ok[i];
-	return n;
-}
-
 static int cmp_cstr(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -839,12 +830,10 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	/* the cache first: a stale one only costs renders, never bytes */
 	if (b->cache_dir && save_state(b, err) < 0)
 		goto out;
-	/* the parsed units, when any changed */
+	/* the units parsed anew, in one transaction */
 	if (b->cache_dir &&
-	    (b->stats.nparsed || atomic_load(&b->nrestat) ||
-	     b->ucache.n != count_ok(b)) &&
-	    build_units_write(b->cache_dir, b->exe, b->site.sources, b->st,
-			      b->units, b->exports, b->st_ok,
+	    build_units_write(&b->ucache, b->exe, b->site.sources, b->st,
+			      b->units, b->exports, b->st_ok, b->dirty,
 			      b->site.nsources, err) < 0)
 		goto out;
 	phase(b, "cache");
@@ -943,6 +932,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->keep);
 	free(b->st);
 	free(b->st_ok);
+	free(b->dirty);
 	build_units_fini(&b->ucache);
 	build_cache_fini(&b->cache);
 	build_deps_fini(&b->deps);

@@ -212,6 +212,46 @@ def docs_tree(work, root, env):
     # must be caught either way
     spoil(good.replace(b'quire-cache\n', b'quire-cachf\n', 1),
           'another format', 'corrupt (checksum)')
+    with open(state, 'wb') as f:
+        f.write(good)
+
+    # the unit cache (SQLite): each defect is noted, the build is clean
+    import sqlite3
+    db = os.path.join(cache, 'units.sqlite')
+    if not os.path.exists(db):
+        fail('no unit cache at %s' % db)
+        return
+    age(proj, 120)
+    step(work, docs, 'units: settled', env, want_rendered=0)
+    step(work, docs, 'units: all from the cache', env, want_rendered=0,
+         want_parsed=0)
+
+    def units_sql(sql, name, note):
+        c = sqlite3.connect(db)
+        c.execute(sql)
+        c.commit()
+        c.close()
+        step(work, docs, name, env, want_rendered=0, note=note)
+
+    units_sql("UPDATE units SET body = x'00' || body WHERE rowid = (SELECT min(rowid) FROM units)",
+              'units: a changed row', 'corrupt (checksum)')
+    age(proj, 120)
+    step(work, docs, 'units: settled again', env, want_rendered=0)
+    units_sql("UPDATE meta SET value = '0.0.0' WHERE key = 'quire'",
+              'units: another quire', 'written by another quire')
+    units_sql("UPDATE meta SET value = '99' WHERE key = 'format'",
+              'units: another format', 'written in another format')
+    for f in ('-wal', '-shm'):
+        if os.path.exists(db + f):
+            os.remove(db + f)
+    with open(db, 'r+b') as f:
+        f.write(b'this is not an SQLite database at all')
+    step(work, docs, 'units: not a database', env, want_rendered=0,
+         note='corrupt')
+    with open(db, 'r+b') as f:
+        f.truncate(100)
+    step(work, docs, 'units: truncated', env, want_rendered=0,
+         note='corrupt')
 
 
 def zero_tree(work, env):
