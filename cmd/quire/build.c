@@ -29,6 +29,7 @@
 #include "markdown/markdown.h"
 #include "qu_config.h"
 #include "render/render.h"
+#include "search/search.h"
 #include "site/site.h"
 #include "source/source.h"
 
@@ -45,6 +46,7 @@ struct build {
 	const char *tmp;
 	struct cmd_progress progress;
 	size_t nitems;
+	unsigned threads;
 };
 
 static void usage(void)
@@ -453,6 +455,9 @@ static int write_rest(struct build *b, const char *theme, struct qu_buf *err)
 			return -1;
 		}
 	}
+	/* the search index, OUT/_search/: the one call into lib/search */
+	if (qu_search_write(b->tmp, &b->site, &b->graph, b->threads, err) < 0)
+		return -1;
 	{
 		/* GitHub Pages hides folders starting with "_" without it */
 		struct qu_buf empty = QU_BUF_INIT;
@@ -704,6 +709,7 @@ int cmd_build(int argc, char **argv)
 		goto out;
 	}
 	ntasks = b.site.npages + b.render.nextras;
+	b.threads = threads;
 	b.page_diags = qu_xcalloc(b.site.npages + 1, sizeof(*b.page_diags));
 	b.errs = qu_xcalloc(ntasks + 1, sizeof(*b.errs));
 	cmd_progress_init(&b.progress, ntasks, quiet);

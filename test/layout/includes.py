@@ -24,6 +24,7 @@ EARLIER = {
     'graph': ['util', 'source', 'kdoc', 'git', 'site'],
     'markdown': ['util', 'source', 'kdoc', 'git', 'site', 'graph'],
     'render': ['util', 'source', 'kdoc', 'git', 'site', 'graph', 'markdown'],
+    'search': ['util', 'source', 'kdoc', 'git', 'site', 'graph'],
     'serve': ['util', 'source', 'kdoc', 'git', 'site', 'graph', 'markdown',
               'render'],
 }
