@@ -456,8 +456,16 @@ static int write_rest(struct build *b, const char *theme, struct qu_buf *err)
 		}
 	}
 	/* the search index, OUT/_search/: the one call into lib/search */
-	if (qu_search_write(b->tmp, &b->site, &b->graph, b->threads, err) < 0)
-		return -1;
+	{
+		double t = now();
+
+		if (qu_search_write(b->tmp, &b->site, &b->graph, b->threads,
+				    err) < 0)
+			return -1;
+		if (getenv("QUIRE_TIMING"))
+			fprintf(stderr, "quire build: %-8s %6.2f s\n", "search",
+				now() - t);
+	}
 	{
 		/* GitHub Pages hides folders starting with "_" without it */
 		struct qu_buf empty = QU_BUF_INIT;
