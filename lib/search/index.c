@@ -36,9 +36,18 @@
 #define K1 1.2
 #define B 0.75
 
+/* a document's term, by where it is: what a slice's task walks */
+struct ref {
+	uint32_t doc;
+	uint32_t k;
+};
+
 struct chunk {
 	struct qu_arena arena;
 	struct qu_map map;
+	struct ref *refs[SLICES];
+	uint32_t nrefs[SLICES];
+	uint32_t arefs[SLICES];
 };
 
 struct tok_ctx {
@@ -58,8 +67,16 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 	void **slot = qu_map_slot(&t->c->map, tok, len);
 	struct search_dterm *d;
 	float w = part ? t->wpart : t->w;
+	size_t i;
 
 	t->len++;
+	/* numbers in running text are noise; in names they are kept */
+	if (!t->flags) {
+		for (i = 0; i < len && tok[i] >= '0' && tok[i] <= '9'; i++)
+			;
+		if (i == len)
+			return;
+	}
 	if (*slot) {
 		d = &t->v[(uintptr_t)*slot - 1];
 		d->tf += w;
@@ -170,8 +187,25 @@ static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 	(void)job;
 	if (end > r->x->ndocs)
 		end = r->x->ndocs;
-	for (k = i * CHUNK; k < end; k++)
-		tokenize_doc(r->x, &r->chunks[i], k);
+	for (k = i * CHUNK; k < end; k++) {
+		struct chunk *c = &r->chunks[i];
+		uint32_t j;
+
+		tokenize_doc(r->x, c, k);
+		for (j = 0; j < r->x->ndterms[k]; j++) {
+			unsigned sl = r->x->dterms[k][j].hash % SLICES;
+
+			if (c->nrefs[sl] == c->arefs[sl]) {
+				c->arefs[sl] = c->arefs[sl] ? 2 * c->arefs[sl]
+							    : 64;
+				c->refs[sl] = qu_xrealloc(
+					c->refs[sl],
+					c->arefs[sl] * sizeof(struct ref));
+			}
+			c->refs[sl][c->nrefs[sl]].doc = (uint32_t)k;
+			c->refs[sl][c->nrefs[sl]++].k = j;
+		}
+	}
 }
 
 struct slice {
@@ -185,6 +219,8 @@ struct slice {
 struct merge_run {
 	struct search_index *x;
 	struct slice *slices;
+	struct chunk *chunks;
+	size_t nchunks;
 	double avgdl;
 };
 
@@ -240,22 +276,44 @@ static void score(struct search_term *t, const struct search_index *x,
 	qsort(t->post, t->npost, sizeof(*t->post), cmp_doc);
 }
 
+/* one posting as gathered, before the postings are grouped by term */
+struct raw {
+	uint32_t term;
+	uint32_t doc;
+	float tf;
+	bool flag;
+};
+
+/*
+ * Gather one slice's terms: the postings go into one array in document
+ * order, then a counting sort by term (stable) gives each term its
+ * postings, still in document order, in one allocation.
+ */
 static void merge_slice(struct qu_job *job, size_t si, void *payload)
 {
 	struct merge_run *r = payload;
 	struct search_index *x = r->x;
 	struct slice *s = &r->slices[si];
-	size_t i, k;
+	struct raw *raw = NULL;
+	struct search_posting *all;
+	uint32_t *fill;
+	size_t c, k, nraw = 0, araw = 0, off;
 
 	(void)job;
-	for (i = 0; i < x->ndocs; i++) {
-		for (k = 0; k < x->ndterms[i]; k++) {
-			const struct search_dterm *d = &x->dterms[i][k];
+	for (c = 0; c < r->nchunks; c++) {
+		const struct chunk *ch = &r->chunks[c];
+
+		if (nraw + ch->nrefs[si] > araw) {
+			araw = 2 * (nraw + ch->nrefs[si]);
+			raw = qu_xrealloc(raw, araw * sizeof(*raw));
+		}
+		for (k = 0; k < ch->nrefs[si]; k++) {
+			uint32_t i = ch->refs[si][k].doc;
+			const struct search_dterm *d =
+				&x->dterms[i][ch->refs[si][k].k];
 			struct search_term *t;
 			void **slot;
 
-			if (d->hash % SLICES != si)
-				continue;
 			slot = qu_map_slot(&s->map, d->term, d->len);
 			if (!*slot) {
 				t = qu_arena_zalloc(&s->arena, sizeof(*t));
@@ -269,22 +327,36 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 						s->terms,
 						s->alloc * sizeof(*s->terms));
 				}
+				/* the term's number, until the postings are placed */
+				t->alloc = (uint32_t)s->n;
 				s->terms[s->n++] = t;
 			}
 			t = *slot;
-			if (t->npost == t->alloc) {
-				t->alloc = t->alloc ? 2 * t->alloc : 2;
-				t->post = qu_xrealloc(t->post,
-						      t->alloc * sizeof(*t->post));
-			}
-			t->post[t->npost].doc = (uint32_t)i;
-			t->post[t->npost].tf = d->tf;
-			t->post[t->npost].score = 0;
-			t->post[t->npost].flag =
-				(d->flags & SEARCH_FLAG_TITLE) != 0;
 			t->npost++;
+			raw[nraw].term = t->alloc;
+			raw[nraw].doc = i;
+			raw[nraw].tf = d->tf;
+			raw[nraw].flag = (d->flags & SEARCH_FLAG_TITLE) != 0;
+			nraw++;
 		}
 	}
+	all = qu_arena_alloc(&s->arena, (nraw + 1) * sizeof(*all));
+	fill = qu_xcalloc(s->n + 1, sizeof(*fill));
+	for (off = k = 0; k < s->n; k++) {
+		s->terms[k]->post = all + off;
+		fill[k] = (uint32_t)off;
+		off += s->terms[k]->npost;
+	}
+	for (k = 0; k < nraw; k++) {
+		struct search_posting *p = &all[fill[raw[k].term]++];
+
+		p->doc = raw[k].doc;
+		p->tf = raw[k].tf;
+		p->flag = raw[k].flag;
+		p->score = 0;
+	}
+	free(fill);
+	free(raw);
 	for (k = 0; k < s->n; k++)
 		score(s->terms[k], x, r->avgdl);
 }
@@ -362,6 +434,8 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	for (i = 0; i < x->ndocs; i++)
 		sum += x->docs[i].len;
 	mr.x = x;
+	mr.chunks = tr.chunks;
+	mr.nchunks = nchunks;
 	mr.avgdl = x->ndocs ? sum / (double)x->ndocs : 1;
 	if (mr.avgdl < 1)
 		mr.avgdl = 1;
@@ -396,8 +470,11 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	free(x->ndterms);
 	x->dterms = NULL;
 	x->ndterms = NULL;
-	for (i = 0; i < nchunks; i++)
+	for (i = 0; i < nchunks; i++) {
 		qu_arena_fini(&tr.chunks[i].arena);
+		for (k = 0; k < SLICES; k++)
+			free(tr.chunks[i].refs[k]);
+	}
 	free(tr.chunks);
 }
 
@@ -405,8 +482,6 @@ void search_fini(struct search_index *x)
 {
 	size_t i;
 
-	for (i = 0; i < x->nterms; i++)
-		free(x->terms[i]->post);
 	free(x->terms);
 	free(x->docs);
 	for (i = 0; i < x->narenas; i++)

@@ -65,9 +65,9 @@ struct search_posting {
  * struct search_term - one term of the index
  * @term: the term (NUL-terminated)
  * @len: its length
- * @post: its postings, by document
+ * @post: its postings, by document (in the slice's arena)
  * @npost: how many
- * @alloc: how many allocated
+ * @alloc: while gathering, the term's number in its slice
  * @top: the best few documents, by rank: their records go in the shard
  * @ntop: how many
  */

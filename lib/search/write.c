@@ -16,6 +16,7 @@
  * fields: docs/search.md.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 
 #define SHARD_BYTES 32768
 #define DOC_SHARD 256
-#define SNIPPET 180
+#define SNIPPET 120
 
 static const char *const kind_names[] = {
 	"function", "macro", "struct", "union", "enum",
@@ -148,53 +149,141 @@ void search_snippet(struct qu_buf *out, const struct search_index *x,
 	qu_buf_fini(&b);
 }
 
+/*
+ * One document's record, in parts: the URL's page and the path are
+ * shared by many records of a shard, so a shard lists each once ("s")
+ * and the records give their place in that list.
+ */
+struct rec {
+	const char *page;
+	const char *path;
+	char *name;
+	char *rest;
+};
+
 struct writer {
 	const struct search_index *x;
 	const char *dir;
-	char **records;
+	struct rec *records;
 	size_t *shard_first;
 	size_t nshards;
 	struct qu_buf *errs;
 	uint32_t *seen;
 };
 
-/* [kind,"name","url","path","snippet"] */
+/* A record: [kind,"name",page,"anchor",path,"snippet"], page and path
+ * given as places in the file's string list. */
 static void record(struct qu_job *job, size_t i, void *payload)
 {
 	struct writer *w = payload;
 	const struct search_index *x = w->x;
 	const struct search_doc *d = &x->docs[i];
 	const struct qu_page *p = &x->site->pages[d->page];
+	struct rec *r = &w->records[i];
 	struct qu_buf b = QU_BUF_INIT;
 
 	(void)job;
+	r->page = p->out;
 	qu_buf_addf(&b, "[%u,", d->kind);
 	if (d->kind == SEARCH_KIND_PAGE) {
-		const char *path = p->src ? p->src : p->out;
-
+		r->path = p->src ? p->src : p->out;
 		qu_buf_add_json_str(&b, p->title, strlen(p->title));
-		qu_buf_addc(&b, ',');
-		qu_buf_add_json_str(&b, p->out, strlen(p->out));
-		qu_buf_addc(&b, ',');
-		qu_buf_add_json_str(&b, path, strlen(path));
+		r->name = qu_buf_detach(&b, NULL);
+		qu_buf_adds(&b, ",\"\",");
 	} else {
 		const struct qu_item *it =
 			&x->g->units[d->unit].items[d->item];
-		struct qu_buf url = QU_BUF_INIT;
-		const char *path = x->g->units[d->unit].path;
 
+		r->path = x->g->units[d->unit].path;
 		qu_buf_add_json_str(&b, it->name, strlen(it->name));
+		r->name = qu_buf_detach(&b, NULL);
 		qu_buf_addc(&b, ',');
-		qu_buf_addf(&url, "%s#%s", p->out, d->anchor);
-		qu_buf_add_json_str(&b, url.buf, url.len);
+		/* the usual anchor, c.NAME, is left for the client to make */
+		if (!strncmp(d->anchor, "c.", 2) &&
+		    !strcmp(d->anchor + 2, it->name))
+			qu_buf_adds(&b, "\"\"");
+		else
+			qu_buf_add_json_str(&b, d->anchor, strlen(d->anchor));
 		qu_buf_addc(&b, ',');
-		qu_buf_add_json_str(&b, path, strlen(path));
-		qu_buf_fini(&url);
 	}
-	qu_buf_addc(&b, ',');
+	r->rest = qu_buf_detach(&b, NULL);
 	search_snippet(&b, x, d);
 	qu_buf_addc(&b, ']');
-	w->records[i] = qu_buf_detach(&b, NULL);
+	{
+		/* rest: ,"anchor", then (after the path's place) ,"snippet"] */
+		struct qu_buf all = QU_BUF_INIT;
+
+		qu_buf_adds(&all, r->rest);
+		qu_buf_addc(&all, 0);
+		qu_buf_add(&all, b.buf, b.len);
+		free(r->rest);
+		r->rest = qu_buf_detach(&all, NULL);
+	}
+	qu_buf_fini(&b);
+}
+
+/*
+ * The strings of a file: each page and path once, in the order the
+ * records first name them.
+ */
+struct strtab {
+	struct qu_map map;
+	struct qu_buf list;
+	size_t n;
+};
+
+static size_t str_index(struct strtab *st, const char *s)
+{
+	void **slot = qu_map_slot(&st->map, s, strlen(s));
+
+	if (!*slot) {
+		if (st->n)
+			qu_buf_addc(&st->list, ',');
+		qu_buf_add_json_str(&st->list, s, strlen(s));
+		*slot = (void *)(uintptr_t)++st->n;
+	}
+	return (uintptr_t)*slot - 1;
+}
+
+static void put_record(struct qu_buf *b, struct strtab *st,
+		       const struct rec *r)
+{
+	const char *snip = r->rest + strlen(r->rest) + 1;
+
+	qu_buf_adds(b, r->name);
+	qu_buf_addf(b, ",%zu,", str_index(st, r->page));
+	qu_buf_adds(b, r->rest);
+	qu_buf_addf(b, "%zu,", str_index(st, r->path));
+	qu_buf_adds(b, snip);
+}
+
+/* 64 digits: 0-31 end a number, 32-63 go on (five bits each, high first) */
+static const char digits[] =
+	"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+
+static void put_varint(struct qu_buf *b, uint32_t v)
+{
+	char tmp[8];
+	int n = 0;
+
+	tmp[n++] = digits[v & 31];
+	while ((v >>= 5))
+		tmp[n++] = digits[32 + (v & 31)];
+	while (n--)
+		qu_buf_addc(b, tmp[n]);
+}
+
+/* a score as one digit: 32 log-spaced levels, plus 32 for a title hit */
+static char score_digit(uint32_t score)
+{
+	double s = (score & 4095) / 64.0;
+	long l = lround(log2(1.0 + s) * 7.0);
+
+	if (l < 1)
+		l = 1;
+	if (l > 31)
+		l = 31;
+	return digits[l + (score & 4096 ? 32 : 0)];
 }
 
 static int put(const char *dir, const char *name, const struct qu_buf *data,
@@ -230,6 +319,7 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 	const struct search_index *x = w->x;
 	size_t first = w->shard_first[si], end = w->shard_first[si + 1];
 	struct qu_buf b = QU_BUF_INIT, name = QU_BUF_INIT;
+	struct strtab st = {.list = QU_BUF_INIT};
 	uint32_t *docs;
 	size_t i, n = 0, k;
 
@@ -249,25 +339,30 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 		const struct search_term *t = x->terms[i];
 		uint32_t prev = 0;
 
-		qu_buf_adds(&b, i > first ? ",\n[" : "[");
+		qu_buf_adds(&b, i > first ? ",\n\"" : "\"");
 		for (k = 0; k < t->npost; k++) {
-			qu_buf_addf(&b, "%s%u,%u", k ? "," : "",
-				    t->post[k].doc - prev, t->post[k].score);
+			put_varint(&b, t->post[k].doc - prev);
+			qu_buf_addc(&b, score_digit(t->post[k].score));
 			prev = t->post[k].doc;
 		}
-		qu_buf_addc(&b, ']');
+		qu_buf_addc(&b, '"');
 		for (k = 0; k < t->ntop; k++)
 			docs[n++] = t->top[k];
 	}
 	qu_buf_adds(&b, "],\n\"d\":{");
 	qsort(docs, n, sizeof(*docs), cmp_u32);
+	qu_map_init(&st.map);
 	for (i = 0, k = 0; i < n; i++) {
 		if (i && docs[i] == docs[i - 1])
 			continue;
-		qu_buf_addf(&b, "%s\"%u\":%s", k++ ? ",\n" : "", docs[i],
-			    w->records[docs[i]]);
+		qu_buf_addf(&b, "%s\"%u\":", k++ ? ",\n" : "", docs[i]);
+		put_record(&b, &st, &w->records[docs[i]]);
 	}
-	qu_buf_adds(&b, "}});\n");
+	qu_buf_adds(&b, "},\n\"s\":[");
+	qu_buf_add(&b, st.list.buf, st.list.len);
+	qu_buf_adds(&b, "]});\n");
+	qu_map_fini(&st.map);
+	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "t/%zu.js", si);
 	put(w->dir, name.buf, &b, &w->errs[si]);
 	free(docs);
@@ -280,17 +375,23 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 	struct writer *w = payload;
 	size_t i, end = (si + 1) * DOC_SHARD;
 	struct qu_buf b = QU_BUF_INIT, name = QU_BUF_INIT;
+	struct strtab st = {.list = QU_BUF_INIT};
 
 	(void)job;
 	if (end > w->x->ndocs)
 		end = w->x->ndocs;
-	qu_buf_addf(&b, "quireSearch.d(%zu,[", si);
+	qu_map_init(&st.map);
+	qu_buf_addf(&b, "quireSearch.d(%zu,{\"d\":[", si);
 	for (i = si * DOC_SHARD; i < end; i++) {
 		if (i > si * DOC_SHARD)
 			qu_buf_adds(&b, ",\n");
-		qu_buf_adds(&b, w->records[i]);
+		put_record(&b, &st, &w->records[i]);
 	}
-	qu_buf_adds(&b, "]);\n");
+	qu_buf_adds(&b, "],\n\"s\":[");
+	qu_buf_add(&b, st.list.buf, st.list.len);
+	qu_buf_adds(&b, "]});\n");
+	qu_map_fini(&st.map);
+	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "d/%zu.js", si);
 	put(w->dir, name.buf, &b, &w->errs[w->nshards + si]);
 	qu_buf_fini(&b);
@@ -318,13 +419,16 @@ static void cut_shards(struct writer *w)
 			w->shard_first[w->nshards++] = i;
 			size = 0;
 		}
-		size += t->len + 6 + 7 * (size_t)t->npost;
+		size += t->len + 6 + 3 * (size_t)t->npost;
 		for (k = 0; k < t->ntop; k++) {
 			uint32_t d = t->top[k];
 
 			if (w->seen[d] != w->nshards) {
 				w->seen[d] = (uint32_t)w->nshards;
-				size += strlen(w->records[d]) + 10;
+				size += strlen(w->records[d].name) +
+					strlen(w->records[d].rest) + 20 +
+					strlen(w->records[d].rest +
+					       strlen(w->records[d].rest) + 1);
 			}
 		}
 	}
@@ -376,7 +480,7 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	memset(&w, 0, sizeof(w));
 	w.x = &x;
 	w.dir = dir;
-	w.records = qu_xcalloc(x.ndocs + 1, sizeof(char *));
+	w.records = qu_xcalloc(x.ndocs + 1, sizeof(*w.records));
 	qu_pool_run(threads, x.ndocs, record, &w);
 	cut_shards(&w);
 
@@ -408,8 +512,10 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 		r = put(dir, "index.js", &m, err);
 	}
 out:
-	for (i = 0; i < x.ndocs; i++)
-		free(w.records[i]);
+	for (i = 0; i < x.ndocs; i++) {
+		free(w.records[i].name);
+		free(w.records[i].rest);
+	}
 	free(w.records);
 	free(w.shard_first);
 	free(w.seen);

@@ -29,7 +29,10 @@
 			m.stop.forEach(function (w) { state.stop[w] = true; });
 		},
 		t: function (n, shard) { state.shards[n] = shard; },
-		d: function (n, docs) { state.docs[n] = docs; }
+		d: function (n, docs) { state.docs[n] = docs; },
+		/* the ranked hits of a query, for tests and other scripts */
+		query: function (q, limit) { return search(q, limit || PAGE); },
+		kindName: function (k) { return state.manifest.kinds[k]; }
 	};
 
 	function load(path) {
@@ -148,13 +151,45 @@
 		return out;
 	}
 
+	/*
+	 * A document's record, from any loaded shard: [kind, name, URL,
+	 * path, snippet]. In the files the URL's page and the path are
+	 * places in the file's string list, and an item's anchor is left out
+	 * when it is the usual c.NAME.
+	 */
+	function resolve(r, strs) {
+		var anchor = r[3] || (r[0] < 7 ? 'c.' + r[1] : '');
+		return [r[0], r[1], strs[r[2]] + (anchor ? '#' + anchor : ''), strs[r[4]], r[5]];
+	}
+
 	function record(id) {
-		var k, rec;
+		var k, r;
 		for (k in state.shards)
-			if ((rec = state.shards[k].d[id]))
-				return rec;
+			if ((r = state.shards[k].d[id]))
+				return resolve(r, state.shards[k].s);
 		var m = state.manifest, ds = state.docs[Math.floor(id / m.dshard)];
-		return ds ? ds[id % m.dshard] : null;
+		r = ds && ds.d[id % m.dshard];
+		return r ? resolve(r, ds.s) : null;
+	}
+
+	/* 64 digits: 0-31 end a number, 32-63 go on (five bits each) */
+	var DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+	var VALUE = {};
+	for (var d = 0; d < 64; d++)
+		VALUE[DIGITS.charCodeAt(d)] = d;
+
+	/* a term's postings: pairs of document-number step and score digit */
+	function postings(str, fn) {
+		var i = 0, id = 0;
+		while (i < str.length) {
+			var acc = 0, v;
+			while ((v = VALUE[str.charCodeAt(i++)]) >= 32)
+				acc = acc * 32 + (v - 32);
+			id += acc * 32 + v;
+			v = VALUE[str.charCodeAt(i++)];
+			/* the level back to a score; 32 and up: a title hit */
+			fn(id, Math.pow(2, (v & 31) / 7) - 1, v >= 32);
+		}
 	}
 
 	function title(rec) {
@@ -203,16 +238,14 @@
 		var per = ws.map(function (w) {
 			var docs = {};
 			matches(m, w).forEach(function (mt) {
-				var p = mt.shard.p[mt.i], id = 0;
-				for (var k = 0; k < p.length; k += 2) {
-					id += p[k];
-					var s = (p[k + 1] & 4095) * mt.f, title = p[k + 1] >= 4096;
+				postings(mt.shard.p[mt.i], function (id, s, title) {
+					s *= mt.f;
 					var o = docs[id];
 					if (!o || o.s < s)
-						docs[id] = { s: s, t: title || (o && o.t) };
+						docs[id] = { s: s, t: title || !!(o && o.t) };
 					else if (title)
 						o.t = true;
-				}
+				});
 			});
 			return docs;
 		});
