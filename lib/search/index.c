@@ -228,6 +228,8 @@ static int cmp_score(const void *a, const void *b)
 {
 	const struct search_posting *p = a, *q = b;
 
+	if (p->exact != q->exact)
+		return p->exact ? -1 : 1;
 	if (p->score != q->score)
 		return p->score > q->score ? -1 : 1;
 	return p->doc < q->doc ? -1 : p->doc > q->doc;
@@ -240,7 +242,33 @@ static int cmp_doc(const void *a, const void *b)
 	return p->doc < q->doc ? -1 : p->doc > q->doc;
 }
 
-/* Score one term's postings, keep the best, note the top few. */
+/* Whether document @doc is named @term (a symbol or a one-word title). */
+static bool name_is(const struct search_index *x, uint32_t doc,
+		    const char *term, size_t len)
+{
+	const struct search_doc *d = &x->docs[doc];
+	const char *name = d->kind == SEARCH_KIND_PAGE
+				   ? x->site->pages[d->page].title
+				   : x->g->units[d->unit].items[d->item].name;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (!c || (c >= 'A' && c <= 'Z' ? c + 32 : c) !=
+				  (unsigned char)term[i])
+			return false;
+	}
+	return !name[len];
+}
+
+/*
+ * Score one term's postings (BM25 over the weighted frequencies), keep
+ * the best MAX_POSTINGS (documents named by the term first, so a
+ * symbol is never cut from its own name's list) and note the top few,
+ * whose records go in the term's shard: named ones, then title hits,
+ * then the rest, each by score, as the client ranks.
+ */
 static void score(struct search_term *t, const struct search_index *x,
 		  double avgdl)
 {
@@ -261,17 +289,17 @@ static void score(struct search_term *t, const struct search_index *x,
 		if (q > 4095)
 			q = 4095;
 		p->score = (uint32_t)q | (p->flag ? 4096 : 0);
+		p->exact = p->flag && name_is(x, p->doc, t->term, t->len);
 	}
 	qsort(t->post, t->npost, sizeof(*t->post), cmp_score);
 	if (t->npost > MAX_POSTINGS)
 		t->npost = MAX_POSTINGS;
-	/* ranked as the client ranks: a title hit first */
 	t->ntop = 0;
 	for (k = 0; k < t->npost && t->ntop < 12; k++)
-		if (t->post[k].score & 4096)
+		if (t->post[k].exact || (t->post[k].score & 4096))
 			t->top[t->ntop++] = t->post[k].doc;
 	for (k = 0; k < t->npost && t->ntop < 12; k++)
-		if (!(t->post[k].score & 4096))
+		if (!t->post[k].exact && !(t->post[k].score & 4096))
 			t->top[t->ntop++] = t->post[k].doc;
 	qsort(t->post, t->npost, sizeof(*t->post), cmp_doc);
 }
@@ -353,6 +381,7 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 		p->doc = raw[k].doc;
 		p->tf = raw[k].tf;
 		p->flag = raw[k].flag;
+		p->exact = false;
 		p->score = 0;
 	}
 	free(fill);

@@ -53,12 +53,14 @@ struct search_dterm {
  * @score: the quantized BM25 score, plus 4096 when SEARCH_FLAG_TITLE
  * @tf: the weighted frequency, until scored
  * @flag: the term is in the document's name, title or a heading
+ * @exact: the document is named the term
  */
 struct search_posting {
 	uint32_t doc;
 	uint32_t score;
 	float tf;
 	bool flag;
+	bool exact;
 };
 
 /**

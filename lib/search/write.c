@@ -189,7 +189,7 @@ static void record(struct qu_job *job, size_t i, void *payload)
 		r->path = p->src ? p->src : p->out;
 		qu_buf_add_json_str(&b, p->title, strlen(p->title));
 		r->name = qu_buf_detach(&b, NULL);
-		qu_buf_adds(&b, ",\"\",");
+		qu_buf_adds(&b, "\"\",");
 	} else {
 		const struct qu_item *it =
 			&x->g->units[d->unit].items[d->item];
@@ -197,7 +197,6 @@ static void record(struct qu_job *job, size_t i, void *payload)
 		r->path = x->g->units[d->unit].path;
 		qu_buf_add_json_str(&b, it->name, strlen(it->name));
 		r->name = qu_buf_detach(&b, NULL);
-		qu_buf_addc(&b, ',');
 		/* the usual anchor, c.NAME, is left for the client to make */
 		if (!strncmp(d->anchor, "c.", 2) &&
 		    !strcmp(d->anchor + 2, it->name))

@@ -223,18 +223,20 @@
 			if (!ws.length)
 				return { hits: [] };
 			var need = [];
-			ws.forEach(function (w) {
+			/* "rcu read lock" also looks for rcu_read_lock */
+			var joined = ws.length > 1 ? ws.join('_') : null;
+			(joined ? ws.concat([joined]) : ws).forEach(function (w) {
 				shardsFor(m, w).forEach(function (n) {
 					if (need.indexOf(n) < 0)
 						need.push(n);
 				});
 			});
 			return Promise.all(need.map(function (n) { return load('t/' + n + '.js'); }))
-				.then(function () { return rank(m, q, ws, kind, limit); });
+				.then(function () { return rank(m, q, ws, kind, limit, joined); });
 		});
 	}
 
-	function rank(m, q, ws, kind, limit) {
+	function rank(m, q, ws, kind, limit, joined) {
 		var per = ws.map(function (w) {
 			var docs = {};
 			matches(m, w).forEach(function (mt) {
@@ -276,41 +278,77 @@
 			cand.sort(function (a, b) { return b.n - a.n || b.s - a.s; });
 			cand = cand.filter(function (c) { return c.n === cand[0].n; });
 		}
-		cand.sort(function (a, b) { return (b.t - a.t) || (b.s - a.s) || (a.id - b.id); });
-		cand = cand.slice(0, Math.max(limit * 4, 40));
-		/* the records the best candidates need, from document shards */
-		var missing = [];
-		cand.forEach(function (c) {
-			if (!record(c.id)) {
+		if (joined) {
+			/* the words joined by "_" as one identifier: as good as all */
+			var byId = {};
+			cand.forEach(function (c) { byId[c.id] = c; });
+			shardsFor(m, joined).forEach(function (n) {
+				var sh = state.shards[n], i = sh ? sh.t.indexOf(joined) : -1;
+				if (i < 0)
+					return;
+				postings(sh.p[i], function (id, s) {
+					var c = byId[id];
+					if (!c)
+						cand.push(byId[id] = c = { id: id, s: 0, t: true });
+					c.s += 2 * s;
+					c.t = true;
+				});
+			});
+		}
+		var ql = ws.join(' '), qn = q.trim().toLowerCase(), qj = joined || ql;
+
+		/* the tier of a candidate; without its record, by its title hits */
+		function tier(c) {
+			var rec = c.rec = record(c.id);
+			if (!rec)
+				return c.t ? 2 : 3;
+			var name = rec[1].toLowerCase(), sym = rec[0] < 7;
+			if (name === ql || name === qn || name === qj)
+				return 0;
+			if (sym && ws.length === 1 && name.lastIndexOf(ws[0], 0) === 0)
+				return 1;
+			return c.t ? 2 : 3;
+		}
+
+		function order(a, b) {
+			return (a.tier - b.tier) ||
+				(a.tier === 1 ? a.rec[1].length - b.rec[1].length : 0) ||
+				(b.s - a.s) || (a.id - b.id);
+		}
+
+		function ranked() {
+			cand.forEach(function (c) { c.tier = tier(c); });
+			cand = cand.filter(function (c) { return kind < 0 || !c.rec || c.rec[0] === kind; });
+			cand.sort(order);
+		}
+
+		ranked();
+		/*
+		 * The records the best candidates lack, from document shards.
+		 * A term shard holds the records of its terms' best documents,
+		 * which are the best candidates of a one-word query: the
+		 * drop-down fetches none for it (at most three files in all).
+		 * Longer queries take a few.
+		 */
+		var missing = [], most = ws.length === 1 && limit <= DROPDOWN ? 0 :
+			limit <= DROPDOWN ? 2 : 6;
+		cand.slice(0, limit).forEach(function (c) {
+			if (!c.rec) {
 				var n = Math.floor(c.id / m.dshard);
-				if (missing.indexOf(n) < 0 && missing.length < 4)
+				if (missing.indexOf(n) < 0 && missing.length < most)
 					missing.push(n);
 			}
 		});
-		var ql = ws.join(' '), qn = q.trim().toLowerCase();
 		return Promise.all(missing.map(function (n) { return load('d/' + n + '.js'); }))
 			.then(function () {
+				if (missing.length)
+					ranked();
 				var hits = [];
 				cand.forEach(function (c) {
-					var rec = record(c.id);
-					if (!rec || (kind >= 0 && rec[0] !== kind))
-						return;
-					var name = rec[1].toLowerCase(), sym = rec[0] < 7;
-					var tier = 3;
-					if (name === ql || name === qn)
-						tier = 0;
-					else if (sym && ws.length === 1 && name.lastIndexOf(ws[0], 0) === 0)
-						tier = 1;
-					else if (c.t)
-						tier = 2;
-					hits.push({ id: c.id, rec: rec, tier: tier, s: c.s });
+					if (c.rec && hits.length < limit)
+						hits.push({ id: c.id, rec: c.rec, tier: c.tier, s: c.s });
 				});
-				hits.sort(function (a, b) {
-					return (a.tier - b.tier) ||
-						(a.tier === 1 ? a.rec[1].length - b.rec[1].length : 0) ||
-						(b.s - a.s) || (a.id - b.id);
-				});
-				return { hits: hits.slice(0, limit), words: ws };
+				return { hits: hits, words: ws };
 			});
 	}
 
