@@ -115,9 +115,13 @@ void search_snippet(struct qu_buf *out, const struct search_index *x,
 
 		if (*it->brief)
 			plain(&b, it->brief, strlen(it->brief), max);
-		for (k = 0; k < it->nsections && b.len < SNIPPET; k++)
+		for (k = 0; k < it->nsections && b.len < SNIPPET; k++) {
+			/* the brief is a phrase: end it before the text */
+			if (b.len && !strchr(".!?:;", b.buf[b.len - 1]))
+				qu_buf_addc(&b, '.');
 			plain(&b, it->sections[k].body,
 			      strlen(it->sections[k].body), max);
+		}
 	} else {
 		const struct qu_page *p = &x->site->pages[d->page];
 		const struct qu_graph *g = x->g;

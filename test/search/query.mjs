@@ -11,7 +11,9 @@
  *       QUERY => NAME@RANK      the hit named NAME (a symbol or a page
  *                               title) is at RANK or better (1 = first)
  *       QUERY => none           no hit at all
- *       QUERY => fetches<=N     the query loads at most N index files
+ *       QUERY => fetches<=N     the query, as the search box's drop-down
+ *                               runs it (ten hits), loads at most N files
+ *       QUERY => like:OTHER     the first hit is OTHER's first hit
  *     Fields are separated by " => "; "#" starts a comment line.
  * Exit status: 0 when every expectation holds, 1 otherwise.
  */
@@ -90,12 +92,17 @@ async function main(argv) {
 		const [q, want] = line.split(' => ');
 		/* every query starts cold, as a new visitor's would */
 		const s = openSite(site);
-		const hits = await s.query(q, 50);
+		const hits = await s.query(q, want.startsWith('fetches<=') ? 10 : 50);
 		let ok, got;
 		n++;
 		if (want === 'none') {
 			ok = hits.length === 0;
 			got = `${hits.length} hits`;
+		} else if (want.startsWith('like:')) {
+			const other = await openSite(site).query(want.slice(5), 50);
+			ok = hits.length > 0 && other.length > 0 && hits[0].url === other[0].url;
+			got = `first ${hits.length ? hits[0].url : 'nothing'}, ` +
+				`${want.slice(5)}'s first ${other.length ? other[0].url : 'nothing'}`;
 		} else if (want.startsWith('fetches<=')) {
 			ok = s.loads.length <= +want.slice(9);
 			got = `${s.loads.length} fetches: ${s.loads.join(' ')}`;

@@ -116,7 +116,7 @@
 
 	/*
 	 * The terms a word matches, with a weight: the word itself, the terms
-	 * it starts, and, when neither gives much, the terms one or two edits
+	 * it starts, and, when neither gives anything, the terms one or two edits
 	 * away (or whose start is), for symbols typed wrong.
 	 */
 	function matches(m, w) {
@@ -136,7 +136,7 @@
 				}
 			}
 		});
-		if (exact || nprefix >= 3 || w.length < 4)
+		if (exact || nprefix || w.length < 4)
 			return out;
 		var max = w.length >= 8 ? 2 : 1;
 		var sh = state.shards[shardOf(m, w)];
@@ -144,9 +144,10 @@
 			return out;
 		for (var i = 0; i < sh.t.length; i++) {
 			var t = sh.t[i];
-			if (distance(w, t, max) <= max ||
-			    (t.length > w.length && distance(w, t.slice(0, w.length), max) <= max))
-				out.push({ shard: sh, i: i, f: 0.4 });
+			if (distance(w, t, max) <= max)
+				out.push({ shard: sh, i: i, f: 0.5, near: t });
+			else if (t.length > w.length && distance(w, t.slice(0, w.length), max) <= max)
+				out.push({ shard: sh, i: i, f: 0.3 });
 		}
 		return out;
 	}
@@ -237,9 +238,12 @@
 	}
 
 	function rank(m, q, ws, kind, limit, joined) {
+		var near = {};
 		var per = ws.map(function (w) {
 			var docs = {};
 			matches(m, w).forEach(function (mt) {
+				if (mt.near)
+					near[mt.near] = true;
 				postings(mt.shard.p[mt.i], function (id, s, title) {
 					s *= mt.f;
 					var o = docs[id];
@@ -305,7 +309,8 @@
 			var name = rec[1].toLowerCase(), sym = rec[0] < 7;
 			if (name === ql || name === qn || name === qj)
 				return 0;
-			if (sym && ws.length === 1 && name.lastIndexOf(ws[0], 0) === 0)
+			/* a symbol the word starts, or one a typo away */
+			if (sym && ws.length === 1 && (name.lastIndexOf(ws[0], 0) === 0 || near[name]))
 				return 1;
 			return c.t ? 2 : 3;
 		}
