@@ -456,6 +456,7 @@
 			a.href = allUrl(q);
 			li.appendChild(a);
 			list.appendChild(li);
+			list.setAttribute('data-q', q);
 			list.hidden = false;
 			input.setAttribute('aria-expanded', 'true');
 		}
@@ -495,6 +496,8 @@
 					window.location.href = allUrl(input.value);
 			} else if (e.key === 'Escape') {
 				if (!list.hidden) {
+					/* a search input would clear itself too */
+					e.preventDefault();
 					close();
 				} else {
 					input.value = '';
