@@ -551,7 +551,8 @@
 			if (status)
 				status.textContent = res.error ? 'The search index could not be loaded.' :
 					res.hits.length ? res.hits.length + (res.hits.length === PAGE ? '+' : '') +
-					' results for \u201c' + q + '\u201d' : 'No results for \u201c' + q + '\u201d.';
+					(res.hits.length === 1 ? ' result' : ' results') + ' for \u201c' + q + '\u201d' :
+					'No results for \u201c' + q + '\u201d.';
 		});
 	}
 
