@@ -45,6 +45,7 @@ struct ref {
 struct chunk {
 	struct qu_arena arena;
 	struct qu_map map;
+	struct qu_map intern;
 	struct ref *refs[SLICES];
 	uint32_t nrefs[SLICES];
 	uint32_t arefs[SLICES];
@@ -64,9 +65,9 @@ struct tok_ctx {
 static void on_token(const char *tok, size_t len, bool part, void *payload)
 {
 	struct tok_ctx *t = payload;
-	void **slot = qu_map_slot(&t->c->map, tok, len);
 	struct search_dterm *d;
 	float w = part ? t->wpart : t->w;
+	void **slot, **known;
 	size_t i;
 
 	t->len++;
@@ -77,6 +78,7 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 		if (i == len)
 			return;
 	}
+	slot = qu_map_slot(&t->c->map, tok, len);
 	if (*slot) {
 		d = &t->v[(uintptr_t)*slot - 1];
 		d->tf += w;
@@ -88,12 +90,20 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 		t->v = qu_xrealloc(t->v, t->alloc * sizeof(*t->v));
 	}
 	d = &t->v[t->n];
-	d->term = qu_arena_strndup(&t->c->arena, tok, len);
+	/* one copy of a term for the whole chunk: its documents share words */
+	known = qu_map_slot(&t->c->intern, tok, len);
+	if (!*known) {
+		*known = qu_arena_strndup(&t->c->arena, tok, len);
+		((struct qu_map_slot *)((char *)known -
+					offsetof(struct qu_map_slot, value)))
+			->key = *known;
+	}
+	d->term = *known;
 	d->len = (uint32_t)len;
-	d->hash = qu_hash(tok, len);
+	d->slice = (uint8_t)(qu_hash(tok, len) % SLICES);
 	d->tf = w;
-	d->flags = t->flags;
-	/* the map keeps the key: point it at the arena's copy */
+	d->flags = (uint8_t)t->flags;
+	/* the map keeps the key: point it at the chunk's copy */
 	((struct qu_map_slot *)((char *)slot -
 				offsetof(struct qu_map_slot, value)))
 		->key = d->term;
@@ -193,7 +203,7 @@ static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 
 		tokenize_doc(r->x, c, k);
 		for (j = 0; j < r->x->ndterms[k]; j++) {
-			unsigned sl = r->x->dterms[k][j].hash % SLICES;
+			unsigned sl = r->x->dterms[k][j].slice;
 
 			if (c->nrefs[sl] == c->arefs[sl]) {
 				c->arefs[sl] = c->arefs[sl] ? 2 * c->arefs[sl]
@@ -295,10 +305,10 @@ static void score(struct search_term *t, const struct search_index *x,
 	if (t->npost > MAX_POSTINGS)
 		t->npost = MAX_POSTINGS;
 	t->ntop = 0;
-	for (k = 0; k < t->npost && t->ntop < 12; k++)
+	for (k = 0; k < t->npost && t->ntop < SEARCH_TOP; k++)
 		if (t->post[k].exact || (t->post[k].score & 4096))
 			t->top[t->ntop++] = t->post[k].doc;
-	for (k = 0; k < t->npost && t->ntop < 12; k++)
+	for (k = 0; k < t->npost && t->ntop < SEARCH_TOP; k++)
 		if (!t->post[k].exact && !(t->post[k].score & 4096))
 			t->top[t->ntop++] = t->post[k].doc;
 	qsort(t->post, t->npost, sizeof(*t->post), cmp_doc);
@@ -455,10 +465,13 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	for (i = 0; i < nchunks; i++) {
 		qu_arena_init(&tr.chunks[i].arena);
 		qu_map_init(&tr.chunks[i].map);
+		qu_map_init(&tr.chunks[i].intern);
 	}
 	qu_pool_run(threads, nchunks, tokenize_chunk, &tr);
-	for (i = 0; i < nchunks; i++)
+	for (i = 0; i < nchunks; i++) {
 		qu_map_fini(&tr.chunks[i].map);
+		qu_map_fini(&tr.chunks[i].intern);
+	}
 
 	for (i = 0; i < x->ndocs; i++)
 		sum += x->docs[i].len;

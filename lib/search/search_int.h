@@ -10,6 +10,9 @@
 /* the document kind of a page; items use their enum qu_kind */
 #define SEARCH_KIND_PAGE QU_KIND__COUNT
 
+/* the records a term shard carries per term: the drop-down's ten */
+#define SEARCH_TOP 10
+
 /* a term's flag: it is in the document's name, title or a heading */
 #define SEARCH_FLAG_TITLE 1u
 
@@ -33,18 +36,18 @@ struct search_doc {
 
 /**
  * struct search_dterm - one distinct term of one document
- * @term: the term (in the tokenizing task's arena)
+ * @term: the term (in the tokenizing task's arena, one copy a chunk)
  * @len: its length
- * @hash: qu_hash() of it
  * @tf: its weighted frequency in the document
+ * @slice: which slice of the hash space gathers it
  * @flags: SEARCH_FLAG_*
  */
 struct search_dterm {
 	const char *term;
 	uint32_t len;
-	uint64_t hash;
 	float tf;
-	unsigned flags;
+	uint8_t slice;
+	uint8_t flags;
 };
 
 /**
@@ -79,7 +82,7 @@ struct search_term {
 	struct search_posting *post;
 	uint32_t npost;
 	uint32_t alloc;
-	uint32_t top[12];
+	uint32_t top[SEARCH_TOP];
 	uint32_t ntop;
 };
 

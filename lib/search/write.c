@@ -25,7 +25,7 @@
 
 #define SHARD_BYTES 32768
 #define DOC_SHARD 256
-#define SNIPPET 120
+#define SNIPPET 100
 
 static const char *const kind_names[] = {
 	"function", "macro", "struct", "union", "enum",
@@ -175,8 +175,7 @@ struct writer {
 	uint32_t *seen;
 };
 
-/* A record: [kind,"name",page,"anchor",path,"snippet"], page and path
- * given as places in the file's string list. */
+/* A record's parts, put together by put_record() */
 static void record(struct qu_job *job, size_t i, void *payload)
 {
 	struct writer *w = payload;
@@ -211,9 +210,8 @@ static void record(struct qu_job *job, size_t i, void *payload)
 	}
 	r->rest = qu_buf_detach(&b, NULL);
 	search_snippet(&b, x, d);
-	qu_buf_addc(&b, ']');
 	{
-		/* rest: ,"anchor", then (after the path's place) ,"snippet"] */
+		/* rest: "anchor", then a NUL, then "snippet" */
 		struct qu_buf all = QU_BUF_INIT;
 
 		qu_buf_adds(&all, r->rest);
@@ -248,16 +246,24 @@ static size_t str_index(struct strtab *st, const char *s)
 	return (uintptr_t)*slot - 1;
 }
 
+/*
+ * [kind,"name",page,"anchor","snippet",path]; the path is left out when
+ * it is the page's file without ".html" (every item of a zero-config
+ * site), which the client then derives.
+ */
 static void put_record(struct qu_buf *b, struct strtab *st,
 		       const struct rec *r)
 {
 	const char *snip = r->rest + strlen(r->rest) + 1;
+	size_t pl = strlen(r->path);
 
 	qu_buf_adds(b, r->name);
 	qu_buf_addf(b, ",%zu,", str_index(st, r->page));
 	qu_buf_adds(b, r->rest);
-	qu_buf_addf(b, "%zu,", str_index(st, r->path));
 	qu_buf_adds(b, snip);
+	if (strncmp(r->page, r->path, pl) || strcmp(r->page + pl, ".html"))
+		qu_buf_addf(b, ",%zu", str_index(st, r->path));
+	qu_buf_addc(b, ']');
 }
 
 /* 64 digits: 0-31 end a number, 32-63 go on (five bits each, high first) */

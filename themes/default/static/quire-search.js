@@ -154,13 +154,16 @@
 
 	/*
 	 * A document's record, from any loaded shard: [kind, name, URL,
-	 * path, snippet]. In the files the URL's page and the path are
-	 * places in the file's string list, and an item's anchor is left out
-	 * when it is the usual c.NAME.
+	 * path, snippet]. In the files a record is [kind, name, page,
+	 * anchor, snippet, path]: page and path are places in the file's
+	 * string list, an item's anchor is left out when it is the usual
+	 * c.NAME, and the path when it is the page without ".html".
 	 */
 	function resolve(r, strs) {
 		var anchor = r[3] || (r[0] < 7 ? 'c.' + r[1] : '');
-		return [r[0], r[1], strs[r[2]] + (anchor ? '#' + anchor : ''), strs[r[4]], r[5]];
+		var page = strs[r[2]];
+		var path = r.length > 5 ? strs[r[5]] : page.replace(/\.html$/, '');
+		return [r[0], r[1], page + (anchor ? '#' + anchor : ''), path, r[4]];
 	}
 
 	function record(id) {
@@ -223,21 +226,37 @@
 			}
 			if (!ws.length)
 				return { hits: [] };
-			var need = [];
-			/* "rcu read lock" also looks for rcu_read_lock */
-			var joined = ws.length > 1 ? ws.join('_') : null;
-			(joined ? ws.concat([joined]) : ws).forEach(function (w) {
-				shardsFor(m, w).forEach(function (n) {
-					if (need.indexOf(n) < 0)
-						need.push(n);
+			function loadAll(list) {
+				var need = [];
+				list.forEach(function (w) {
+					shardsFor(m, w).forEach(function (n) {
+						if (need.indexOf(n) < 0)
+							need.push(n);
+					});
 				});
+				return Promise.all(need.map(function (n) { return load('t/' + n + '.js'); }));
+			}
+			if (ws.length === 1)
+				return loadAll(ws).then(function () { return rank(m, q, ws, kind, limit, null, ws); });
+			/*
+			 * Several words: first as one identifier joined by "_"
+			 * ("rcu read lock" is rcu_read_lock), which costs the one
+			 * shard it would be in; when the index has it, the query is
+			 * that identifier. Else every word's shard.
+			 */
+			var joined = ws.join('_');
+			return loadAll([joined]).then(function () {
+				var has = shardsFor(m, joined).some(function (n) {
+					return state.shards[n] && state.shards[n].t.indexOf(joined) >= 0;
+				});
+				if (has)
+					return rank(m, q, [joined], kind, limit, null, ws.concat([joined]));
+				return loadAll(ws).then(function () { return rank(m, q, ws, kind, limit, joined, ws); });
 			});
-			return Promise.all(need.map(function (n) { return load('t/' + n + '.js'); }))
-				.then(function () { return rank(m, q, ws, kind, limit, joined); });
 		});
 	}
 
-	function rank(m, q, ws, kind, limit, joined) {
+	function rank(m, q, ws, kind, limit, joined, marks) {
 		var near = {};
 		var per = ws.map(function (w) {
 			var docs = {};
@@ -333,10 +352,11 @@
 		 * A term shard holds the records of its terms' best documents,
 		 * which are the best candidates of a one-word query: the
 		 * drop-down fetches none for it (at most three files in all).
-		 * Longer queries take a few.
+		 * Longer queries take one for the drop-down, a few for
+		 * search.html.
 		 */
 		var missing = [], most = ws.length === 1 && limit <= DROPDOWN ? 0 :
-			limit <= DROPDOWN ? 2 : 6;
+			limit <= DROPDOWN ? 1 : 6;
 		cand.slice(0, limit).forEach(function (c) {
 			if (!c.rec) {
 				var n = Math.floor(c.id / m.dshard);
@@ -353,7 +373,7 @@
 					if (c.rec && hits.length < limit)
 						hits.push({ id: c.id, rec: c.rec, tier: c.tier, s: c.s });
 				});
-				return { hits: hits, words: ws };
+				return { hits: hits, words: marks };
 			});
 	}
 
