@@ -25,6 +25,7 @@
 #include "markdown/markdown.h"
 #include "qu_config.h"
 #include "render/render.h"
+#include "search/search.h"
 #include "source/source.h"
 
 struct qu_build {
@@ -648,11 +649,20 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 	}
 	qu_buf_reset(&x);
 	if (!r) {
+		/* 1: no base_url, so no sitemap */
 		r = qu_render_sitemap(&x, &b->render);
 		if (!r)
 			r = write_file(b->out.tmp, "sitemap.xml", &x, err);
+		else if (r == 1)
+			r = 0;
 		else
 			qu_buf_adds(err, "sitemap.xml: libxml2 failed");
+	}
+	/* the search index, OUT/_search/: the one call into lib/search */
+	if (!r) {
+		r = qu_search_write(b->out.tmp, &b->site, &b->graph,
+				    b->opts->threads, err);
+		phase(b, "search");
 	}
 	/* GitHub Pages hides folders starting with "_" without it */
 	qu_buf_reset(&x);
