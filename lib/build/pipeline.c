@@ -47,6 +47,8 @@ struct qu_build {
 	struct qu_arena cache_paths;
 	uint64_t *keys;
 	bool *keep;
+	uint64_t search_key;
+	bool keep_search;
 	uint64_t exe;
 	struct build_units ucache;
 	struct build_stat *st;
@@ -625,6 +627,48 @@ static int copy_tree(struct qu_build *b, const char *from, const char *to,
 	return r;
 }
 
+/* The cache's entry for the search index: no page's path ends in "/". */
+#define SEARCH_STATE "_search/"
+
+/*
+ * Link every file of a folder of the last site into the new one: kept
+ * whole, or not at all (the caller then writes it anew).
+ */
+static int link_tree(const char *from, const char *to)
+{
+	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT, err = QU_BUF_INIT;
+	struct dirent **ents = NULL;
+	int n = scandir(from, &ents, NULL, alphasort), k, r = 0;
+
+	if (n < 0)
+		return -1;
+	if (qu_mkdir_p(to, &err) < 0)
+		r = -1;
+	for (k = 0; k < n; k++) {
+		struct stat st;
+
+		if (!r && strcmp(ents[k]->d_name, ".") &&
+		    strcmp(ents[k]->d_name, "..")) {
+			qu_buf_reset(&x);
+			qu_buf_reset(&y);
+			qu_buf_addf(&x, "%s/%s", from, ents[k]->d_name);
+			qu_buf_addf(&y, "%s/%s", to, ents[k]->d_name);
+			if (lstat(x.buf, &st) < 0)
+				r = -1;
+			else if (S_ISDIR(st.st_mode))
+				r = link_tree(x.buf, y.buf);
+			else if (!S_ISREG(st.st_mode) || link(x.buf, y.buf) < 0)
+				r = -1;
+		}
+		free(ents[k]);
+	}
+	free(ents);
+	qu_buf_fini(&x);
+	qu_buf_fini(&y);
+	qu_buf_fini(&err);
+	return r;
+}
+
 /*
  * Everything but the pages: the theme's static files, objects.inv,
  * sitemap.xml (with base_url) and the docs root's images and files.
@@ -660,8 +704,17 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 	}
 	/* the search index, OUT/_search/: the one call into lib/search */
 	if (!r) {
-		r = qu_search_write(b->out.tmp, &b->site, &b->graph,
-				    b->opts->threads, err);
+		struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
+
+		qu_buf_addf(&from, "%s/_search", b->out_abs);
+		qu_buf_addf(&to, "%s/_search", b->out.tmp);
+		if (!b->keep_search || link_tree(from.buf, to.buf) < 0) {
+			qu_rm_tree(to.buf);
+			r = qu_search_write(b->out.tmp, &b->site, &b->graph,
+					    b->opts->threads, err);
+		}
+		qu_buf_fini(&from);
+		qu_buf_fini(&to);
 		phase(b, "search");
 	}
 	/* GitHub Pages hides folders starting with "_" without it */
@@ -721,6 +774,14 @@ static void decide_pages(struct qu_build *b)
 
 		b->keep[i] = ps && ps->key == b->keys[i];
 	}
+	/* the search index reads every page: it changes with any of them */
+	b->search_key = XXH3_64bits(b->keys, b->site.npages * sizeof(*b->keys));
+	{
+		const struct build_page_state *ps =
+			build_cache_find(&b->cache, SEARCH_STATE);
+
+		b->keep_search = ps && ps->key == b->search_key;
+	}
 }
 
 static int cmp_cstr(const void *a, const void *b)
@@ -740,6 +801,9 @@ static size_t count_removed(const struct qu_build *b)
 	for (i = 0; i < b->cache.npages; i++) {
 		const char *k = b->cache.pages[i].out;
 
+		if (!strcmp(k, SEARCH_STATE))
+			continue;
+
 		if (!bsearch(&k, outs, b->site.npages, sizeof(char *),
 			     cmp_cstr))
 			n++;
@@ -756,8 +820,11 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 	int r;
 
 	memset(&next, 0, sizeof(next));
-	next.pages = qu_xcalloc(b->site.npages + 1, sizeof(*next.pages));
-	next.npages = b->site.npages;
+	next.pages = qu_xcalloc(b->site.npages + 2, sizeof(*next.pages));
+	next.npages = b->site.npages + 1;
+	next.pages[b->site.npages].out = qu_xstrdup(SEARCH_STATE);
+	next.pages[b->site.npages].key = b->search_key;
+	qu_diags_init(&next.pages[b->site.npages].diags);
 	for (i = 0; i < b->site.npages; i++) {
 		struct build_page_state *n = &next.pages[i];
 		size_t k;
