@@ -28,8 +28,6 @@
 
 #define EVENTS_PATH "/_quire/events"
 #define SCRIPT_PATH "/_quire/reload.js"
-/* the decoder's mark for a malformed escape: never a valid path byte */
-#define BAD_ESCAPE '\x01'
 
 struct serve_http {
 	struct MHD_Daemon *d;
@@ -168,12 +166,10 @@ static int hexval(char c)
  * the path as bad rather than cutting it short: "/x%00/../../etc" must
  * not become "/x".
  */
-static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+size_t serve_path_decode(char *s)
 {
 	char *r = s, *w = s;
 
-	(void)cls;
-	(void)c;
 	while (*r) {
 		if (*r == '%') {
 			int hi = r[1] ? hexval(r[1]) : -1;
@@ -192,6 +188,13 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 	}
 	*w = 0;
 	return (size_t)(w - s);
+}
+
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	return serve_path_decode(s);
 }
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,

@@ -67,12 +67,27 @@ int serve_http_start(struct serve_http **out, struct serve_state *state,
  */
 void serve_http_stop(struct serve_http *h);
 
+/* the decoder's mark for a malformed escape: never a valid path byte */
+#define BAD_ESCAPE '\x01'
+
+/**
+ * serve_path_decode() - decode a request path's %XX escapes, in place
+ * @s: the path as it came; NUL-terminated
+ *
+ * Decodes once. A malformed escape ("%zz", "%4") or an encoded NUL
+ * becomes BAD_ESCAPE rather than cutting the path short, so that
+ * "/x%00/../../etc" cannot turn into "/x".
+ *
+ * Return: the decoded length.
+ */
+size_t serve_path_decode(char *s);
+
 /**
  * serve_path_ok() - whether a request path is one the server may map
  * @path: the decoded path, starting with "/"
  *
- * Refuses empty, "." and ".." components, backslashes, control bytes and
- * anything a decoder marked as malformed.
+ * Refuses "." and ".." components, backslashes, control bytes (so
+ * BAD_ESCAPE too) and DEL.
  */
 bool serve_path_ok(const char *path);
 
