@@ -205,7 +205,7 @@ struct build_unit_entry {
 	const char *path;
 	size_t path_len;
 	struct build_stat st;
-	uint64_t hash;
+	struct qu_hash128 hash;
 	uint64_t ncomments;
 	const unsigned char *body;
 	size_t body_len;

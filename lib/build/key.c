@@ -211,7 +211,8 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 				h_u64(h, pl->sym);
 				h_str(h, pl->anchor);
 				h_u64(h, pl->home);
-				h_u64(h, units[pl->unit].hash);
+				h_u64(h, units[pl->unit].hash.lo);
+				h_u64(h, units[pl->unit].hash.hi);
 				if (pl->sym != QU_NONE)
 					h_refs(h, g, pl->sym);
 			}

@@ -287,7 +287,7 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 		return;
 	}
 	b->st_ok[i] = true;
-	if (e && e->hash == src->hash) {
+	if (e && qu_hash128_eq(e->hash, src->hash)) {
 		/* touched, or changed too close to the cache: same bytes */
 		build_units_load(u, &b->exports[i], e, b->src_paths[i]);
 		/* the cache keeps the new stat */

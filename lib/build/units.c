@@ -27,7 +27,7 @@
 #include "build_int.h"
 #include "qu_config.h"
 
-#define UNITS_FORMAT "1"
+#define UNITS_FORMAT "2"
 #define UNITS_FILE "units.sqlite"
 #define NO_STR 0xffffffffu
 /* a file changed this close to the cache's writing is checked by hash */
@@ -197,7 +197,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);"
 	"CREATE TABLE IF NOT EXISTS units (path TEXT PRIMARY KEY, size INTEGER,"
 	" mtime INTEGER, ctime INTEGER, ino INTEGER, hash INTEGER,"
-	" ncomments INTEGER, body BLOB, sum INTEGER);";
+	" ncomments INTEGER, body BLOB, sum INTEGER, hash_hi INTEGER);";
 
 /* Open (making it when missing) the database; -1 when it is not one. */
 static int open_db(sqlite3 **db, const char *path)
@@ -261,7 +261,7 @@ static const char *load_rows(struct build_units *u, uint64_t exe)
 	u->written = v ? strtoull(v, NULL, 10) : 0;
 	if (sqlite3_prepare_v2(u->db,
 			       "SELECT path, size, mtime, ctime, ino, hash, "
-			       "ncomments, body, sum FROM units",
+			       "ncomments, body, sum, hash_hi FROM units",
 			       -1, &st, NULL) != SQLITE_OK) {
 		why = "corrupt";
 		goto out;
@@ -291,7 +291,8 @@ static const char *load_rows(struct build_units *u, uint64_t exe)
 		e->st.mtime = (uint64_t)sqlite3_column_int64(st, 2);
 		e->st.ctime = (uint64_t)sqlite3_column_int64(st, 3);
 		e->st.ino = (uint64_t)sqlite3_column_int64(st, 4);
-		e->hash = (uint64_t)sqlite3_column_int64(st, 5);
+		e->hash.lo = (uint64_t)sqlite3_column_int64(st, 5);
+		e->hash.hi = (uint64_t)sqlite3_column_int64(st, 9);
 		e->ncomments = (uint64_t)sqlite3_column_int64(st, 6);
 		e->body = (const unsigned char *)(uintptr_t)u->data.len;
 		e->body_len = bl;
@@ -541,7 +542,7 @@ int build_units_write(struct build_units *u, uint64_t exe,
 	if (sqlite3_exec(u->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(u->db,
 			       "INSERT OR REPLACE INTO units VALUES "
-			       "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &put, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(u->db, "DELETE FROM units WHERE path = ?", -1,
 			       &del, NULL) != SQLITE_OK ||
@@ -564,11 +565,12 @@ int build_units_write(struct build_units *u, uint64_t exe,
 		sqlite3_bind_int64(put, 3, (sqlite3_int64)st[i].mtime);
 		sqlite3_bind_int64(put, 4, (sqlite3_int64)st[i].ctime);
 		sqlite3_bind_int64(put, 5, (sqlite3_int64)st[i].ino);
-		sqlite3_bind_int64(put, 6, (sqlite3_int64)units[i].hash);
+		sqlite3_bind_int64(put, 6, (sqlite3_int64)units[i].hash.lo);
 		sqlite3_bind_int64(put, 7, (sqlite3_int64)units[i].ncomments);
 		sqlite3_bind_blob(put, 8, b.buf, (int)b.len, SQLITE_STATIC);
 		sqlite3_bind_int64(put, 9,
 				   (sqlite3_int64)XXH3_64bits(b.buf, b.len));
+		sqlite3_bind_int64(put, 10, (sqlite3_int64)units[i].hash.hi);
 		if (sqlite3_step(put) != SQLITE_DONE)
 			goto fail;
 		sqlite3_reset(put);

@@ -134,8 +134,8 @@ struct qu_item {
 /**
  * struct qu_unit - the items of one source file, owning their memory
  * @path: the file as the user named it (relative to the source tree)
- * @hash: a 64-bit hash of the file's bytes, for caches; stable across
- *	runs and machines
+ * @hash: the 128-bit hash (XXH3-128) of the file's bytes, the caches'
+ *	content key; stable across runs and machines
  * @arena: owns every string and array of the items
  * @items: the items in source order
  * @nitems: how many
@@ -144,7 +144,7 @@ struct qu_item {
  */
 struct qu_unit {
 	const char *path;
-	uint64_t hash;
+	struct qu_hash128 hash;
 	struct qu_arena arena;
 	struct qu_item *items;
 	size_t nitems;

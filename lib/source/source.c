@@ -15,8 +15,6 @@
 #include <emmintrin.h>
 #endif
 
-#include <xxhash.h>
-
 #include "source/source.h"
 
 static struct qu_source *source_new(const char *path)
@@ -369,7 +367,7 @@ static void scan(struct qu_source *src)
 		}
 	}
 	/* an order-sensitive hash of every byte: the caches' content key */
-	src->hash = XXH3_64bits(d, n);
+	src->hash = qu_hash128(d, n);
 	check_bytes(src, st.has_nul, st.has_high);
 }
 

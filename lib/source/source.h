@@ -45,7 +45,7 @@ struct qu_mark {
  * @path: the file as the user named it; owned
  * @data: the bytes, NUL-terminated (the file itself may hold NULs)
  * @len: how many bytes
- * @hash: a 64-bit hash of the bytes (XXH3), sensitive to their order;
+ * @hash: a 128-bit hash of the bytes (XXH3-128), sensitive to their order;
  *	stable across runs and machines
  * @lines: the line index of @data; empty until qu_source_index_lines()
  *	builds it (parsing does not need it, and indexing 10 million lines
@@ -66,7 +66,7 @@ struct qu_source {
 	char *path;
 	char *data;
 	size_t len;
-	uint64_t hash;
+	struct qu_hash128 hash;
 	struct qu_lines lines;
 	struct qu_mark *docs;
 	size_t ndocs;

@@ -449,6 +449,35 @@ void qu_diags_count(size_t *nerr, size_t *nwarn, const struct qu_diags *d);
  */
 size_t qu_diags_print(const struct qu_diags *d, FILE *f, bool werror);
 
+/**
+ * struct qu_hash128 - a 128-bit content hash (XXH3-128)
+ * @lo: the low 64 bits
+ * @hi: the high 64 bits
+ */
+struct qu_hash128 {
+	uint64_t lo;
+	uint64_t hi;
+};
+
+/**
+ * qu_hash128() - the XXH3-128 hash of bytes, the content key of caches
+ * @p: the bytes
+ * @len: how many
+ *
+ * Return: the hash; the same on every machine.
+ */
+struct qu_hash128 qu_hash128(const void *p, size_t len);
+
+/**
+ * qu_hash128_eq() - whether two hashes are equal
+ * @a: one
+ * @b: the other
+ */
+static inline bool qu_hash128_eq(struct qu_hash128 a, struct qu_hash128 b)
+{
+	return a.lo == b.lo && a.hi == b.hi;
+}
+
 /* Files ----------------------------------------------------------------- */
 
 /**
