@@ -127,8 +127,9 @@ void qu_man_render(struct qu_buf *out, const struct qu_man_set *s,
  * @err: receives the message of the first failure
  *
  * Pages are rendered and written on the thread pool; the bytes of each
- * page depend only on the set and @opts. Files are replaced atomically;
- * pages of earlier runs that the set no longer has are left alone.
+ * page depend only on the set and @opts. Files are overwritten in place
+ * (quire build writes into a folder it swaps in whole); pages of
+ * earlier runs that the set no longer has are left alone.
  *
  * Return: 0, or -1 when a folder or file cannot be written.
  */

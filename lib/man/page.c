@@ -88,6 +88,9 @@ static void proto(struct man_w *w, const struct qu_item *it, const char *end)
 	size_t n = strlen(d), open = 0, depth = 0, from, col;
 	struct qu_buf line = QU_BUF_INIT;
 
+	/* a typedef's declaration brings its own ";" */
+	if (n && d[n - 1] == ';')
+		end = "";
 	qu_buf_adds(&line, d);
 	qu_buf_adds(&line, end);
 	if (line.len <= SYNOPSIS_WIDTH || !memchr(d, '(', n)) {
@@ -123,6 +126,23 @@ static void proto(struct man_w *w, const struct qu_item *it, const char *end)
 }
 
 /*
+ * One line of a body; a preprocessor line, which the normalized
+ * declaration ends with ";" as the reference does, loses the ";" and its
+ * indentation, as it is written in the header.
+ */
+static void member_line(struct man_w *w, const struct qu_item *it,
+			const char *p, size_t n, size_t depth)
+{
+	if (*p == '#') {
+		if (n > 1 && p[n - 1] == ';')
+			n--;
+		synopsis_line(w, it, p, n, 0, false);
+		return;
+	}
+	synopsis_line(w, it, p, n, 4 * depth, false);
+}
+
+/*
  * A struct, union or enum body, one member (or enum value) a line,
  * nested bodies indented, from the one-line normalized declaration.
  */
@@ -140,8 +160,7 @@ static void body(struct man_w *w, const struct qu_item *it)
 		while (e_ > a_ && d[e_ - 1] == ' ')                        \
 			e_--;                                              \
 		if (e_ > a_)                                               \
-			synopsis_line(w, it, d + a_, e_ - a_, 4 * (ind),   \
-				      false);                              \
+			member_line(w, it, d + a_, e_ - a_, (ind));        \
 		from = (to);                                               \
 	} while (0)
 

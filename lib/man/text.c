@@ -173,8 +173,18 @@ static void wrap(struct qu_buf *b, size_t start, bool nofill)
 		if (b->len - line <= MAN_LINE_MAX)
 			return;
 		if (last_sp) {
-			b->buf[last_sp] = '\n';
-			line = last_sp + 1;
+			/* the whole run of blanks becomes the newline */
+			size_t a = last_sp, e = last_sp;
+
+			while (a > line && b->buf[a - 1] == ' ')
+				a--;
+			while (e < b->len && b->buf[e] == ' ')
+				e++;
+			b->buf[a] = '\n';
+			memmove(b->buf + a + 1, b->buf + e, b->len - e);
+			b->len -= e - a - 1;
+			b->buf[b->len] = '\0';
+			line = a + 1;
 			guard(b, line);
 			continue;
 		}
@@ -590,6 +600,41 @@ static bool ends_with_dcolon(const char *p, size_t n)
 	return n >= 2 && p[n - 1] == ':' && p[n - 2] == ':';
 }
 
+/*
+ * A reStructuredText directive line in a comment: ".. code-block:: c"
+ * (and ".. code::", ".. highlight::") announce a literal block; a label
+ * (".. _name:") and a comment ("..") show nothing. Other directives
+ * (".. note::") are left as text.
+ */
+static bool is_directive(const char *p, size_t n, bool *literal)
+{
+	size_t i = skip_cols(p, n, 3);
+
+	if (n - i < 2 || p[i] != '.' || p[i + 1] != '.')
+		return false;
+	i += 2;
+	if (i == n)
+		return true;
+	if (p[i] != ' ')
+		return false;
+	while (i < n && p[i] == ' ')
+		i++;
+	if (i < n && p[i] == '_' && p[n - 1] == ':')
+		return true;
+	static const char *const code[] = {"code-block::", "code::",
+					   "highlight::", "sourcecode::"};
+
+	for (size_t k = 0; k < QU_ARRAY_SIZE(code); k++) {
+		size_t cl = strlen(code[k]);
+
+		if (n - i >= cl && !memcmp(p + i, code[k], cl)) {
+			*literal = true;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A paragraph's text line, leading blanks dropped (they would break). */
 static void text_line(struct man_w *w, const char *p, size_t n)
 {
@@ -695,6 +740,11 @@ void man_blocks(struct man_w *w, const char *text)
 			in_para = false;
 			literal_next = false;
 			blank_before = true;
+			continue;
+		}
+		if (ind < 4 && is_directive(p, n, &literal_next)) {
+			blank_before = true;
+			in_para = false;
 			continue;
 		}
 		literal_next = false;

@@ -10,10 +10,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "git/git.h"
 #include "man_int.h"
@@ -101,6 +103,41 @@ struct writer {
 	struct qu_buf *err;
 };
 
+/*
+ * A page is written in place, not beside and renamed: a whole tree is
+ * 65,000 pages, and the rename doubles the cost of each on a slow file
+ * system. quire build writes into a folder it swaps in whole anyway.
+ */
+static int write_page(const char *path, const struct qu_buf *data,
+		      struct qu_buf *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	size_t done = 0;
+
+	if (fd < 0)
+		goto fail;
+	while (done < data->len) {
+		ssize_t w = write(fd, data->buf + done, data->len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			goto fail;
+		}
+		done += (size_t)w;
+	}
+	if (close(fd) < 0)
+		goto fail;
+	return 0;
+fail:
+	qu_buf_addf(err, "%s: cannot write: %s", path, strerror(errno));
+	return -1;
+}
+
 static void write_one(struct qu_job *job, size_t i, void *payload)
 {
 	struct writer *wr = payload;
@@ -109,9 +146,8 @@ static void write_one(struct qu_job *job, size_t i, void *payload)
 	qu_buf_reset(&job->scratch);
 	qu_man_render(&job->scratch, wr->set, i, wr->opts);
 	qu_buf_addf(&path, "%s/%s.9", wr->dir, wr->set->pages[i].name);
-	if (qu_file_write_atomic(path.buf, job->scratch.buf, job->scratch.len,
-				 &err) < 0) {
-		/* the first failure in page order, whatever the threads did */
+	if (write_page(path.buf, &job->scratch, &err) < 0) {
+		/* the first failure reported wins; the rest say the same */
 		pthread_mutex_lock(&wr->lock);
 		if (!wr->err->len)
 			qu_buf_adds(wr->err, err.buf);
