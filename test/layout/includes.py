@@ -26,6 +26,8 @@ EARLIER = {
     'render': ['util', 'source', 'kdoc', 'git', 'site', 'graph', 'markdown'],
     'serve': ['util', 'source', 'kdoc', 'git', 'site', 'graph', 'markdown',
               'render'],
+    'man': ['util', 'source', 'kdoc', 'git'],
+    'cover': ['util', 'source', 'kdoc'],
 }
 EARLIER['cmd'] = list(EARLIER)
 
