@@ -26,6 +26,7 @@
 #include "git/git.h"
 #include "graph/graph.h"
 #include "kdoc/kdoc.h"
+#include "man/man.h"
 #include "markdown/markdown.h"
 #include "qu_config.h"
 #include "render/render.h"
@@ -483,6 +484,33 @@ static int write_rest(struct build *b, const char *theme, struct qu_buf *err)
 }
 
 /* Free everything the build holds, in the reverse order of making it. */
+/*
+ * "man: true" (lib/man): the section-9 man pages of every parsed unit,
+ * written into the temporary site as man/man9/NAME.9 so they are swapped
+ * in with it. The date is SOURCE_DATE_EPOCH's or the commit's of the
+ * tree; the .TH source field is the site's version.
+ */
+static int write_man(const struct build *b, const char *tree,
+		     const char *version, unsigned threads, struct qu_buf *err)
+{
+	struct qu_man_set set;
+	struct qu_man_opts opts = {.source = version};
+	struct qu_buf dir = QU_BUF_INIT, date = QU_BUF_INIT;
+	int ret;
+
+	if ((ret = qu_man_date(&date, tree, err)) < 0)
+		goto out;
+	opts.date = date.buf;
+	qu_buf_addf(&dir, "%s/man", b->tmp);
+	qu_man_set_init(&set, b->units, b->site.nsources);
+	ret = qu_man_write(dir.buf, &set, &opts, threads, err);
+	qu_man_set_fini(&set);
+out:
+	qu_buf_fini(&dir);
+	qu_buf_fini(&date);
+	return ret;
+}
+
 static void free_build(struct build *b)
 {
 	size_t i;
@@ -721,6 +749,13 @@ int cmd_build(int argc, char **argv)
 		goto out;
 	}
 	if (write_rest(&b, theme, &err) < 0) {
+		fprintf(stderr, "quire build: %s\n", err.buf);
+		goto out;
+	}
+	/* man: true in quire.yml: OUT/man/man9/ (lib/man; see write_man()) */
+	if (b.site.cfg.man &&
+	    write_man(&b, b.site.zero_config ? dir : b.site.srctree,
+		      version.len ? version.buf : NULL, threads, &err) < 0) {
 		fprintf(stderr, "quire build: %s\n", err.buf);
 		goto out;
 	}

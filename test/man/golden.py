@@ -163,6 +163,27 @@ def main():
         if b'.TH "WIDGET_COUNT" 9 "" ' not in got:
             problems.append('man: a date without git or SOURCE_DATE_EPOCH')
 
+        # man: true in quire.yml: quire build writes the same pages
+        site = os.path.join(tmp, 'site')
+        os.makedirs(os.path.join(site, 'src'))
+        os.makedirs(os.path.join(site, 'docs'))
+        shutil.copy(os.path.join(casedir, 'function.c'),
+                    os.path.join(site, 'src'))
+        with open(os.path.join(site, 'docs', 'quire.yml'), 'w') as f:
+            f.write('title: T\nsrctree: ../src\nversion: "1.0"\nman: true\n')
+        with open(os.path.join(site, 'docs', 'index.md'), 'w') as f:
+            f.write('# API\n\n```{kernel-doc} function.c\n```\n')
+        p = subprocess.run([quire, 'build', '-q', 'docs', '-o', 'out'],
+                           cwd=site, env=env(SOURCE_DATE_EPOCH=EPOCH),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        got = pages(os.path.join(site, 'out', 'man'))
+        want = pages(os.path.join(tmp, 'function'))
+        want = {n: t.replace(b'"2022-12-11" ""', b'"2022-12-11" "1.0"')
+                for n, t in want.items()}
+        if p.returncode or got != want:
+            problems.append('man: quire build with man: true wrote %s: %s' %
+                            (sorted(got), p.stderr.decode()))
+
         p = run_man(quire, casedir, os.path.join(tmp, 'bad'), ['var.c'],
                     epoch='yesterday')
         if p.returncode != 2 or b'SOURCE_DATE_EPOCH' not in p.stderr:
