@@ -32,7 +32,8 @@ static const char coverage_usage[] =
 	"  -j, --jobs N       read on N threads (default: one per processor)\n"
 	"  -h, --help         show this help\n"
 	"\n"
-	"Exit status: 0 success, 2 bad usage, a missing path or MAINTAINERS.\n";
+	"Exit status: 0 success, 1 a file could not be read, 2 bad usage, a\n"
+	"missing path or MAINTAINERS.\n";
 
 static bool is_dir(const char *path, void *payload)
 {
@@ -136,6 +137,9 @@ int cmd_coverage(int argc, char **argv)
 	}
 	qu_diags_sort(&diags);
 	qu_diags_print(&diags, stderr, false);
+	for (size_t i = 0; i < diags.n && rc == QU_EXIT_OK; i++)
+		if (qu_diag_info(diags.v[i].id)->level == QU_LEVEL_ERROR)
+			rc = QU_EXIT_FAIL;
 	qu_diags_fini(&diags);
 	qu_cover_fini(&cov);
 	if (have_maint)
