@@ -22,8 +22,17 @@ static bool is_ident(unsigned char c)
 	return isalnum(c) || c == '_';
 }
 
-static bool is_param(const struct qu_item *it, const char *p, size_t n)
+/*
+ * Past this many parameters a prototype's names are looked up in a map:
+ * 10^5 parameters would otherwise cost 10^10 comparisons.
+ */
+#define PARAMS_LINEAR 16
+
+static bool is_param(const struct qu_item *it, const struct qu_map *names,
+		     const char *p, size_t n)
 {
+	if (names)
+		return qu_map_get(names, p, n) != NULL;
 	for (size_t i = 0; i < it->nparams; i++)
 		if (strlen(it->params[i].name) == n &&
 		    !memcmp(it->params[i].name, p, n))
@@ -36,7 +45,8 @@ static bool is_param(const struct qu_item *it, const char *p, size_t n)
  * parameters in italics, the rest as code.
  */
 static void decl_text(struct man_w *w, const struct qu_item *it,
-		      const char *p, size_t n, bool params)
+		      const char *p, size_t n, const struct qu_map *names,
+		      bool params)
 {
 	size_t i = 0, text = 0, nlen = strlen(it->name);
 
@@ -51,7 +61,8 @@ static void decl_text(struct man_w *w, const struct qu_item *it,
 		while (j < n && is_ident((unsigned char)p[j]))
 			j++;
 		bool name = j - i == nlen && !memcmp(p + i, it->name, nlen);
-		bool param = params && !name && is_param(it, p + i, j - i);
+		bool param =
+			params && !name && is_param(it, names, p + i, j - i);
 
 		if (name || param) {
 			man_escape(w->b, p + text, i - text, MAN_ESC_CODE);
@@ -66,13 +77,14 @@ static void decl_text(struct man_w *w, const struct qu_item *it,
 }
 
 static void synopsis_line(struct man_w *w, const struct qu_item *it,
-			  const char *p, size_t n, size_t indent, bool params)
+			  const char *p, size_t n, size_t indent,
+			  const struct qu_map *names, bool params)
 {
 	size_t start = w->b->len;
 
 	for (size_t i = 0; i < indent; i++)
 		qu_buf_addc(w->b, ' ');
-	decl_text(w, it, p, n, params);
+	decl_text(w, it, p, n, names, params);
 	man_line_end(w, start);
 }
 
@@ -87,6 +99,14 @@ static void proto(struct man_w *w, const struct qu_item *it, const char *end)
 	const char *d = it->decl;
 	size_t n = strlen(d), open = 0, depth = 0, from, col;
 	struct qu_buf line = QU_BUF_INIT;
+	struct qu_map map, *names = NULL;
+
+	if (it->nparams > PARAMS_LINEAR) {
+		qu_map_init(&map);
+		for (size_t i = 0; i < it->nparams; i++)
+			qu_map_put(&map, it->params[i].name, (void *)1);
+		names = &map;
+	}
 
 	/* a typedef's declaration brings its own ";" */
 	if (n && d[n - 1] == ';')
@@ -94,9 +114,8 @@ static void proto(struct man_w *w, const struct qu_item *it, const char *end)
 	qu_buf_adds(&line, d);
 	qu_buf_adds(&line, end);
 	if (line.len <= SYNOPSIS_WIDTH || !memchr(d, '(', n)) {
-		synopsis_line(w, it, line.buf, line.len, 0, true);
-		qu_buf_fini(&line);
-		return;
+		synopsis_line(w, it, line.buf, line.len, 0, names, true);
+		goto out;
 	}
 	/* the parameter list: the first "(" after the name, else the first */
 	const char *nm = strstr(d, it->name);
@@ -112,7 +131,7 @@ static void proto(struct man_w *w, const struct qu_item *it, const char *end)
 			depth--;
 		else if (d[i] == ',' && depth == 1) {
 			synopsis_line(w, it, d + from, i + 1 - from,
-				      from ? col : 0, true);
+				      from ? col : 0, names, true);
 			from = i + 1;
 			while (from < n && d[from] == ' ')
 				from++;
@@ -121,7 +140,10 @@ static void proto(struct man_w *w, const struct qu_item *it, const char *end)
 	qu_buf_reset(&line);
 	qu_buf_add(&line, d + from, n - from);
 	qu_buf_adds(&line, end);
-	synopsis_line(w, it, line.buf, line.len, from ? col : 0, true);
+	synopsis_line(w, it, line.buf, line.len, from ? col : 0, names, true);
+out:
+	if (names)
+		qu_map_fini(&map);
 	qu_buf_fini(&line);
 }
 
@@ -136,10 +158,10 @@ static void member_line(struct man_w *w, const struct qu_item *it,
 	if (*p == '#') {
 		if (n > 1 && p[n - 1] == ';')
 			n--;
-		synopsis_line(w, it, p, n, 0, false);
+		synopsis_line(w, it, p, n, 0, NULL, false);
 		return;
 	}
-	synopsis_line(w, it, p, n, 4 * depth, false);
+	synopsis_line(w, it, p, n, 4 * depth, NULL, false);
 }
 
 /*

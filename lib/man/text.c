@@ -11,6 +11,7 @@
  * Called by page.c.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "man_int.h"
@@ -152,53 +153,55 @@ static size_t guard(struct qu_buf *b, size_t at)
  * Splits the line that starts at @start into input lines of at most
  * MAN_LINE_MAX bytes (mandoc -Tlint's limit): at a blank in filled text,
  * else with "\\c", which joins the next input line without a blank and
- * works in no-fill mode too. Escapes are never cut.
+ * works in no-fill mode too. Escapes are never cut. The pieces are
+ * copied once, so a 1 MB line costs its length, not its length squared.
  */
 static void wrap(struct qu_buf *b, size_t start, bool nofill)
 {
-	size_t line = start;
+	/* room on each piece for a "\\&" before it and a "\\c" after it */
+	const size_t room = MAN_LINE_MAX - 4;
+	size_t n = b->len - start, pos = 0;
+	char *src;
 
-	for (;;) {
-		size_t i = line, last_sp = 0, last_cut = 0;
+	if (n <= MAN_LINE_MAX)
+		return;
+	src = qu_xstrndup(b->buf + start, n);
+	b->len = start;
+	while (n - pos > MAN_LINE_MAX) {
+		size_t i = pos, last_sp = 0, last_cut = 0;
 
-		while (i < b->len && i - line < MAN_LINE_MAX - 2) {
-			if (b->buf[i] == ' ' && !nofill && i > line)
+		while (i < n && i - pos < room) {
+			if (src[i] == ' ' && !nofill && i > pos)
 				last_sp = i;
-			else if (i > line && b->buf[i] != ' ' &&
-				 b->buf[i - 1] != ' ')
+			else if (i > pos && src[i] != ' ' && src[i - 1] != ' ')
 				last_cut = i;
-			i += b->buf[i] == '\\' ? esc_len(b->buf + i, b->len - i)
-						: 1;
+			i += src[i] == '\\' ? esc_len(src + i, n - i) : 1;
 		}
-		if (b->len - line <= MAN_LINE_MAX)
-			return;
 		if (last_sp) {
 			/* the whole run of blanks becomes the newline */
 			size_t a = last_sp, e = last_sp;
 
-			while (a > line && b->buf[a - 1] == ' ')
+			while (a > pos && src[a - 1] == ' ')
 				a--;
-			while (e < b->len && b->buf[e] == ' ')
+			while (e < n && src[e] == ' ')
 				e++;
-			b->buf[a] = '\n';
-			memmove(b->buf + a + 1, b->buf + e, b->len - e);
-			b->len -= e - a - 1;
-			b->buf[b->len] = '\0';
-			line = a + 1;
-			guard(b, line);
-			continue;
+			qu_buf_add(b, src + pos, a - pos);
+			qu_buf_addc(b, '\n');
+			pos = e;
+		} else if (last_cut) {
+			qu_buf_add(b, src + pos, last_cut - pos);
+			qu_buf_adds(b, "\\c\n");
+			pos = last_cut;
+		} else {
+			break; /* one escape longer than a line: never written */
 		}
-		if (!last_cut)
-			return; /* one escape longer than a line: never */
-		qu_buf_grow(b, 3);
-		memmove(b->buf + last_cut + 3, b->buf + last_cut,
-			b->len - last_cut);
-		memcpy(b->buf + last_cut, "\\c\n", 3);
-		b->len += 3;
-		b->buf[b->len] = '\0';
-		line = last_cut + 3;
-		guard(b, line);
+		/* the next piece is a line of its own: guard its first byte */
+		if (pos < n &&
+		    (src[pos] == '.' || src[pos] == '\'' || src[pos] == ' '))
+			qu_buf_adds(b, "\\&");
 	}
+	qu_buf_add(b, src + pos, n - pos);
+	free(src);
 }
 
 void man_line_end(struct man_w *w, size_t start)
@@ -246,9 +249,17 @@ static size_t run_len(const char *p, size_t n, char c)
 	return k;
 }
 
+/*
+ * How far ahead a closing backtick run or emphasis marker is looked for:
+ * a 1 MB line of unmatched "*" would otherwise cost its length squared.
+ */
+#define INLINE_LOOKAHEAD 256
+
 /* Where the code span opened by @k backticks at @i closes, or 0. */
 static size_t code_close(const char *p, size_t n, size_t i, size_t k)
 {
+	if (n - i > INLINE_LOOKAHEAD)
+		n = i + INLINE_LOOKAHEAD;
 	for (size_t j = i + k; j < n;) {
 		size_t r = run_len(p + j, n - j, '`');
 
@@ -272,6 +283,8 @@ static size_t emph_close(const char *p, size_t n, size_t i, size_t k, char c)
 		return 0;
 	if (i > 0 && is_ident(s[i - 1]))
 		return 0;
+	if (n - i > INLINE_LOOKAHEAD)
+		n = i + INLINE_LOOKAHEAD;
 	for (size_t j = i + k + 1; j + k <= n; j++) {
 		if (run_len(p + j, n - j, c) != k)
 			continue;

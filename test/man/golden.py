@@ -184,6 +184,20 @@ def main():
             problems.append('man: quire build with man: true wrote %s: %s' %
                             (sorted(got), p.stderr.decode()))
 
+        # pathological: 1 MB lines of unmatched markers, one word of 1 MB
+        big = os.path.join(tmp, 'big')
+        os.mkdir(big)
+        with open(os.path.join(big, 'big.c'), 'w') as f:
+            f.write('/**\n * big() - ' + '*a _b `c ' * 100000 + '\n * @x: ' +
+                    'y' * 1000000 + '\n *\n * .' + '-' * 100000 +
+                    '\n */\nint big(int x);\n')
+        p = run_man(quire, big, os.path.join(big, 'm'), ['big.c'])
+        if p.returncode or sorted(pages(os.path.join(big, 'm'))) != ['big.9']:
+            problems.append('man: the pathological file: %d %s' %
+                            (p.returncode, p.stderr.decode()[:300]))
+        else:
+            lint(os.path.join(big, 'm'), problems, 'man/pathological')
+
         p = run_man(quire, casedir, os.path.join(tmp, 'bad'), ['var.c'],
                     epoch='yesterday')
         if p.returncode != 2 or b'SOURCE_DATE_EPOCH' not in p.stderr:
