@@ -158,8 +158,8 @@ static size_t guard(struct qu_buf *b, size_t at)
  */
 static void wrap(struct qu_buf *b, size_t start, bool nofill)
 {
-	/* room on each piece for a "\\&" before it and a "\\c" after it */
-	const size_t room = MAN_LINE_MAX - 4;
+	/* room on each piece for a "\\&" before it and a "\\:\\c" after it */
+	const size_t room = MAN_LINE_MAX - 6;
 	size_t n = b->len - start, pos = 0;
 	char *src;
 
@@ -189,8 +189,13 @@ static void wrap(struct qu_buf *b, size_t start, bool nofill)
 			qu_buf_addc(b, '\n');
 			pos = e;
 		} else if (last_cut) {
+			/*
+			 * In filled text "\\:" also lets groff break the
+			 * word there, or a word wider than the page warns
+			 * "can't break line" under -ww.
+			 */
 			qu_buf_add(b, src + pos, last_cut - pos);
-			qu_buf_adds(b, "\\c\n");
+			qu_buf_adds(b, nofill ? "\\c\n" : "\\:\\c\n");
 			pos = last_cut;
 		} else {
 			break; /* one escape longer than a line: never written */

@@ -80,8 +80,8 @@ echo
 echo "median of $runs: quire man ${mq} s, kernel-doc -man | split-man.pl ${mr} s:" \
 	"$(awk -v a="$mr" -v b="$mq" 'BEGIN { printf "%.0fx", a / b }') faster"
 echo "pages: quire $(ls "$out/quire/man9" | wc -l) ($(du -sk "$out/quire/man9" | cut -f1) kB on disk," \
-	"$(cat "$out/quire/man9"/* | wc -c) bytes), kernel-doc $(ls "$out/ref" | wc -l)" \
-	"($(du -sk "$out/ref" | cut -f1) kB on disk, $(cat "$out/ref"/* | wc -c) bytes)"
+	"$(du -sb "$out/quire/man9" | cut -f1) bytes), kernel-doc $(ls "$out/ref" | wc -l)" \
+	"($(du -sk "$out/ref" | cut -f1) kB on disk, $(du -sb "$out/ref" | cut -f1) bytes)"
 if command -v mandoc > /dev/null; then
 	n=$(cd "$out/quire/man9" && ls | xargs -n 4000 mandoc -Tlint 2>&1 | wc -l)
 	echo "mandoc -Tlint over quire's pages: $n messages"
