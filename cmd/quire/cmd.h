@@ -28,6 +28,8 @@ enum {
  */
 int cmd_extract(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_man(int argc, char **argv);
+int cmd_coverage(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_serve(int argc, char **argv);

@@ -26,6 +26,8 @@ static const struct command {
 #endif
 	{"extract", cmd_extract, "print the kernel-doc items of C files"},
 	{"check", cmd_check, "print the diagnostics of C files and trees"},
+	{"man", cmd_man, "write section-9 man pages of C files and trees"},
+	{"coverage", cmd_coverage, "which exported symbols lack kernel-doc"},
 };
 
 static void usage(FILE *f)

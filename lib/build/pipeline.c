@@ -22,6 +22,7 @@
 
 #include "build_int.h"
 #include "git/git.h"
+#include "man/man.h"
 #include "markdown/markdown.h"
 #include "qu_config.h"
 #include "render/render.h"
@@ -740,6 +741,34 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 	return r;
 }
 
+/*
+ * "man: true" (lib/man): the section-9 man pages of every parsed unit,
+ * written into the new site as man/man9/NAME.9 so they are swapped in
+ * with it. The date is SOURCE_DATE_EPOCH's or the tree's last commit's;
+ * the .TH source field is the site's version.
+ */
+static int write_man(const struct qu_build *b, struct qu_buf *err)
+{
+	struct qu_man_set set;
+	struct qu_man_opts opts = {.source = b->version};
+	struct qu_buf dir = QU_BUF_INIT, date = QU_BUF_INIT;
+	int ret;
+
+	if ((ret = qu_man_date(&date, b->site.zero_config ? b->opts->dir
+							  : b->site.srctree,
+			       err)) < 0)
+		goto out;
+	opts.date = date.buf;
+	qu_buf_addf(&dir, "%s/man", b->out.tmp);
+	qu_man_set_init(&set, b->units, b->site.nsources);
+	ret = qu_man_write(dir.buf, &set, &opts, b->opts->threads, err);
+	qu_man_set_fini(&set);
+out:
+	qu_buf_fini(&dir);
+	qu_buf_fini(&date);
+	return ret;
+}
+
 /* The theme's template is an input too. */
 static void theme_deps(struct qu_build *b)
 {
@@ -884,6 +913,9 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		if (b->errs[i].len && !err->len)
 			qu_buf_adds(err, b->errs[i].buf);
 	if (err->len || write_rest(b, err) < 0)
+		goto out;
+	/* man: true in quire.yml: OUT/man/man9/ */
+	if (b->site.cfg.man && write_man(b, err) < 0)
 		goto out;
 	phase(b, "rest");
 	for (i = 0; i < b->site.npages; i++) {

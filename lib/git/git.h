@@ -10,6 +10,8 @@
 #ifndef QU_GIT_GIT_H
 #define QU_GIT_GIT_H
 
+#include <stdint.h>
+
 #include "util/util.h"
 
 /**
@@ -37,5 +39,16 @@ int qu_git_workdir(struct qu_buf *out, const char *path);
  * not a repository); @out is then unchanged.
  */
 int qu_git_describe(struct qu_buf *out, const char *workdir);
+
+/**
+ * qu_git_head_time() - the commit time of the work tree's HEAD
+ * @out: receives the time, in seconds since the epoch (UTC)
+ * @workdir: the root of the work tree, as qu_git_workdir() found it
+ *
+ * Context: thread-safe; opens and closes its own repository handle.
+ * Return: 0, or -1 when there is no commit (not a repository, an unborn
+ * branch); @out is then unchanged.
+ */
+int qu_git_head_time(int64_t *out, const char *workdir);
 
 #endif /* QU_GIT_GIT_H */

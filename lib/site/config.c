@@ -136,6 +136,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			set(&out->version, scalar(v));
 		else if (!strcmp(key, "allow_html"))
 			out->allow_html = truthy(scalar(v));
+		else if (!strcmp(key, "man"))
+			out->man = truthy(scalar(v));
 		else
 			qu_diag(diags, QU_W_CONFIG, path, line, 1,
 				"unknown key '%s', ignoring it", key);

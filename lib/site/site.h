@@ -34,6 +34,8 @@
  * @exclude: glob patterns of paths (relative to the root) to leave out
  * @nexclude: how many
  * @allow_html: pass raw HTML in pages and comments through
+ * @man: also write the section-9 man pages of every item, under
+ *	OUT/man/man9/ ("man: true")
  */
 struct qu_config {
 	char *title;
@@ -45,6 +47,7 @@ struct qu_config {
 	char **exclude;
 	size_t nexclude;
 	bool allow_html;
+	bool man;
 };
 
 /**

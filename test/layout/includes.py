@@ -28,12 +28,12 @@ EARLIER = {
                'markdown'],
     'search': ['util', 'source', 'kdoc', 'git', 'site', 'rst', 'graph',
                'markdown', 'render'],
-    'man': ['util', 'source', 'kdoc', 'git', 'site', 'rst', 'graph',
-            'markdown'],
+    'man': ['util', 'source', 'kdoc', 'git'],
+    'cover': ['util', 'source', 'kdoc'],
     'build': ['util', 'source', 'kdoc', 'git', 'site', 'rst', 'graph',
-              'markdown', 'render', 'search', 'man'],
+              'markdown', 'render', 'search', 'man', 'cover'],
     'serve': ['util', 'source', 'kdoc', 'git', 'site', 'rst', 'graph',
-              'markdown', 'render', 'search', 'man', 'build'],
+              'markdown', 'render', 'search', 'man', 'cover', 'build'],
 }
 EARLIER['cmd'] = list(EARLIER)
 
