@@ -592,6 +592,12 @@ int cmd_build(int argc, char **argv)
 		fprintf(stderr, "quire build: %s\n", err.buf);
 		goto out;
 	}
+	if (b.site.broken) {
+		/* a broken configuration: its errors, and nothing written */
+		qu_diags_sort(&b.site.diags);
+		qu_diags_print(&b.site.diags, stderr, werror);
+		goto out;
+	}
 	src_abs = resolve(b.site.srctree);
 	if (below(dir_abs, out_abs) || below(src_abs, out_abs)) {
 		fprintf(stderr,

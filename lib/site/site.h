@@ -34,6 +34,7 @@
  * @exclude: glob patterns of paths (relative to the root) to leave out
  * @nexclude: how many
  * @allow_html: pass raw HTML in pages and comments through
+ * @theme_line: the line of the theme key in quire.yml, for diagnostics
  */
 struct qu_config {
 	char *title;
@@ -45,6 +46,7 @@ struct qu_config {
 	char **exclude;
 	size_t nexclude;
 	bool allow_html;
+	uint32_t theme_line;
 };
 
 /**
@@ -56,8 +58,9 @@ struct qu_config {
  * @text: its bytes
  * @len: how many
  *
- * Return: 0, or -1 when the YAML itself cannot be parsed (reported as a
- * diagnostic with its line).
+ * Return: 0, or -1 when the configuration is broken: not YAML, not a
+ * mapping, or a known key with a value of the wrong type (each reported
+ * as a -Wbad-config error with its line and column).
  */
 int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			 const char *path, const char *text, size_t len);
@@ -219,6 +222,11 @@ struct qu_page {
  * @cfg: the configuration (all defaults in zero-config mode)
  * @root: the docs root as given
  * @srctree: the source tree as a path usable from the current directory
+ * @root_real: @root through realpath(): what reads are confined to
+ * @srctree_real: @srctree through realpath(), or NULL when it does not
+ *	exist
+ * @broken: quire.yml or a page's front matter has a -Wbad-config error:
+ *	the caller must build nothing
  * @zero_config: no quire.yml: pages are made from the source tree
  * @pages: the pages; @pages[0] is the home page (index.html)
  * @npages: how many
@@ -234,6 +242,9 @@ struct qu_site {
 	struct qu_config cfg;
 	char *root;
 	char *srctree;
+	char *root_real;
+	char *srctree_real;
+	bool broken;
 	bool zero_config;
 	struct qu_page *pages;
 	size_t npages;
