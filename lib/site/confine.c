@@ -75,9 +75,9 @@ enum site_read site_check_read(struct qu_site *s, const char *path,
 	}
 	if (!site_inside(s, real)) {
 		qu_diag(&s->diags, QU_W_OUTSIDE_TREE, diag_path, line, col,
-			"'%s' leads to %s, outside the docs root and the "
-			"source tree; not reading it",
-			shown, real);
+			"'%s' is outside the docs root and the source "
+			"tree; not reading it",
+			shown);
 		return SITE_READ_REFUSED;
 	}
 	if (stat(real, &st) < 0)

@@ -509,8 +509,23 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		ret = 0;
 		goto out;
 	}
-	ret = load_configured(out, skip, err);
+	/* a broken quire.yml: its errors alone, the pages are not read */
+	ret = out->broken ? 0 : load_configured(out, skip, err);
 out:
+	if (out->broken) {
+		/* warnings are noise beside the errors that stop the build */
+		size_t i, o = 0;
+
+		for (i = 0; i < out->diags.n; i++) {
+			if (qu_diag_info(out->diags.v[i].id)->level ==
+			    QU_LEVEL_ERROR) {
+				out->diags.v[o++] = out->diags.v[i];
+				continue;
+			}
+			free(out->diags.v[i].msg);
+		}
+		out->diags.n = o;
+	}
 	qu_buf_fini(&path);
 	qu_buf_fini(&text);
 	return ret;

@@ -221,6 +221,15 @@ void qu_buf_vaddf(struct qu_buf *b, const char *fmt, va_list ap);
 char *qu_buf_detach(struct qu_buf *b, size_t *len_out);
 
 /**
+ * qu_buf_add_utf8() - append @len bytes of @s, each invalid UTF-8 byte
+ *	as U+FFFD
+ * @b: the buffer
+ * @s: the bytes
+ * @len: how many
+ */
+void qu_buf_add_utf8(struct qu_buf *b, const char *s, size_t len);
+
+/**
  * qu_buf_add_json_str() - append @len bytes of @s as a quoted JSON string
  * @b: the buffer
  * @s: the bytes, UTF-8; invalid sequences become U+FFFD
