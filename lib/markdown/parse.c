@@ -200,7 +200,16 @@ void md_plain_text(struct qu_buf *out, cmark_node *n)
 
 void qu_md_slug(struct qu_buf *out, const char *text, size_t len)
 {
+	struct qu_buf fixed = QU_BUF_INIT;
 	size_t i;
+
+	/* bytes of invalid UTF-8 would make the id, and the page, invalid */
+	if (!qu_utf8_valid(text, len, NULL)) {
+		qu_buf_add_utf8(&fixed, text, len);
+		qu_md_slug(out, fixed.buf, fixed.len);
+		qu_buf_fini(&fixed);
+		return;
+	}
 
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];

@@ -37,6 +37,29 @@ static bool below(const char *real, const char *dir)
 	return !strncmp(real, dir, l) && (real[l] == 0 || real[l] == '/');
 }
 
+void site_relative(struct qu_buf *out, const char *from, const char *to)
+{
+	size_t fl = strlen(from), common = 0, i;
+
+	if (!strcmp(from, "/")) {
+		qu_buf_adds(out, to + 1);
+		return;
+	}
+	if (!strncmp(to, from, fl) && to[fl] == '/') {
+		qu_buf_adds(out, to + fl + 1);
+		return;
+	}
+	/* the longest common folder prefix of two resolved paths */
+	for (i = 0; from[i] && from[i] == to[i]; i++)
+		if (from[i] == '/')
+			common = i + 1;
+	qu_buf_adds(out, "../");
+	for (i = common; from[i]; i++)
+		if (from[i] == '/')
+			qu_buf_adds(out, "../");
+	qu_buf_adds(out, to + common);
+}
+
 bool site_inside(const struct qu_site *s, const char *real)
 {
 	return below(real, s->root_real) || below(real, s->srctree_real);
@@ -61,6 +84,16 @@ enum site_read site_check_read(struct qu_site *s, const char *path,
 			       uint32_t line, uint32_t col, bool want_dir)
 {
 	char real[PATH_MAX];
+
+	return site_check_real(s, real, path, shown, diag_path, line, col,
+			       want_dir);
+}
+
+enum site_read site_check_real(struct qu_site *s, char *real,
+			       const char *path, const char *shown,
+			       const char *diag_path, uint32_t line,
+			       uint32_t col, bool want_dir)
+{
 	struct stat st;
 	struct statfs fs;
 

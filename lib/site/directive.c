@@ -8,6 +8,7 @@
  * Markdown between directives goes to cmark-gfm untouched. Options are
  * the block's leading ":key: value" lines; the rest is its body.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -149,6 +150,7 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 	struct qu_kdoc_sel *sel;
 	struct qu_buf path = QU_BUF_INIT, shown = QU_BUF_INIT;
 	const struct dir_opt *mode_opt = NULL;
+	char real[PATH_MAX];
 	enum site_read r;
 	size_t i;
 
@@ -162,10 +164,21 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 	else
 		qu_buf_addf(&path, "%s/%.*s", s->srctree, (int)arglen, arg);
 	qu_buf_add(&shown, arg, arglen);
-	r = site_check_read(s, path.buf, shown.buf, pg->diag_path, line, 1,
-			    false);
+	r = site_check_real(s, real, path.buf, shown.buf, pg->diag_path, line,
+			    1, false);
 	qu_buf_fini(&path);
 	qu_buf_fini(&shown);
+	if (r == SITE_READ_OK && arg[0] == '/') {
+		/* sources are named relative to the source tree */
+		struct qu_buf rel = QU_BUF_INIT;
+
+		site_relative(&rel, s->srctree_real ? s->srctree_real
+						    : s->root_real,
+			      real);
+		arg = site_strndup(s, rel.buf, rel.len);
+		arglen = rel.len;
+		qu_buf_fini(&rel);
+	}
 	if (r == SITE_READ_MISSING)
 		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, line, 1,
 			"no file '%.*s' in the source tree, ignoring the "

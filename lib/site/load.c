@@ -144,7 +144,8 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 		}
 		/* reported once, by the first of the walks */
 		if (want == want_md || want == want_c)
-			qu_diag(&s->diags, QU_W_UNREADABLE, dir, 0, 0,
+			qu_diag(&s->diags, QU_W_UNREADABLE,
+				site_strdup(s, dir), 0, 0,
 				"cannot open folder: %s, leaving it out",
 				strerror(errno));
 		return 0;
@@ -178,8 +179,9 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 			if (!want(names[i]))
 				continue;
 			/* dangling links and links to folders are no files */
-			if (site_check_read(s, path.buf, path.buf, path.buf, 0,
-					    0, false) != SITE_READ_OK)
+			if (site_check_read(s, path.buf, names[i],
+					    site_strdup(s, path.buf), 0, 0,
+					    false) != SITE_READ_OK)
 				continue;
 			if (stat(path.buf, &st) < 0)
 				continue;
@@ -194,8 +196,8 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 			continue;
 		if (!S_ISREG(st.st_mode)) {
 			/* reports the FIFO, device or socket */
-			site_check_read(s, path.buf, path.buf, path.buf, 0, 0,
-					false);
+			site_check_read(s, path.buf, names[i],
+					site_strdup(s, path.buf), 0, 0, false);
 			continue;
 		}
 		if (want == want_asset) {
@@ -204,8 +206,9 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 				      O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 			if (fd < 0) {
-				qu_diag(&s->diags, QU_W_UNREADABLE, path.buf,
-					0, 0, "cannot read: %s, leaving it out",
+				qu_diag(&s->diags, QU_W_UNREADABLE,
+					site_strdup(s, path.buf), 0, 0,
+					"cannot read: %s, leaving it out",
 					strerror(errno));
 				continue;
 			}

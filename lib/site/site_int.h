@@ -45,6 +45,11 @@ enum site_read {
 };
 
 bool site_inside(const struct qu_site *s, const char *real);
+void site_relative(struct qu_buf *out, const char *from, const char *to);
+enum site_read site_check_real(struct qu_site *s, char *real,
+			       const char *path, const char *shown,
+			       const char *diag_path, uint32_t line,
+			       uint32_t col, bool want_dir);
 enum site_read site_check_read(struct qu_site *s, const char *path,
 			       const char *shown, const char *diag_path,
 			       uint32_t line, uint32_t col, bool want_dir);
