@@ -273,8 +273,29 @@ static void out_name(struct qu_buf *b, const char *src)
 }
 
 /*
+ * The files and folders quire writes itself at the top of a site
+ * (DESIGN.md, "Output layout"); a page there would be overwritten, or
+ * overwrite them, depending on the order of writing.
+ */
+static bool reserved(const char *out)
+{
+	static const char *const names[] = {
+		"genindex.html", "search.html", "404.html",
+		"sitemap.xml",	 "objects.inv", ".quire-site",
+	};
+	size_t i;
+
+	for (i = 0; i < QU_ARRAY_SIZE(names); i++)
+		if (!strcmp(out, names[i]))
+			return true;
+	return !strncmp(out, "genindex-", 9) || !strncmp(out, "_static/", 8) ||
+	       !strncmp(out, "_search/", 8);
+}
+
+/*
  * Read one page: front matter, title, parts. Return: 0, or 1 when the
- * file cannot be read (reported; the caller drops the page).
+ * file cannot be read or its name is quire's (reported; the caller drops
+ * the page).
  */
 static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 		     struct qu_buf *err)
@@ -294,6 +315,14 @@ static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 	pg->out = site_strndup(s, path.buf, path.len);
 	for (p = pg->out; *p; p++)
 		pg->depth += *p == '/';
+	if (reserved(pg->out)) {
+		qu_diag(&s->diags, QU_W_RESERVED_NAME, pg->diag_path, 0, 0,
+			"quire writes %s itself, leaving the page out; rename "
+			"it",
+			pg->out);
+		ret = 1;
+		goto out;
+	}
 	if (qu_file_read(&text, pg->diag_path, err) < 0) {
 		/* as quire check does: reported, and the build goes on */
 		const char *why = strstr(err->buf, ": cannot read: ");
