@@ -450,12 +450,16 @@ size_t qu_diags_print(const struct qu_diags *d, FILE *f, bool werror);
 /* Files ----------------------------------------------------------------- */
 
 /**
- * qu_file_read() - read a whole file
+ * qu_file_read() - read a whole regular file
  * @out: receives the bytes (NUL-terminated; the file may hold NULs)
  * @path: the file
  * @err: receives a one-line message on failure
  *
- * Return: 0, or -1 if the file cannot be opened or read.
+ * Anything but a regular file (a FIFO, a device, a socket, a folder) is
+ * refused without being opened.
+ *
+ * Return: 0, or -1 if the file cannot be opened or read, or is not a
+ * regular file.
  */
 int qu_file_read(struct qu_buf *out, const char *path, struct qu_buf *err);
 
