@@ -266,8 +266,10 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 		}
 		if (!strcmp(key, "title"))
 			set(&out->title, val);
-		else if (!strcmp(key, "srctree"))
+		else if (!strcmp(key, "srctree")) {
 			set(&out->srctree, val);
+			out->srctree_line = vline;
+		}
 		else if (!strcmp(key, "theme")) {
 			set(&out->theme, val);
 			out->theme_line = vline;

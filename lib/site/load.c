@@ -492,6 +492,18 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		if (realpath(out->srctree, real))
 			out->srctree_real = site_strdup(out, real);
 	}
+	if (out->cfg.srctree) {
+		struct stat st;
+
+		/* else every {kernel-doc} would fail as a missing file */
+		if (stat(out->srctree, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			qu_diag(&out->diags, QU_W_BAD_CONFIG,
+				site_printf(out, "%s/quire.yml", out->root),
+				out->cfg.srctree_line, 1,
+				"'srctree': no folder '%s'", out->cfg.srctree);
+			out->broken = true;
+		}
+	}
 	/* a theme given as a path is read like any other input */
 	if (out->cfg.theme && strchr(out->cfg.theme, '/')) {
 		struct qu_buf t = QU_BUF_INIT, cfg = QU_BUF_INIT;

@@ -35,6 +35,7 @@
  * @nexclude: how many
  * @allow_html: pass raw HTML in pages and comments through
  * @theme_line: the line of the theme key in quire.yml, for diagnostics
+ * @srctree_line: the line of the srctree key, likewise
  */
 struct qu_config {
 	char *title;
@@ -47,6 +48,7 @@ struct qu_config {
 	size_t nexclude;
 	bool allow_html;
 	uint32_t theme_line;
+	uint32_t srctree_line;
 };
 
 /**

@@ -698,6 +698,17 @@ def config_unknown(root):
 
 
 @case
+def srctree_missing(root):
+    """srctree naming no folder: an error naming the key, not a missing
+    file at every directive."""
+    write(root, 'src/ok.h', item('ok'))
+    docs(root, 'src/docs', {'index.md': '# Home\n\n' + kdoc('ok.h')},
+         srctree='../srcc')
+    return ([('build', lambda: build(root, 'src/docs'), 2)], [],
+            lambda root: [])
+
+
+@case
 def theme_outside(root):
     """A theme path of quire.yml leading outside the tree."""
     write(root, 'elsewhere/theme/page.html', '<html></html>')
