@@ -31,7 +31,7 @@ struct check {
 	struct cmd_files files;
 	struct qu_kdoc_opts opts;
 	struct qu_diags *slots; /* one list per file */
-	struct cmd_progress progress;
+	struct qu_progress progress;
 };
 
 static void check_one(struct qu_job *job, size_t i, void *payload)
@@ -46,7 +46,7 @@ static void check_one(struct qu_job *job, size_t i, void *payload)
 	if (qu_source_read(&src, job, path) < 0) {
 		qu_diag(out, QU_W_UNREADABLE, path, 0, 0, "%s",
 			cmd_err_text(job->err.buf, path));
-		cmd_progress_tick(&c->progress, job);
+		qu_progress_tick(&c->progress, job);
 		return;
 	}
 	qu_kdoc_parse(&u, src, &c->opts);
@@ -59,7 +59,7 @@ static void check_one(struct qu_job *job, size_t i, void *payload)
 		out->v[k].path = path;
 	qu_unit_fini(&u);
 	qu_source_free(src);
-	cmd_progress_tick(&c->progress, job);
+	qu_progress_tick(&c->progress, job);
 }
 
 int cmd_check(int argc, char **argv)
@@ -118,9 +118,9 @@ int cmd_check(int argc, char **argv)
 	}
 
 	c.slots = qu_xcalloc(c.files.n ? c.files.n : 1, sizeof(*c.slots));
-	cmd_progress_init(&c.progress, c.files.n, quiet);
+	qu_progress_init(&c.progress, c.files.n, quiet);
 	qu_pool_run(threads, c.files.n, check_one, &c);
-	cmd_progress_done(&c.progress);
+	qu_progress_done(&c.progress);
 
 	qu_diags_init(&all);
 	for (size_t i = 0; i < c.files.n; i++) {

@@ -29,6 +29,7 @@ enum {
 int cmd_extract(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_build(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
 /**
@@ -118,40 +119,5 @@ int cmd_files_expand(struct cmd_files *f, const char *cmd, const char *path,
  * @f: the list
  */
 void cmd_files_fini(struct cmd_files *f);
-
-/**
- * struct cmd_progress - a "[done/total]" line on a terminal
- * @done: tasks finished, counted by every worker
- * @total: tasks in all
- * @on: whether to print at all (stderr is a terminal and the run is long)
- * @last_ms: when the line was last drawn; touched by worker 0 only
- */
-struct cmd_progress {
-	atomic_size_t done;
-	size_t total;
-	bool on;
-	long long last_ms;
-};
-
-/**
- * cmd_progress_init() - decide whether to show progress and start counting
- * @p: the progress
- * @total: the number of tasks
- * @quiet: never show it
- */
-void cmd_progress_init(struct cmd_progress *p, size_t total, bool quiet);
-
-/**
- * cmd_progress_tick() - count one finished task, redraw now and then
- * @p: the progress
- * @job: the worker that finished it; only worker 0 draws
- */
-void cmd_progress_tick(struct cmd_progress *p, const struct qu_job *job);
-
-/**
- * cmd_progress_done() - erase the progress line
- * @p: the progress
- */
-void cmd_progress_done(struct cmd_progress *p);
 
 #endif /* QU_CMD_CMD_H */

@@ -20,6 +20,7 @@ static const struct command {
 #ifdef QU_HAVE_BUILD
 	{"build", cmd_build, "build the HTML site of a docs tree"},
 #endif
+	{"init", cmd_init, "write a starter docs folder for a tree"},
 #ifdef QU_HAVE_SERVE
 	{"serve", cmd_serve, "build, serve and rebuild a site on change"},
 #endif

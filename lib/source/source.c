@@ -15,6 +15,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <xxhash.h>
+
 #include "source/source.h"
 
 static struct qu_source *source_new(const char *path)
@@ -173,37 +175,6 @@ static void check_bytes(struct qu_source *src, bool has_nul, bool has_high)
  * every "EXP", and counts lines on the way: sixteen positions a step
  * with SSE2, so the bytes no comment needs are read once, cheaply.
  */
-/* The content hash's keys and its scalar step, which the SSE2 loop mirrors. */
-#define HASH_K0 0x9e3779b97f4a7c15ull
-#define HASH_K1 0xc2b2ae3d27d4eb4full
-
-static inline void hash_block(uint64_t acc[2], const char *p)
-{
-	uint64_t w0, w1, v0, v1;
-
-	memcpy(&w0, p, 8);
-	memcpy(&w1, p + 8, 8);
-	w0 = le64toh(w0);
-	w1 = le64toh(w1);
-	v0 = w0 ^ HASH_K0;
-	v1 = w1 ^ HASH_K1;
-	acc[0] += (v0 & 0xffffffffu) * (v0 >> 32) + w1;
-	acc[1] += (v1 & 0xffffffffu) * (v1 >> 32) + w0;
-}
-
-static uint64_t hash_final(const uint64_t acc[2], const char *tail,
-			   size_t ntail, size_t len)
-{
-	uint64_t h = acc[0] ^ (acc[1] * HASH_K1) ^ (len * HASH_K0);
-
-	for (size_t i = 0; i < ntail; i++)
-		h = (h ^ (unsigned char)tail[i]) * 0x100000001b3ull;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
 /*
  * What scan() carries from one loop to the next: the AVX2 loop takes the
  * bulk of the file, the SSE2 loop the rest, and the byte loop the tail.
@@ -212,7 +183,6 @@ struct scan_state {
 	size_t i;		/* the next byte to read */
 	uint32_t line;		/* the line of byte @i */
 	size_t adocs, aexp;	/* allocated room in docs and exports */
-	uint64_t hsum[2];	/* the content hash's two lanes */
 	bool has_nul, has_high;
 };
 
@@ -254,11 +224,8 @@ static void scan_hits(struct qu_source *src, struct scan_state *st, size_t i,
 /*
  * The SSE2 loop below, thirty-two bytes a step: the scan was a fifth of
  * "quire check" over the kernel tree, and AVX2 halves its instructions.
- * Each 128-bit half hashes its sixteen bytes exactly as the SSE2 loop
- * does, and the hash only adds per-block terms, so the value is the same.
- * The loop stops where the SSE2 one would stop hashing (34 = 32 + the
- * two bytes its 18-byte bound looks past a block), so both hash the
- * same blocks.
+ * It stops 34 bytes before the end (32 + the two bytes a step looks
+ * past its block), leaving the rest to the SSE2 loop.
  */
 __attribute__((target("avx2"))) static void scan_avx2(struct qu_source *src,
 						      struct scan_state *st)
@@ -271,10 +238,7 @@ __attribute__((target("avx2"))) static void scan_avx2(struct qu_source *src,
 	const __m256i ce = _mm256_set1_epi8('E');
 	const __m256i cx = _mm256_set1_epi8('X');
 	const __m256i zero = _mm256_setzero_si256();
-	const __m256i hk = _mm256_set_epi64x(
-		(long long)HASH_K1, (long long)HASH_K0, (long long)HASH_K1,
-		(long long)HASH_K0);
-	__m256i hacc = zero, hiacc = zero;
+	__m256i hiacc = zero;
 	__m256i minacc = _mm256_set1_epi8(-1); /* a NUL makes a lane zero */
 
 	/* newlines counted in @v's byte lanes, summed */
@@ -298,11 +262,6 @@ __attribute__((target("avx2"))) static void scan_avx2(struct qu_source *src,
 			const char *p = d + i;
 			__m256i x = _mm256_loadu_si256((const __m256i *)p);
 			__m256i y = _mm256_loadu_si256((const __m256i *)(p + 1));
-			__m256i kx = _mm256_xor_si256(x, hk);
-			hacc = _mm256_add_epi64(hacc, _mm256_add_epi64(
-				_mm256_mul_epu32(kx,
-						 _mm256_shuffle_epi32(kx, 0xb1)),
-				_mm256_shuffle_epi32(x, 0x4e)));
 			minacc = _mm256_min_epu8(minacc, x);
 			hiacc = _mm256_or_si256(hiacc, x);
 			__m256i nlv = _mm256_cmpeq_epi8(x, cnl);
@@ -322,12 +281,6 @@ __attribute__((target("avx2"))) static void scan_avx2(struct qu_source *src,
 		line += ACC_LINES(acc);
 	}
 #undef ACC_LINES
-	{
-		uint64_t h[4];
-		_mm256_storeu_si256((__m256i *)h, hacc);
-		st->hsum[0] += h[0] + h[2];
-		st->hsum[1] += h[1] + h[3];
-	}
 	st->has_nul |= _mm256_movemask_epi8(
 		_mm256_cmpeq_epi8(minacc, zero)) != 0;
 	st->has_high |= _mm256_movemask_epi8(hiacc) != 0;
@@ -354,21 +307,13 @@ static void scan(struct qu_source *src)
 	const __m128i zero = _mm_setzero_si128();
 	__m128i acc = zero; /* newlines per byte lane since the last flush */
 	unsigned steps = 0;
-	/* the content hash, two 64-bit lanes as in hash_block() */
-	const __m128i hk = _mm_set_epi64x((long long)HASH_K1,
-					  (long long)HASH_K0);
-	__m128i hacc = zero;
 	__m128i nulacc = zero, hiacc = zero; /* any NUL, any byte >= 0x80 */
 
-	/* 18: the hash's blocks end two bytes early, as they always have */
+	/* 18: a step reads one byte past its block, and two more for a doc start */
 	for (; st.i + 18 <= n; st.i += 16) {
 		const char *p = d + st.i;
 		__m128i x = _mm_loadu_si128((const __m128i *)p);
 		__m128i y = _mm_loadu_si128((const __m128i *)(p + 1));
-		__m128i kx = _mm_xor_si128(x, hk);
-		hacc = _mm_add_epi64(hacc, _mm_add_epi64(
-			_mm_mul_epu32(kx, _mm_shuffle_epi32(kx, 0xb1)),
-			_mm_shuffle_epi32(x, 0x4e)));
 		nulacc = _mm_or_si128(nulacc, _mm_cmpeq_epi8(x, zero));
 		hiacc = _mm_or_si128(hiacc, x);
 		__m128i nlv = _mm_cmpeq_epi8(x, cnl);
@@ -397,19 +342,13 @@ static void scan(struct qu_source *src)
 		}
 	}
 	{
-		uint64_t h[2];
 		__m128i sum = _mm_sad_epu8(acc, zero);
 		st.line += (uint32_t)_mm_cvtsi128_si32(sum) +
 			   (uint32_t)_mm_extract_epi16(sum, 4);
-		_mm_storeu_si128((__m128i *)h, hacc);
-		st.hsum[0] += h[0];
-		st.hsum[1] += h[1];
 		st.has_nul |= _mm_movemask_epi8(nulacc) != 0;
 		st.has_high |= _mm_movemask_epi8(hiacc) != 0;
 	}
 #else
-	for (size_t k = 0; k + 18 <= n; k += 16)
-		hash_block(st.hsum, d + k);
 	st.has_nul = memchr(d, '\0', n) != NULL;
 	for (size_t k = 0; k < n && !st.has_high; k++)
 		st.has_high = (unsigned char)d[k] >= 0x80;
@@ -429,11 +368,8 @@ static void scan(struct qu_source *src)
 			try_export(src, &st.aexp, d + i, st.line);
 		}
 	}
-	{
-		size_t blocks = n >= 18 ? (n - 18) / 16 + 1 : 0;
-		src->hash = hash_final(st.hsum, d + blocks * 16,
-				       n - blocks * 16, n);
-	}
+	/* an order-sensitive hash of every byte: the caches' content key */
+	src->hash = XXH3_64bits(d, n);
 	check_bytes(src, st.has_nul, st.has_high);
 }
 

@@ -45,8 +45,8 @@ struct qu_mark {
  * @path: the file as the user named it; owned
  * @data: the bytes, NUL-terminated (the file itself may hold NULs)
  * @len: how many bytes
- * @hash: a 64-bit hash of the bytes, computed in the same pass that finds
- *	the comments; stable across runs and machines
+ * @hash: a 64-bit hash of the bytes (XXH3), sensitive to their order;
+ *	stable across runs and machines
  * @lines: the line index of @data; empty until qu_source_index_lines()
  *	builds it (parsing does not need it, and indexing 10 million lines
  *	would cost more than finding every comment)

@@ -10,6 +10,7 @@
 #define QU_UTIL_UTIL_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -659,5 +660,42 @@ void **qu_map_slot(struct qu_map *m, const char *key, size_t klen);
  * @value: the value
  */
 void qu_map_put(struct qu_map *m, const char *key, void *value);
+
+/* Progress ------------------------------------------------------------ */
+
+/**
+ * struct qu_progress - a "[done/total]" line on a terminal
+ * @done: tasks finished, counted by every worker
+ * @total: tasks in all
+ * @on: whether to print at all (stderr is a terminal and the run is long)
+ * @last_ms: when the line was last drawn; touched by worker 0 only
+ */
+struct qu_progress {
+	atomic_size_t done;
+	size_t total;
+	bool on;
+	long long last_ms;
+};
+
+/**
+ * qu_progress_init() - decide whether to show progress and start counting
+ * @p: the progress
+ * @total: the number of tasks
+ * @quiet: never show it
+ */
+void qu_progress_init(struct qu_progress *p, size_t total, bool quiet);
+
+/**
+ * qu_progress_tick() - count one finished task, redraw now and then
+ * @p: the progress
+ * @job: the worker that finished it; only worker 0 draws
+ */
+void qu_progress_tick(struct qu_progress *p, const struct qu_job *job);
+
+/**
+ * qu_progress_done() - erase the progress line
+ * @p: the progress
+ */
+void qu_progress_done(struct qu_progress *p);
 
 #endif /* QU_UTIL_UTIL_H */

@@ -149,9 +149,11 @@ def snapshot(root, outs):
             p = os.path.join(d, name)
             if os.path.normpath(p) in skip:
                 continue
-            # a build's own temporary neighbours of OUT
-            if any(name.startswith(os.path.basename(s) + suffix)
-                   for s in skip for suffix in ('.tmp-', '.old-')):
+            # a build's own neighbours of OUT: the work folder it swaps
+            # in (.OUT.quire-new-PID) and the cache (.quire-cache)
+            if any(os.path.dirname(s) == d and (
+                    name.startswith('.%s.quire-new-' % os.path.basename(s))
+                    or name == '.quire-cache') for s in skip):
                 continue
             st = entry(p)
             if stat.S_ISDIR(st.st_mode):
@@ -740,6 +742,20 @@ def out_foreign_folder(root):
     src_tree(root)
     write(root, 'other/thesis.txt', 'four years of work\n')
     return ([('build', lambda: build(root, 'SRC', 'other'), 2)], [],
+            lambda root: [])
+
+
+@case
+def out_marked_holding_source(root):
+    """A folder with a .quire-site marker that also holds a source file a
+    directive names: still an input of the build, so refused, untouched
+    (the marker says quire wrote the folder, not that all of it is
+    quire's)."""
+    src_tree(root)
+    write(root, 'SRC/lib/.quire-site', '1\n')
+    docs(root, 'docs', {'index.md': '# Home\n\n' + kdoc('lib/a.c')},
+         srctree='../SRC')
+    return ([('build', lambda: build(root, 'docs', 'SRC/lib'), 2)], [],
             lambda root: [])
 
 

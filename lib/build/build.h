@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * build.h - the pipeline driver every command runs
+ *
+ * In: a docs root (or a bare source tree) and the build's options. Out: a
+ * site written into an output folder quire owns, the run's diagnostics
+ * and what it did (pages written and kept, units parsed and reused). The
+ * driver runs the stages in order (site, source and kdoc on the pool,
+ * graph, markdown, render on the pool), keeps the unit and page cache
+ * between runs, and decides what changed; it holds no stage's logic.
+ * Included by cmd/ and lib/serve.
+ */
+#ifndef QU_BUILD_BUILD_H
+#define QU_BUILD_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph/graph.h"
+#include "kdoc/kdoc.h"
+#include "site/site.h"
+#include "util/util.h"
+
+/** QU_SITE_MARKER - the file at the root of every site quire wrote */
+#define QU_SITE_MARKER ".quire-site"
+/** QU_CACHE_MARKER - the file at the root of every cache quire wrote */
+#define QU_CACHE_MARKER ".quire-cache"
+/** QU_OUT_FORMAT - the version of the output layout the markers name */
+#define QU_OUT_FORMAT 1
+
+/**
+ * struct qu_build_opts - what one build is asked to do
+ * @dir: the docs root, or a source tree for a zero-config site
+ * @out: the output folder; NULL to stop after the graph (no output)
+ * @cache: the cache folder; NULL for the default, ".quire-cache" beside
+ *	@out
+ * @no_cache: neither read nor write a cache
+ * @depfile: write a Makefile-style list of every input read there, or NULL
+ * @depfile_target: the target the depfile names; NULL for @out
+ * @threads: worker threads, 0 for one per processor
+ * @quiet: no progress line
+ * @timing: print each phase's time on stderr (QUIRE_TIMING=1)
+ */
+struct qu_build_opts {
+	const char *dir;
+	const char *out;
+	const char *cache;
+	bool no_cache;
+	const char *depfile;
+	const char *depfile_target;
+	unsigned threads;
+	bool quiet;
+	bool timing;
+};
+
+/**
+ * struct qu_build_stats - what a build did
+ * @npages: pages in the site
+ * @nitems: items on a page (each counted at its home)
+ * @nunits: source files the pages read
+ * @nparsed: of those, parsed anew (the others came from the cache)
+ * @nwritten: pages rendered anew
+ * @nkept: pages kept from the last site because nothing they show changed
+ * @nremoved: outputs of the last site that this one no longer has
+ * @cache_note: why the cache was not used, or NULL (static text)
+ */
+struct qu_build_stats {
+	size_t npages;
+	size_t nitems;
+	size_t nunits;
+	size_t nparsed;
+	size_t nwritten;
+	size_t nkept;
+	size_t nremoved;
+	const char *cache_note;
+};
+
+struct qu_build;
+
+/**
+ * qu_build_new() - read the configuration and pages, claim the output
+ * @out: the new build; free with qu_build_free()
+ * @opts: the options; must outlive the build
+ * @err: receives a one-line message on failure
+ *
+ * Refuses (with a message) an output or cache folder that exists and is
+ * neither empty nor marked as quire's, or that is or holds the docs root,
+ * the source tree, the theme or the configuration. Nothing on disk changes
+ * before qu_build_write().
+ *
+ * Return: 0, or -1 when the build cannot run (the caller exits with 2).
+ * A broken configuration (-Wbad-config) leaves @err empty: its errors
+ * are the build's diagnostics (qu_build_diags()).
+ */
+int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
+		 struct qu_buf *err);
+
+/**
+ * qu_build_link() - parse the sources, make the pages, build the graph
+ * @b: the build, fresh from qu_build_new()
+ *
+ * Units whose file is unchanged since the cached run are taken from the
+ * cache instead of parsed.
+ */
+void qu_build_link(struct qu_build *b);
+
+/**
+ * qu_build_graph() - the symbol graph of a linked build
+ * @b: the build, after qu_build_link()
+ *
+ * Return: the graph, owned by @b.
+ */
+const struct qu_graph *qu_build_graph(const struct qu_build *b);
+
+/**
+ * qu_build_write() - render the site aside and swap it in
+ * @b: the build, after qu_build_link()
+ * @err: receives a one-line message on failure
+ *
+ * Pages whose inputs did not change since the last site are kept from it;
+ * the rest are rendered. The new site replaces the output folder in one
+ * rename; on failure the last site is left as it was. Then the cache and
+ * the depfile are written.
+ *
+ * Return: 0, or -1 (the caller exits with 2).
+ */
+int qu_build_write(struct qu_build *b, struct qu_buf *err);
+
+/**
+ * qu_build_diags() - move the build's diagnostics out, sorted
+ * @to: where they go
+ * @b: the build
+ */
+void qu_build_diags(struct qu_diags *to, struct qu_build *b);
+
+/**
+ * qu_build_get_stats() - what the build did so far
+ * @out: filled in
+ * @b: the build
+ */
+void qu_build_get_stats(struct qu_build_stats *out, const struct qu_build *b);
+
+/**
+ * qu_build_free() - free a build
+ * @b: the build, or NULL
+ *
+ * A build that never reached qu_build_write() leaves no file behind.
+ */
+void qu_build_free(struct qu_build *b);
+
+/**
+ * qu_path_resolve() - the absolute form of a path, with symlinks resolved
+ * @path: the path, which need not exist
+ *
+ * The longest existing prefix goes through realpath(3); the rest is
+ * appended with "." and ".." folded.
+ *
+ * Return: a new string; the caller frees it.
+ */
+char *qu_path_resolve(const char *path);
+
+/**
+ * qu_path_is_below() - whether one absolute path is another or lies below it
+ * @path: the path, resolved
+ * @dir: the folder, resolved
+ *
+ * Return: true when @path is @dir or inside it.
+ */
+bool qu_path_is_below(const char *path, const char *dir);
+
+/**
+ * qu_owned_check() - whether quire may replace a folder
+ * @path: the folder, as given
+ * @shown: how to name it in the message
+ * @marker: the marker file a folder quire wrote carries
+ * @inputs: paths the folder must not be or hold
+ * @ninputs: how many
+ * @shown_inputs: how to name each in the message
+ * @err: receives the reason for a refusal
+ *
+ * A folder may be replaced when it does not exist, is empty, or carries
+ * @marker, and is not and does not hold any of @inputs.
+ *
+ * Return: 0 when it may, -1 when not.
+ */
+int qu_owned_check(const char *path, const char *shown, const char *marker,
+		   const char *const *inputs, size_t ninputs,
+		   const char *const *shown_inputs, struct qu_buf *err);
+
+#endif /* QU_BUILD_BUILD_H */

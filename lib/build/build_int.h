@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * build_int.h - what the files of lib/build share
+ *
+ * Included only by lib/build/ *.c.
+ */
+#ifndef QU_BUILD_BUILD_INT_H
+#define QU_BUILD_BUILD_INT_H
+
+#include "build.h"
+
+/**
+ * struct qu_out - a folder being written aside before it replaces another
+ * @abs: the folder it will replace, resolved
+ * @tmp: the hidden sibling written into (".NAME.quire-new-PID"), or NULL
+ *	once committed
+ */
+struct qu_out {
+	char *abs;
+	char *tmp;
+};
+
+/**
+ * qu_out_begin() - make the hidden sibling of @out to write a site into
+ * @o: filled in; qu_out_fini() frees it even on failure
+ * @out: the folder the site will replace
+ * @err: receives a one-line message on failure
+ *
+ * Also removes what killed builds left beside @out (hidden siblings of
+ * dead processes that carry the marker). The caller has checked @out with
+ * qu_owned_check().
+ *
+ * Return: 0, or -1.
+ */
+int qu_out_begin(struct qu_out *o, const char *out, struct qu_buf *err);
+
+/**
+ * qu_out_commit() - replace @o->abs with the finished folder
+ * @o: the folder, fully written
+ * @err: receives a one-line message on failure
+ *
+ * One rename(2) with RENAME_EXCHANGE, then the old site is removed; where
+ * the file system cannot exchange, two renames, undone on failure.
+ *
+ * Return: 0, or -1 (the old site is left in place).
+ */
+int qu_out_commit(struct qu_out *o, struct qu_buf *err);
+
+/**
+ * qu_out_fini() - remove an uncommitted folder and free @o
+ * @o: the folder
+ */
+void qu_out_fini(struct qu_out *o);
+
+/**
+ * build_rm_tree() - remove a file or a folder and all it holds
+ * @path: the path; symlinks are removed, never followed
+ *
+ * Return: 0, or -1 when something could not be removed.
+ */
+int build_rm_tree(const char *path);
+
+/**
+ * struct build_dep - one input of a build
+ * @path: as read
+ * @dir: a folder the build listed, not a file it read
+ */
+struct build_dep {
+	char *path;
+	bool dir;
+};
+
+/**
+ * struct build_deps - the inputs a build read, for the depfile
+ * @v: the inputs
+ * @n: how many
+ * @alloc: how many allocated
+ */
+struct build_deps {
+	struct build_dep *v;
+	size_t n;
+	size_t alloc;
+};
+
+void build_deps_add(struct build_deps *d, const char *path);
+/*
+ * build_deps_add_folders() - add the folder of every input added so far,
+ * so that a new or removed page or source makes the build out of date
+ */
+void build_deps_add_folders(struct build_deps *d);
+void build_deps_fini(struct build_deps *d);
+
+/**
+ * build_deps_write() - write a depfile "TARGET: INPUT..." atomically
+ * @d: the inputs; sorted and deduplicated here
+ * @path: the depfile
+ * @target: the target it names
+ * @out_parent: the folder the output lies in, resolved: left out of the
+ *	folders, since every build renames the output inside it
+ * @err: receives a one-line message on failure
+ *
+ * Spaces, '#', '$' and backslashes in paths are escaped as ninja's and
+ * make's depfile readers expect.
+ *
+ * Return: 0, or -1.
+ */
+int build_deps_write(struct build_deps *d, const char *path,
+		     const char *target, const char *out_parent,
+		     struct qu_buf *err);
+
+/**
+ * struct build_page_state - what the last build knew of one page
+ * @out: the page's output path
+ * @key: the fingerprint of everything its HTML depends on
+ * @diags: the diagnostics rendering it gave
+ */
+struct build_page_state {
+	char *out;
+	uint64_t key;
+	struct qu_diags diags;
+};
+
+/**
+ * struct build_cache - the state a build keeps for the next one
+ * @pages: the pages of the last site, sorted by @out
+ * @npages: how many
+ * @outputs: every file of the last site, relative to it, sorted
+ * @noutputs: how many
+ */
+struct build_cache {
+	struct build_page_state *pages;
+	size_t npages;
+	char **outputs;
+	size_t noutputs;
+};
+
+/**
+ * build_cache_read() - load the cache of the last build
+ * @c: filled in (empty when there is none or it cannot be trusted)
+ * @dir: the cache folder
+ * @site: the output folder it belongs to, resolved
+ * @paths: where the diagnostics' paths are interned
+ *
+ * Return: NULL when loaded or when there was none, else why it was ignored
+ * (a static text for the build's note).
+ */
+const char *build_cache_read(struct build_cache *c, const char *dir,
+			     const char *site, struct qu_arena *paths);
+
+/**
+ * build_cache_write() - store the cache for the next build, atomically
+ * @c: the state
+ * @dir: the cache folder; made when missing
+ * @site: the output folder it belongs to, resolved
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1.
+ */
+int build_cache_write(const struct build_cache *c, const char *dir,
+		      const char *site, struct qu_buf *err);
+
+void build_cache_fini(struct build_cache *c);
+
+/**
+ * build_cache_find() - the last build's state of a page
+ * @c: the cache
+ * @out: the page's output path
+ *
+ * Return: the state, or NULL.
+ */
+const struct build_page_state *build_cache_find(const struct build_cache *c,
+						const char *out);
+
+/**
+ * build_keys() - the fingerprint of every page's HTML inputs
+ * @out: @out[p] receives page p's fingerprint
+ * @site: the pages
+ * @g: the graph
+ * @units: the parsed sources
+ * @theme: the theme's folder
+ * @version: the version shown, or NULL
+ *
+ * Two builds give a page the same fingerprint only when everything its
+ * rendering reads is the same: its own parts and headings, the content of
+ * the files whose items it shows, what refers to those items, and what
+ * every page shares (the navigation, every symbol's name, kind and home,
+ * the theme's template, the configuration, the version and quire itself).
+ */
+void build_keys(uint64_t *out, const struct qu_site *site,
+		const struct qu_graph *g, const struct qu_unit *units,
+		const char *theme, const char *version);
+
+#endif /* QU_BUILD_BUILD_INT_H */

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cache.c - what one build leaves for the next: page fingerprints
+ *
+ * Part of lib/build. One file per output folder in the cache folder,
+ * written atomically and read whole: a header naming the format, quire's
+ * version and the output folder, then each page's output path,
+ * fingerprint and render diagnostics, then an XXH3 checksum of all of it.
+ * Integers are little-endian whatever the machine. A file that is
+ * truncated, corrupt, foreign or of another version is ignored with a
+ * note, never trusted: the worst a bad cache can cost is renders.
+ */
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "build_int.h"
+#include "qu_config.h"
+
+#define CACHE_MAGIC "quire-cache\n"
+#define CACHE_FORMAT 1
+/* a diagnostic text or a path longer than this is not from quire */
+#define CACHE_MAX_STR (1u << 20)
+
+static void put_u32(struct qu_buf *b, uint32_t v)
+{
+	v = htole32(v);
+	qu_buf_add(b, &v, 4);
+}
+
+static void put_u64(struct qu_buf *b, uint64_t v)
+{
+	v = htole64(v);
+	qu_buf_add(b, &v, 8);
+}
+
+static void put_str(struct qu_buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	put_u32(b, (uint32_t)n);
+	qu_buf_add(b, s ? s : "", n);
+}
+
+/* A reader that fails for good at the first short or bad field. */
+struct rd {
+	const char *p;
+	size_t left;
+	bool bad;
+};
+
+static bool get(struct rd *r, void *out, size_t n)
+{
+	if (r->bad || r->left < n) {
+		r->bad = true;
+		return false;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+	r->left -= n;
+	return true;
+}
+
+static uint32_t get_u32(struct rd *r)
+{
+	uint32_t v = 0;
+
+	get(r, &v, 4);
+	return le32toh(v);
+}
+
+static uint64_t get_u64(struct rd *r)
+{
+	uint64_t v = 0;
+
+	get(r, &v, 8);
+	return le64toh(v);
+}
+
+/* A string of the file; valid while the file's bytes are. */
+static const char *get_str(struct rd *r, size_t *len)
+{
+	uint32_t n = get_u32(r);
+	const char *s = r->p;
+
+	if (r->bad || n > CACHE_MAX_STR || r->left < n) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p += n;
+	r->left -= n;
+	*len = n;
+	return s;
+}
+
+static void state_file(struct qu_buf *b, const char *dir, const char *site)
+{
+	qu_buf_addf(b, "%s/site-%016llx", dir,
+		    (unsigned long long)XXH3_64bits(site, strlen(site)));
+}
+
+static bool diag_by_name(enum qu_diag_id *out, const char *name, size_t n)
+{
+	int i;
+
+	for (i = 0; i < QU_DIAG__COUNT; i++) {
+		const char *w = qu_diag_info((enum qu_diag_id)i)->name;
+
+		if (strlen(w) == n && !memcmp(w, name, n)) {
+			*out = (enum qu_diag_id)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool str_is(const char *s, size_t n, const char *want)
+{
+	return s && strlen(want) == n && !memcmp(s, want, n);
+}
+
+static const char *parse(struct build_cache *c, struct rd *r,
+			 const char *site, struct qu_arena *paths)
+{
+	char magic[sizeof(CACHE_MAGIC) - 1];
+	const char *s;
+	size_t n, i;
+	uint64_t np;
+
+	if (!get(r, magic, sizeof(magic)) ||
+	    memcmp(magic, CACHE_MAGIC, sizeof(magic)))
+		return "not a quire cache";
+	if (get_u32(r) != CACHE_FORMAT)
+		return "written in another format";
+	s = get_str(r, &n);
+	if (!str_is(s, n, QU_VERSION))
+		return r->bad ? "truncated" : "written by another quire";
+	s = get_str(r, &n);
+	if (!str_is(s, n, site))
+		return r->bad ? "truncated" : "written for another site";
+	np = get_u64(r);
+	if (r->bad || np > r->left / 16)
+		return "truncated";
+	c->pages = qu_xcalloc(np + 1, sizeof(*c->pages));
+	for (i = 0; i < np && !r->bad; i++) {
+		struct build_page_state *ps = &c->pages[i];
+		uint32_t nd, k;
+
+		s = get_str(r, &n);
+		if (!s)
+			break;
+		ps->out = qu_xstrndup(s, n);
+		ps->key = get_u64(r);
+		qu_diags_init(&ps->diags);
+		c->npages++;
+		nd = get_u32(r);
+		for (k = 0; k < nd && !r->bad; k++) {
+			const char *name, *path, *msg;
+			size_t nn, pn, mn;
+			enum qu_diag_id id;
+			uint32_t line, col;
+
+			name = get_str(r, &nn);
+			path = get_str(r, &pn);
+			line = get_u32(r);
+			col = get_u32(r);
+			msg = get_str(r, &mn);
+			if (r->bad)
+				break;
+			if (!diag_by_name(&id, name, nn))
+				return "names an unknown diagnostic";
+			qu_diag(&ps->diags, id,
+				qu_arena_strndup(paths, path, pn), line, col,
+				"%.*s", (int)mn, msg);
+		}
+		if (i && strcmp(c->pages[i - 1].out, ps->out) >= 0)
+			return "corrupt (pages out of order)";
+	}
+	if (r->bad)
+		return "truncated";
+	if (r->left)
+		return "corrupt (bytes after the end)";
+	return NULL;
+}
+
+const char *build_cache_read(struct build_cache *c, const char *dir,
+			     const char *site, struct qu_arena *paths)
+{
+	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT,
+		      err = QU_BUF_INIT;
+	const char *why = NULL;
+	uint64_t sum;
+	struct rd r;
+
+	memset(c, 0, sizeof(*c));
+	state_file(&path, dir, site);
+	if (qu_file_read(&data, path.buf, &err) < 0)
+		goto out; /* no cache: a first build */
+	if (data.len < 8) {
+		why = "truncated";
+		goto out;
+	}
+	memcpy(&sum, data.buf + data.len - 8, 8);
+	if (le64toh(sum) != XXH3_64bits(data.buf, data.len - 8)) {
+		why = "corrupt (checksum)";
+		goto out;
+	}
+	r.p = data.buf;
+	r.left = data.len - 8;
+	r.bad = false;
+	why = parse(c, &r, site, paths);
+out:
+	if (why)
+		build_cache_fini(c);
+	qu_buf_fini(&path);
+	qu_buf_fini(&data);
+	qu_buf_fini(&err);
+	return why;
+}
+
+static int cmp_state(const void *a, const void *b)
+{
+	return strcmp(((const struct build_page_state *)a)->out,
+		      ((const struct build_page_state *)b)->out);
+}
+
+int build_cache_write(const struct build_cache *c, const char *dir,
+		      const char *site, struct qu_buf *err)
+{
+	struct build_page_state *v =
+		qu_xcalloc(c->npages + 1, sizeof(*v));
+	struct qu_buf b = QU_BUF_INIT, path = QU_BUF_INIT;
+	size_t i, k;
+	int r = -1;
+
+	memcpy(v, c->pages, c->npages * sizeof(*v));
+	qsort(v, c->npages, sizeof(*v), cmp_state);
+	qu_buf_add(&b, CACHE_MAGIC, sizeof(CACHE_MAGIC) - 1);
+	put_u32(&b, CACHE_FORMAT);
+	put_str(&b, QU_VERSION);
+	put_str(&b, site);
+	put_u64(&b, c->npages);
+	for (i = 0; i < c->npages; i++) {
+		put_str(&b, v[i].out);
+		put_u64(&b, v[i].key);
+		put_u32(&b, (uint32_t)v[i].diags.n);
+		for (k = 0; k < v[i].diags.n; k++) {
+			const struct qu_diag *d = &v[i].diags.v[k];
+
+			put_str(&b, qu_diag_info(d->id)->name);
+			put_str(&b, d->path);
+			put_u32(&b, d->line);
+			put_u32(&b, d->col);
+			put_str(&b, d->msg);
+		}
+	}
+	put_u64(&b, XXH3_64bits(b.buf, b.len));
+	if (qu_mkdir_p(dir, err) < 0)
+		goto out;
+	qu_buf_addf(&path, "%s/%s", dir, QU_CACHE_MARKER);
+	if (qu_file_write_atomic(path.buf, "quire-cache 1\n", 14, err) < 0)
+		goto out;
+	qu_buf_reset(&path);
+	state_file(&path, dir, site);
+	r = qu_file_write_atomic(path.buf, b.buf, b.len, err);
+out:
+	free(v);
+	qu_buf_fini(&b);
+	qu_buf_fini(&path);
+	return r;
+}
+
+void build_cache_fini(struct build_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->npages; i++) {
+		free(c->pages[i].out);
+		qu_diags_fini(&c->pages[i].diags);
+	}
+	free(c->pages);
+	for (i = 0; i < c->noutputs; i++)
+		free(c->outputs[i]);
+	free(c->outputs);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct build_page_state *build_cache_find(const struct build_cache *c,
+						const char *out)
+{
+	size_t lo = 0, hi = c->npages;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(out, c->pages[mid].out);
+
+		if (!d)
+			return &c->pages[mid];
+		if (d < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * deps.c - the depfile: every input a build read, for ninja and make
+ *
+ * Part of lib/build. Written in the format gcc -MD writes, which ninja
+ * reads with "deps = gcc" and meson with custom_target(depfile:).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_int.h"
+
+static void add(struct build_deps *d, char *path, bool dir)
+{
+	if (d->n == d->alloc) {
+		d->alloc = d->alloc ? 2 * d->alloc : 64;
+		d->v = qu_xrealloc(d->v, d->alloc * sizeof(*d->v));
+	}
+	d->v[d->n].path = path;
+	d->v[d->n++].dir = dir;
+}
+
+void build_deps_add(struct build_deps *d, const char *path)
+{
+	add(d, qu_xstrdup(path), false);
+}
+
+void build_deps_add_folders(struct build_deps *d)
+{
+	size_t i, n = d->n;
+	const char *last = NULL;
+	size_t last_len = 0;
+
+	/* a page or source added or removed changes its folder's mtime */
+	for (i = 0; i < n; i++) {
+		const char *p = d->v[i].path;
+		const char *sl = strrchr(p, '/');
+		size_t len;
+
+		if (d->v[i].dir || !sl || sl == p)
+			continue;
+		len = (size_t)(sl - p);
+		/* consecutive files mostly share their folder */
+		if (last && len == last_len && !memcmp(p, last, len))
+			continue;
+		add(d, qu_xstrndup(p, len), true);
+		last = d->v[d->n - 1].path;
+		last_len = len;
+	}
+}
+
+void build_deps_fini(struct build_deps *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->v[i].path);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct build_dep *)a)->path,
+		      ((const struct build_dep *)b)->path);
+}
+
+/* A path as depfile readers unescape it: "\ " "\#" "$$" "\\". */
+static void add_escaped(struct qu_buf *b, const char *p)
+{
+	for (; *p; p++) {
+		if (*p == ' ' || *p == '#' || *p == '\\')
+			qu_buf_addc(b, '\\');
+		else if (*p == '$')
+			qu_buf_addc(b, '$');
+		qu_buf_addc(b, *p);
+	}
+}
+
+int build_deps_write(struct build_deps *d, const char *path,
+		     const char *target, const char *out_parent,
+		     struct qu_buf *err)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	size_t i;
+	int r;
+
+	for (i = 0; i < d->n; i++) {
+		char *abs;
+
+		if (!d->v[i].dir)
+			continue;
+		abs = qu_path_resolve(d->v[i].path);
+		if (!strcmp(abs, out_parent))
+			d->v[i].path[0] = 0; /* dropped below */
+		free(abs);
+	}
+	qsort(d->v, d->n, sizeof(*d->v), cmp);
+	add_escaped(&b, target);
+	qu_buf_addc(&b, ':');
+	for (i = 0; i < d->n; i++) {
+		const char *p = d->v[i].path;
+
+		if (!p[0] || (i && !strcmp(p, d->v[i - 1].path)))
+			continue;
+		qu_buf_adds(&b, " \\\n  ");
+		add_escaped(&b, p);
+	}
+	qu_buf_addc(&b, '\n');
+	r = qu_file_write_atomic(path, b.buf, b.len, err);
+	qu_buf_fini(&b);
+	return r;
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * key.c - the fingerprint of what each page's HTML is made from
+ *
+ * Part of lib/build. A page is taken from the last site only when its
+ * fingerprint is unchanged, so the fingerprint covers everything
+ * lib/render reads for it: the page's own parts and headings, the bytes of
+ * every file whose items it shows and who refers to them, and what all
+ * pages share (navigation, the symbol table, theme, configuration,
+ * version, and the quire executable itself, so a new quire never reuses
+ * an old quire's pages).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "build_int.h"
+#include "qu_config.h"
+
+static void h_str(XXH3_state_t *h, const char *s)
+{
+	/* the terminating NUL separates fields; NULL differs from "" */
+	if (s)
+		XXH3_64bits_update(h, s, strlen(s) + 1);
+	else
+		XXH3_64bits_update(h, "\xff", 1);
+}
+
+static void h_u64(XXH3_state_t *h, uint64_t v)
+{
+	XXH3_64bits_update(h, &v, sizeof(v));
+}
+
+static void h_file(XXH3_state_t *h, const char *path)
+{
+	struct qu_buf data = QU_BUF_INIT, err = QU_BUF_INIT;
+
+	if (qu_file_read(&data, path, &err) < 0)
+		h_str(h, err.buf);
+	else
+		h_u64(h, XXH3_64bits(data.buf, data.len));
+	qu_buf_fini(&data);
+	qu_buf_fini(&err);
+}
+
+/* What every page shows the same way: navigation, symbols, theme. */
+static uint64_t global_key(const struct qu_site *site,
+			   const struct qu_graph *g, const char *theme,
+			   const char *version)
+{
+	XXH3_state_t *h = XXH3_createState();
+	const struct qu_config *c = &site->cfg;
+	struct qu_buf p = QU_BUF_INIT;
+	size_t i, k;
+	uint64_t r;
+
+	XXH3_64bits_reset(h);
+	h_str(h, "quire " QU_VERSION);
+	h_file(h, "/proc/self/exe");
+	h_str(h, version);
+	h_str(h, c->title);
+	h_str(h, c->base_url);
+	h_str(h, c->source_url);
+	h_str(h, c->srctree);
+	h_u64(h, c->allow_html);
+	h_str(h, site->srctree);
+	h_u64(h, site->zero_config);
+	qu_buf_addf(&p, "%s/page.html", theme);
+	h_file(h, p.buf);
+	h_u64(h, site->npages);
+	for (i = 0; i < site->npages; i++) {
+		const struct qu_page *pg = &site->pages[i];
+
+		h_str(h, pg->src);
+		h_str(h, pg->diag_path);
+		h_str(h, pg->out);
+		h_str(h, pg->title);
+		h_u64(h, (uint64_t)pg->order);
+		h_u64(h, pg->depth);
+		h_u64(h, pg->h1);
+		h_u64(h, pg->parent);
+		for (k = 0; k < pg->nchildren; k++)
+			h_u64(h, pg->children[k]);
+		h_u64(h, pg->nchildren);
+		for (k = 0; k < pg->nparts; k++)
+			if (pg->parts[k].kind == QU_PART_TOCTREE)
+				h_str(h, pg->parts[k].caption);
+		for (k = 0; k < pg->nheadings; k++) {
+			h_str(h, pg->headings[k].text);
+			h_str(h, pg->headings[k].id);
+			h_u64(h, pg->headings[k].level);
+		}
+		h_u64(h, pg->nheadings);
+	}
+	h_u64(h, g->nunits);
+	for (i = 0; i < g->nunits; i++)
+		h_str(h, g->units[i].path);
+	/* "exported as" may come from another file than the item's */
+	for (i = 0; g->exports && i < g->nunits; i++) {
+		for (k = 0; k < g->exports[i].n; k++) {
+			h_str(h, g->exports[i].v[k].name);
+			h_str(h, g->exports[i].v[k].macro);
+		}
+		h_u64(h, g->exports[i].n);
+	}
+	h_u64(h, g->nsyms);
+	for (i = 0; i < g->nsyms; i++) {
+		const struct qu_sym *s = &g->syms[i];
+
+		h_str(h, s->name);
+		h_u64(h, s->ns);
+		h_u64(h, s->kind);
+		h_u64(h, s->unit);
+		h_u64(h, s->item);
+		h_u64(h, s->param);
+		h_u64(h, s->page);
+		h_str(h, s->anchor);
+		h_u64(h, s->next);
+	}
+	r = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	qu_buf_fini(&p);
+	return r;
+}
+
+static void h_sel(XXH3_state_t *h, const struct qu_kdoc_sel *s)
+{
+	size_t i;
+
+	h_str(h, s->path);
+	h_u64(h, s->mode);
+	for (i = 0; i < s->nnames; i++)
+		h_str(h, s->names[i]);
+	h_u64(h, s->nnames);
+	for (i = 0; i < s->nno_names; i++)
+		h_str(h, s->no_names[i]);
+	h_u64(h, s->nno_names);
+	h_str(h, s->doc);
+	h_u64(h, s->doc_first);
+}
+
+static void h_refs(XXH3_state_t *h, const struct qu_graph *g, uint32_t sym)
+{
+	const struct qu_sym *s = &g->syms[sym];
+	uint32_t i;
+
+	h_u64(h, s->nrefs);
+	for (i = 0; i < s->nrefs; i++) {
+		h_u64(h, g->refs[s->refs[i]].page);
+		h_u64(h, g->refs[s->refs[i]].sym);
+	}
+}
+
+void build_keys(uint64_t *out, const struct qu_site *site,
+		const struct qu_graph *g, const struct qu_unit *units,
+		const char *theme, const char *version)
+{
+	uint64_t global = global_key(site, g, theme, version);
+	XXH3_state_t *h = XXH3_createState();
+	uint32_t *first = qu_xcalloc(site->npages + 1, sizeof(uint32_t));
+	uint32_t *next = qu_xcalloc(g->nsyms + 1, sizeof(uint32_t));
+	size_t p, k, j;
+
+	/* the symbols whose home is each page, in symbol order */
+	for (p = 0; p < site->npages; p++)
+		first[p] = QU_NONE;
+	for (j = g->nsyms; j-- > 0;) {
+		uint32_t pg = g->syms[j].page;
+
+		next[j] = QU_NONE;
+		if (pg < site->npages) {
+			next[j] = first[pg];
+			first[pg] = (uint32_t)j;
+		}
+	}
+	for (p = 0; p < site->npages; p++) {
+		const struct qu_page *pg = &site->pages[p];
+		uint32_t s;
+
+		XXH3_64bits_reset(h);
+		h_u64(h, global);
+		for (k = 0; k < pg->nparts; k++) {
+			const struct qu_part *pt = &pg->parts[k];
+			size_t e;
+
+			h_u64(h, pt->kind);
+			h_u64(h, pt->line);
+			XXH3_64bits_update(h, pt->text ? pt->text : "",
+					   pt->text ? pt->len : 0);
+			h_u64(h, pt->len);
+			h_sel(h, &pt->sel);
+			for (e = 0; e < pt->npages; e++)
+				h_u64(h, pt->pages[e]);
+			h_u64(h, pt->npages);
+			h_u64(h, pt->maxdepth);
+			for (e = 0; e < pt->nfiles; e++) {
+				h_str(h, pt->files[e].name);
+				h_u64(h, pt->files[e].page);
+				h_u64(h, pt->files[e].nfiles);
+				h_u64(h, pt->files[e].nitems);
+			}
+			h_u64(h, pt->nfiles);
+			if (!g->part_start || !g->part_start[p])
+				continue;
+			for (e = g->part_start[p][k];
+			     e < g->part_start[p][k + 1]; e++) {
+				const struct qu_placed *pl = &g->placed[e];
+
+				h_u64(h, pl->unit);
+				h_u64(h, pl->item);
+				h_u64(h, pl->sym);
+				h_str(h, pl->anchor);
+				h_u64(h, pl->home);
+				h_u64(h, units[pl->unit].hash);
+				if (pl->sym != QU_NONE)
+					h_refs(h, g, pl->sym);
+			}
+		}
+		for (s = first[p]; s != QU_NONE; s = next[s])
+			h_refs(h, g, s);
+		out[p] = XXH3_64bits_digest(h);
+	}
+	XXH3_freeState(h);
+	free(first);
+	free(next);
+}

@@ -1,0 +1,843 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pipeline.c - the stages in order, for every command that builds
+ *
+ * Part of lib/build: site, then source and kdoc on the pool, the
+ * zero-config pages, the graph, then render on the pool into a folder
+ * beside the output that replaces it at the end. Pages whose fingerprint
+ * (key.c) matches the last build's are linked from the last site instead
+ * of rendered. Called by quire build and the test drivers.
+ */
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build_int.h"
+#include "git/git.h"
+#include "markdown/markdown.h"
+#include "qu_config.h"
+#include "render/render.h"
+#include "source/source.h"
+
+struct qu_build {
+	const struct qu_build_opts *opts;
+	struct qu_site site;
+	struct qu_unit *units;
+	struct qu_graph_exports *exports;
+	char **src_paths;
+	struct qu_graph graph;
+	struct qu_md *md;
+	struct qu_render render;
+	struct qu_diags *page_diags;
+	struct qu_buf *errs;
+	struct qu_diags diags;
+	struct qu_progress progress;
+	struct qu_out out;
+	struct build_deps deps;
+	struct build_cache cache;
+	struct qu_arena cache_paths;
+	uint64_t *keys;
+	bool *keep;
+	char *dir_abs;
+	char *out_abs;
+	char *cache_dir;
+	char *theme;
+	char *version;
+	bool linked;
+	double t0, tp;
+	struct qu_build_stats stats;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* QUIRE_TIMING=1 prints how long each phase took, for benchmarks. */
+static void phase(struct qu_build *b, const char *what)
+{
+	double n = now();
+
+	if (b->opts->timing)
+		fprintf(stderr, "quire build: %-8s %6.2f s\n", what, n - b->tp);
+	b->tp = n;
+}
+
+/* The theme's folder: a path, or a name looked up where themes live. */
+static char *find_theme(const struct qu_site *s)
+{
+	const char *name = s->cfg.theme ? s->cfg.theme : "default";
+	struct qu_buf b = QU_BUF_INIT;
+	char exe[PATH_MAX];
+	const char *env = getenv("QUIRE_THEMES");
+	ssize_t n;
+
+	if (strchr(name, '/')) {
+		if (name[0] == '/')
+			qu_buf_adds(&b, name);
+		else
+			qu_buf_addf(&b, "%s/%s", s->root, name);
+		return qu_buf_detach(&b, NULL);
+	}
+	if (env) {
+		qu_buf_addf(&b, "%s/%s/page.html", env, name);
+		if (!access(b.buf, R_OK))
+			goto found;
+	}
+	qu_buf_reset(&b);
+	qu_buf_addf(&b, "%s/themes/%s/page.html", s->root, name);
+	if (!access(b.buf, R_OK))
+		goto found;
+	/* beside the executable in a build tree: BUILD/cmd/quire/quire */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *sl;
+		int up;
+
+		exe[n] = 0;
+		for (up = 0; up < 4 && (sl = strrchr(exe, '/')); up++) {
+			*sl = 0;
+			qu_buf_reset(&b);
+			qu_buf_addf(&b, "%s/themes/%s/page.html", exe, name);
+			if (!access(b.buf, R_OK))
+				goto found;
+		}
+	}
+	qu_buf_reset(&b);
+	qu_buf_addf(&b, "%s/themes/%s/page.html", QU_DATADIR, name);
+	if (!access(b.buf, R_OK))
+		goto found;
+	qu_buf_reset(&b);
+	qu_buf_addf(&b, "%s/%s/page.html", QU_SRC_THEMES, name);
+found:
+	b.len -= strlen("/page.html");
+	b.buf[b.len] = 0;
+	return qu_buf_detach(&b, NULL);
+}
+
+/* The cache folder: as asked, else ".quire-cache" beside the output. */
+static char *cache_folder(const struct qu_build_opts *o, const char *out_abs)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	const char *sl;
+
+	if (o->cache)
+		return qu_path_resolve(o->cache);
+	sl = strrchr(out_abs, '/');
+	qu_buf_addf(&b, "%.*s/.quire-cache", (int)(sl - out_abs), out_abs);
+	return qu_buf_detach(&b, NULL);
+}
+
+int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
+		 struct qu_buf *err)
+{
+	struct qu_build *b = qu_xcalloc(1, sizeof(*b));
+	struct qu_buf skip = QU_BUF_INIT, tmp = QU_BUF_INIT;
+	const char *dir = opts->dir;
+	char *src_abs = NULL, *cfg = NULL;
+	int r = -1;
+
+	*out = b;
+	b->opts = opts;
+	b->t0 = b->tp = now();
+	qu_diags_init(&b->diags);
+	qu_arena_init(&b->cache_paths);
+	b->dir_abs = qu_path_resolve(dir);
+	if (opts->out) {
+		b->out_abs = qu_path_resolve(opts->out);
+		if (qu_path_is_below(b->out_abs, b->dir_abs) &&
+		    strcmp(b->out_abs, b->dir_abs)) {
+			/* the output inside the tree is left out of the walk */
+			size_t dl = strlen(dir);
+
+			/* as lib/site names paths: the root without "/" */
+			while (dl > 1 && dir[dl - 1] == '/')
+				dl--;
+			qu_buf_addf(&skip, "%.*s%s",
+				    (int)(strcmp(dir, "/") ? dl : 0), dir,
+				    b->out_abs + strlen(b->dir_abs));
+		}
+	}
+	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, err) < 0)
+		goto out;
+	/* a broken quire.yml or front matter: its errors, nothing written */
+	if (b->site.broken)
+		goto out;
+	b->theme = find_theme(&b->site);
+	if (!b->site.zero_config) {
+		qu_buf_addf(&tmp, "%s/quire.yml", b->site.root);
+		cfg = qu_buf_detach(&tmp, NULL);
+	}
+	if (opts->out) {
+		const char *inputs[4], *shown[4];
+		size_t n = 0;
+
+		src_abs = qu_path_resolve(b->site.srctree);
+		inputs[n] = b->dir_abs;
+		shown[n++] = dir;
+		inputs[n] = src_abs;
+		shown[n++] = b->site.srctree;
+		inputs[n] = b->theme;
+		shown[n++] = "the theme";
+		if (cfg) {
+			inputs[n] = cfg;
+			shown[n++] = "quire.yml";
+		}
+		if (qu_owned_check(b->out_abs, opts->out, QU_SITE_MARKER,
+				   inputs, n, shown, err) < 0)
+			goto out;
+		if (!opts->no_cache) {
+			b->cache_dir = cache_folder(opts, b->out_abs);
+			if (qu_path_is_below(b->cache_dir, b->out_abs) ||
+			    qu_path_is_below(b->out_abs, b->cache_dir)) {
+				qu_buf_addf(err,
+					    "refusing the cache folder %s: it "
+					    "is, holds or lies in the output "
+					    "folder",
+					    b->cache_dir);
+				goto out;
+			}
+			if (qu_owned_check(b->cache_dir, b->cache_dir,
+					   QU_CACHE_MARKER, inputs, n, shown,
+					   err) < 0)
+				goto out;
+		}
+	}
+	if (cfg)
+		build_deps_add(&b->deps, cfg);
+	r = 0;
+out:
+	qu_buf_fini(&skip);
+	qu_buf_fini(&tmp);
+	free(src_abs);
+	free(cfg);
+	return r;
+}
+
+/*
+ * Parse one source on a worker: the unit keeps the items, the exports and
+ * the diagnostics; the bytes of the file are freed at once, so the tree's
+ * sources are never all in memory.
+ */
+static void parse_one(struct qu_job *job, size_t i, void *payload)
+{
+	struct qu_build *b = payload;
+	struct qu_unit *u = &b->units[i];
+	struct qu_source *src = NULL;
+	size_t k;
+
+	if (qu_source_read(&src, job, b->src_paths[i]) < 0) {
+		qu_diag(&u->diags, QU_W_UNREADABLE, b->src_paths[i], 0, 0, "%s",
+			job->err.buf);
+		qu_buf_reset(&job->err);
+		u->path = b->site.sources[i];
+		qu_progress_tick(&b->progress, job);
+		return;
+	}
+	qu_kdoc_parse(u, src, NULL);
+	qu_diags_move(&u->diags, &src->diags);
+	/* a file without kernel-doc is no news to a site build */
+	for (k = 0; k < u->diags.n; k++)
+		if (u->diags.v[k].id == QU_W_NO_STRUCTURED_COMMENTS) {
+			free(u->diags.v[k].msg);
+			u->diags.v[k--] = u->diags.v[--u->diags.n];
+		}
+	/* the unit outlives the source: its names move to the unit */
+	u->path = b->site.sources[i];
+	for (k = 0; k < u->diags.n; k++)
+		u->diags.v[k].path = b->src_paths[i];
+	if (src->nexports) {
+		struct qu_export *v =
+			qu_arena_alloc(&u->arena, src->nexports * sizeof(*v));
+
+		for (k = 0; k < src->nexports; k++) {
+			v[k] = src->exports[k];
+			v[k].name = qu_arena_strdup(&u->arena, v[k].name);
+			v[k].macro = qu_arena_strdup(&u->arena, v[k].macro);
+		}
+		b->exports[i].v = v;
+		b->exports[i].n = src->nexports;
+	}
+	qu_source_free(src);
+	qu_progress_tick(&b->progress, job);
+}
+
+/* A zero-config tree's README, as the home page's Markdown. */
+static bool read_readme(struct qu_build *b, struct qu_buf *readme)
+{
+	struct qu_buf p = QU_BUF_INIT, err = QU_BUF_INIT, plain = QU_BUF_INIT;
+	bool found = false;
+
+	qu_buf_addf(&p, "%s/README.md", b->opts->dir);
+	if (!qu_file_read(readme, p.buf, &err)) {
+		build_deps_add(&b->deps, p.buf);
+		found = true;
+		goto out;
+	}
+	qu_buf_reset(&p);
+	qu_buf_addf(&p, "%s/README", b->opts->dir);
+	/* a plain README (the kernel's) is shown as it is */
+	if (!qu_file_read(&plain, p.buf, &err) &&
+	    !memmem(plain.buf, plain.len, "~~~~~~~~", 8)) {
+		build_deps_add(&b->deps, p.buf);
+		qu_buf_reset(readme);
+		qu_buf_addf(readme, "~~~~~~~~ text\n%s%s~~~~~~~~\n", plain.buf,
+			    plain.len && plain.buf[plain.len - 1] == '\n'
+				    ? ""
+				    : "\n");
+		found = true;
+	}
+out:
+	qu_buf_fini(&p);
+	qu_buf_fini(&err);
+	qu_buf_fini(&plain);
+	return found;
+}
+
+static void zero_pages(struct qu_build *b)
+{
+	struct qu_site_file *files;
+	struct qu_buf readme = QU_BUF_INIT;
+	size_t n = 0, i;
+	bool has_readme;
+
+	files = qu_xcalloc(b->site.nsources + 1, sizeof(*files));
+	for (i = 0; i < b->site.nsources; i++) {
+		const struct qu_unit *u = &b->units[i];
+		uint32_t docs = 0;
+		size_t k;
+
+		if (!u->nitems)
+			continue;
+		for (k = 0; k < u->nitems; k++)
+			docs += u->items[k].kind == QU_KIND_DOC;
+		files[n].path = b->site.sources[i];
+		files[n].ndocs = docs;
+		files[n].nitems = (uint32_t)u->nitems - docs;
+		n++;
+	}
+	has_readme = read_readme(b, &readme);
+	qu_site_zero_pages(&b->site, files, n, has_readme ? readme.buf : NULL,
+			   readme.len);
+	qu_buf_fini(&readme);
+	free(files);
+}
+
+void qu_build_link(struct qu_build *b)
+{
+	const struct qu_build_opts *o = b->opts;
+	struct qu_buf tmp = QU_BUF_INIT;
+	size_t i;
+
+	assert(!b->linked);
+	b->linked = true;
+	b->units = qu_xcalloc(b->site.nsources + 1, sizeof(*b->units));
+	b->exports = qu_xcalloc(b->site.nsources + 1, sizeof(*b->exports));
+	b->src_paths = qu_xcalloc(b->site.nsources + 1, sizeof(char *));
+	for (i = 0; i < b->site.nsources; i++) {
+		qu_buf_reset(&tmp);
+		if (strcmp(b->site.srctree, "."))
+			qu_buf_addf(&tmp, "%s/", b->site.srctree);
+		qu_buf_adds(&tmp, b->site.sources[i]);
+		b->src_paths[i] = qu_buf_detach(&tmp, NULL);
+	}
+	for (i = 0; i < b->site.npages; i++)
+		if (b->site.pages[i].src) {
+			qu_buf_reset(&tmp);
+			qu_buf_addf(&tmp, "%s/%s", b->site.root,
+				    b->site.pages[i].src);
+			build_deps_add(&b->deps, tmp.buf);
+		}
+	/*
+	 * The folders the walk listed are inputs too, so that a new page
+	 * (or, without quire.yml, a new source) makes the site out of date.
+	 */
+	if (!b->site.zero_config)
+		build_deps_add_folders(&b->deps);
+	for (i = 0; i < b->site.nsources; i++)
+		build_deps_add(&b->deps, b->src_paths[i]);
+	if (b->site.zero_config)
+		build_deps_add_folders(&b->deps);
+	qu_progress_init(&b->progress, b->site.nsources, o->quiet);
+	qu_pool_run(o->threads, b->site.nsources, parse_one, b);
+	qu_progress_done(&b->progress);
+	b->stats.nunits = b->stats.nparsed = b->site.nsources;
+	phase(b, "parse");
+
+	if (b->site.zero_config)
+		zero_pages(b);
+	b->md = qu_md_new(b->site.cfg.allow_html);
+	for (i = 0; i < b->site.npages; i++)
+		qu_md_headings(b->md, &b->site.pages[i], &b->site.arena);
+	qu_graph_build(&b->graph, &b->site, b->units, b->exports, &b->diags,
+		       o->threads);
+	for (i = 0; i < b->graph.nplaced; i++)
+		b->stats.nitems += b->graph.placed[i].home;
+	b->stats.npages = b->site.npages;
+	phase(b, "graph");
+	qu_buf_fini(&tmp);
+}
+
+const struct qu_graph *qu_build_graph(const struct qu_build *b)
+{
+	return &b->graph;
+}
+
+/*
+ * Write one output file into the folder being built; the folder as a
+ * whole is what replaces OUT, so plain writes suffice.
+ */
+static int write_file(const char *dir, const char *out,
+		      const struct qu_buf *data, struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT;
+	FILE *f;
+	int r = 0;
+
+	qu_buf_addf(&path, "%s/%s", dir, out);
+	f = fopen(path.buf, "wbx");
+	if (!f || fwrite(data->buf, 1, data->len, f) != data->len) {
+		qu_buf_addf(err, "%s: cannot write: %s", path.buf,
+			    strerror(errno));
+		r = -1;
+	}
+	if (f && fclose(f) && !r) {
+		qu_buf_addf(err, "%s: cannot write: %s", path.buf,
+			    strerror(errno));
+		r = -1;
+	}
+	qu_buf_fini(&path);
+	return r;
+}
+
+/*
+ * Take an unchanged page from the last site: a hard link costs no copy
+ * and leaves the last site untouched. Return: 0, or -1 to render it.
+ */
+static int keep_page(const struct qu_build *b, const char *out)
+{
+	struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
+	struct stat st;
+	int r = -1;
+
+	qu_buf_addf(&from, "%s/%s", b->out_abs, out);
+	qu_buf_addf(&to, "%s/%s", b->out.tmp, out);
+	if (!lstat(from.buf, &st) && S_ISREG(st.st_mode) &&
+	    !link(from.buf, to.buf))
+		r = 0;
+	qu_buf_fini(&from);
+	qu_buf_fini(&to);
+	return r;
+}
+
+/*
+ * Render one page or extra file on a worker, with its own diagnostics and
+ * error slot: merged in index order afterwards, so -j does not change the
+ * output.
+ */
+static void render_one(struct qu_job *job, size_t i, void *payload)
+{
+	struct qu_build *b = payload;
+	size_t npages = b->site.npages;
+	struct qu_buf html = QU_BUF_INIT;
+	const char *out = i < npages ? b->site.pages[i].out
+				     : b->render.extras[i - npages].out;
+	int r;
+
+	if (i < npages && b->keep[i] && !keep_page(b, out))
+		goto done;
+	if (i < npages) {
+		b->keep[i] = false;
+		r = qu_render_page(&html, &b->render, (uint32_t)i,
+				   &b->page_diags[i]);
+	} else {
+		r = qu_render_extra(&html, &b->render, i - npages);
+	}
+	if (r < 0)
+		qu_buf_addf(&b->errs[i], "%s: libxml2 could not write the page",
+			    out);
+	else
+		write_file(b->out.tmp, out, &html, &b->errs[i]);
+done:
+	qu_buf_fini(&html);
+	qu_progress_tick(&b->progress, job);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every folder the pages go into, made before the workers start. */
+static int make_dirs(const struct qu_build *b, struct qu_buf *err)
+{
+	char **dirs = qu_xcalloc(b->site.npages + 1, sizeof(char *));
+	struct qu_buf p = QU_BUF_INIT;
+	size_t n = 0, i;
+	int r = 0;
+
+	for (i = 0; i < b->site.npages; i++) {
+		const char *out = b->site.pages[i].out;
+		const char *sl = strrchr(out, '/');
+
+		if (sl)
+			dirs[n++] = qu_xstrndup(out, (size_t)(sl - out));
+	}
+	qsort(dirs, n, sizeof(char *), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (i && !strcmp(dirs[i], dirs[i - 1]))
+			continue;
+		qu_buf_reset(&p);
+		qu_buf_addf(&p, "%s/%s", b->out.tmp, dirs[i]);
+		if (!r && qu_mkdir_p(p.buf, err) < 0)
+			r = -1;
+	}
+	for (i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	qu_buf_fini(&p);
+	return r;
+}
+
+static int copy_file(struct qu_build *b, const char *from, const char *to,
+		     struct qu_buf *err)
+{
+	struct qu_buf data = QU_BUF_INIT;
+	int r = qu_file_read(&data, from, err);
+
+	build_deps_add(&b->deps, from);
+	if (!r)
+		r = qu_file_write_atomic(to, data.buf, data.len, err);
+	qu_buf_fini(&data);
+	return r;
+}
+
+/*
+ * Copy a folder recursively; a missing source folder is not an error (a
+ * theme may have no static files).
+ */
+static int copy_tree(struct qu_build *b, const char *from, const char *to,
+		     struct qu_buf *err)
+{
+	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
+	struct dirent **ents = NULL;
+	int n = scandir(from, &ents, NULL, alphasort), k, r = 0;
+
+	if (n < 0)
+		return 0;
+	if (qu_mkdir_p(to, err) < 0)
+		r = -1;
+	for (k = 0; k < n; k++) {
+		struct stat st;
+
+		if (!r && ents[k]->d_name[0] != '.') {
+			qu_buf_reset(&x);
+			qu_buf_reset(&y);
+			qu_buf_addf(&x, "%s/%s", from, ents[k]->d_name);
+			qu_buf_addf(&y, "%s/%s", to, ents[k]->d_name);
+			if (stat(x.buf, &st) < 0)
+				;
+			else if (S_ISDIR(st.st_mode))
+				r = copy_tree(b, x.buf, y.buf, err);
+			else if (S_ISREG(st.st_mode))
+				r = copy_file(b, x.buf, y.buf, err);
+		}
+		free(ents[k]);
+	}
+	free(ents);
+	qu_buf_fini(&x);
+	qu_buf_fini(&y);
+	return r;
+}
+
+/*
+ * Everything but the pages: the theme's static files, objects.inv,
+ * sitemap.xml (with base_url) and the docs root's images and files.
+ */
+static int write_rest(struct qu_build *b, struct qu_buf *err)
+{
+	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
+	size_t i;
+	int r;
+
+	qu_buf_addf(&x, "%s/static", b->theme);
+	qu_buf_addf(&y, "%s/_static", b->out.tmp);
+	r = copy_tree(b, x.buf, y.buf, err);
+	qu_buf_reset(&x);
+	if (!r) {
+		r = qu_graph_inventory(&x, &b->graph, b->render.title,
+				       b->render.version);
+		if (!r)
+			r = write_file(b->out.tmp, "objects.inv", &x, err);
+		else
+			qu_buf_adds(err, "objects.inv: zlib failed");
+	}
+	qu_buf_reset(&x);
+	if (!r) {
+		r = qu_render_sitemap(&x, &b->render);
+		if (!r)
+			r = write_file(b->out.tmp, "sitemap.xml", &x, err);
+		else
+			qu_buf_adds(err, "sitemap.xml: libxml2 failed");
+	}
+	/* GitHub Pages hides folders starting with "_" without it */
+	qu_buf_reset(&x);
+	if (!r)
+		r = write_file(b->out.tmp, ".nojekyll", &x, err);
+	for (i = 0; !r && i < b->site.nassets; i++) {
+		char *sl;
+
+		qu_buf_reset(&x);
+		qu_buf_reset(&y);
+		qu_buf_addf(&x, "%s/%s", b->site.root, b->site.assets[i]);
+		qu_buf_addf(&y, "%s/%s", b->out.tmp, b->site.assets[i]);
+		sl = strrchr(y.buf, '/');
+		*sl = 0;
+		r = qu_mkdir_p(y.buf, err);
+		*sl = '/';
+		if (!r)
+			r = copy_file(b, x.buf, y.buf, err);
+	}
+	qu_buf_fini(&x);
+	qu_buf_fini(&y);
+	return r;
+}
+
+/* The theme's template is an input too. */
+static void theme_deps(struct qu_build *b)
+{
+	struct qu_buf p = QU_BUF_INIT;
+
+	qu_buf_addf(&p, "%s/page.html", b->theme);
+	build_deps_add(&b->deps, p.buf);
+	qu_buf_fini(&p);
+}
+
+/* Which pages can be taken from the last site, from their fingerprints. */
+static void decide_pages(struct qu_build *b)
+{
+	size_t i;
+
+	b->keys = qu_xcalloc(b->site.npages + 1, sizeof(*b->keys));
+	b->keep = qu_xcalloc(b->site.npages + 1, sizeof(*b->keep));
+	if (!b->cache_dir)
+		return;
+	b->stats.cache_note = build_cache_read(&b->cache, b->cache_dir,
+					       b->out_abs, &b->cache_paths);
+	build_keys(b->keys, &b->site, &b->graph, b->units, b->theme,
+		   b->version);
+	for (i = 0; i < b->site.npages; i++) {
+		const struct build_page_state *ps =
+			build_cache_find(&b->cache, b->site.pages[i].out);
+
+		b->keep[i] = ps && ps->key == b->keys[i];
+	}
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Pages of the last site that this one no longer has. */
+static size_t count_removed(const struct qu_build *b)
+{
+	const char **outs = qu_xcalloc(b->site.npages + 1, sizeof(char *));
+	size_t i, n = 0;
+
+	for (i = 0; i < b->site.npages; i++)
+		outs[i] = b->site.pages[i].out;
+	qsort(outs, b->site.npages, sizeof(char *), cmp_cstr);
+	for (i = 0; i < b->cache.npages; i++) {
+		const char *k = b->cache.pages[i].out;
+
+		if (!bsearch(&k, outs, b->site.npages, sizeof(char *),
+			     cmp_cstr))
+			n++;
+	}
+	free(outs);
+	return n;
+}
+
+/* What the next build needs: every page's fingerprint and diagnostics. */
+static int save_state(struct qu_build *b, struct qu_buf *err)
+{
+	struct build_cache next;
+	size_t i;
+	int r;
+
+	memset(&next, 0, sizeof(next));
+	next.pages = qu_xcalloc(b->site.npages + 1, sizeof(*next.pages));
+	next.npages = b->site.npages;
+	for (i = 0; i < b->site.npages; i++) {
+		struct build_page_state *n = &next.pages[i];
+		size_t k;
+
+		n->out = qu_xstrdup(b->site.pages[i].out);
+		n->key = b->keys[i];
+		qu_diags_init(&n->diags);
+		for (k = 0; k < b->page_diags[i].n; k++) {
+			const struct qu_diag *d = &b->page_diags[i].v[k];
+
+			qu_diag(&n->diags, d->id, d->path, d->line, d->col,
+				"%s", d->msg);
+		}
+	}
+	r = build_cache_write(&next, b->cache_dir, b->out_abs, err);
+	build_cache_fini(&next);
+	return r;
+}
+
+int qu_build_write(struct qu_build *b, struct qu_buf *err)
+{
+	const struct qu_build_opts *o = b->opts;
+	struct qu_buf tmp = QU_BUF_INIT;
+	size_t i, ntasks;
+	int r = -1;
+
+	assert(b->linked && o->out);
+	if (b->site.cfg.version)
+		b->version = qu_xstrdup(b->site.cfg.version);
+	else if (qu_git_workdir(&tmp, b->site.zero_config ? o->dir
+							 : b->site.srctree) ==
+		 0) {
+		struct qu_buf v = QU_BUF_INIT;
+
+		qu_git_describe(&v, tmp.buf);
+		if (v.len)
+			b->version = qu_buf_detach(&v, NULL);
+		qu_buf_fini(&v);
+	}
+	theme_deps(b);
+	if (qu_render_init(&b->render, &b->site, &b->graph, b->md, b->theme,
+			   b->version, err) < 0)
+		goto out;
+	decide_pages(b);
+	if (qu_out_begin(&b->out, b->out_abs, err) < 0 ||
+	    make_dirs(b, err) < 0)
+		goto out;
+	ntasks = b->site.npages + b->render.nextras;
+	b->page_diags = qu_xcalloc(b->site.npages + 1, sizeof(*b->page_diags));
+	b->errs = qu_xcalloc(ntasks + 1, sizeof(*b->errs));
+	qu_progress_init(&b->progress, ntasks, o->quiet);
+	qu_pool_run(o->threads, ntasks, render_one, b);
+	qu_progress_done(&b->progress);
+	phase(b, "render");
+	for (i = 0; i < ntasks; i++)
+		if (b->errs[i].len && !err->len)
+			qu_buf_adds(err, b->errs[i].buf);
+	if (err->len || write_rest(b, err) < 0)
+		goto out;
+	for (i = 0; i < b->site.npages; i++) {
+		if (b->keep[i]) {
+			const struct build_page_state *ps = build_cache_find(
+				&b->cache, b->site.pages[i].out);
+			size_t k;
+
+			for (k = 0; k < ps->diags.n; k++) {
+				const struct qu_diag *d = &ps->diags.v[k];
+
+				qu_diag(&b->page_diags[i], d->id, d->path,
+					d->line, d->col, "%s", d->msg);
+			}
+			b->stats.nkept++;
+		} else {
+			b->stats.nwritten++;
+		}
+	}
+	b->stats.nremoved = count_removed(b);
+	/* the cache first: a stale one only costs renders, never bytes */
+	if (b->cache_dir && save_state(b, err) < 0)
+		goto out;
+	if (qu_out_commit(&b->out, err) < 0)
+		goto out;
+	phase(b, "write");
+	if (o->depfile) {
+		char *parent = qu_xstrdup(b->out_abs);
+
+		*strrchr(parent, '/') = 0;
+		r = build_deps_write(&b->deps, o->depfile,
+				     o->depfile_target ? o->depfile_target
+						       : o->out,
+				     *parent ? parent : "/", err);
+		free(parent);
+		if (r < 0)
+			goto out;
+	}
+	r = 0;
+out:
+	qu_buf_fini(&tmp);
+	return r;
+}
+
+void qu_build_diags(struct qu_diags *to, struct qu_build *b)
+{
+	size_t i;
+
+	qu_diags_move(to, &b->site.diags);
+	qu_diags_move(to, &b->diags);
+	for (i = 0; b->units && i < b->site.nsources; i++)
+		qu_diags_move(to, &b->units[i].diags);
+	for (i = 0; b->page_diags && i < b->site.npages; i++)
+		qu_diags_move(to, &b->page_diags[i]);
+	qu_diags_sort(to);
+}
+
+void qu_build_get_stats(struct qu_build_stats *out, const struct qu_build *b)
+{
+	*out = b->stats;
+}
+
+void qu_build_free(struct qu_build *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	qu_out_fini(&b->out);
+	qu_render_fini(&b->render);
+	qu_md_free(b->md);
+	if (b->graph.site)
+		qu_graph_fini(&b->graph);
+	if (b->page_diags) {
+		for (i = 0; i < b->site.npages; i++)
+			qu_diags_fini(&b->page_diags[i]);
+		free(b->page_diags);
+	}
+	if (b->errs) {
+		for (i = 0; i < b->site.npages + b->render.nextras; i++)
+			qu_buf_fini(&b->errs[i]);
+		free(b->errs);
+	}
+	for (i = 0; i < b->site.nsources; i++) {
+		if (b->units)
+			qu_unit_fini(&b->units[i]);
+		if (b->src_paths)
+			free(b->src_paths[i]);
+	}
+	free(b->units);
+	free(b->exports);
+	free(b->src_paths);
+	free(b->keys);
+	free(b->keep);
+	build_cache_fini(&b->cache);
+	build_deps_fini(&b->deps);
+	qu_arena_fini(&b->cache_paths);
+	qu_diags_fini(&b->diags);
+	qu_site_fini(&b->site);
+	free(b->dir_abs);
+	free(b->out_abs);
+	free(b->cache_dir);
+	free(b->theme);
+	free(b->version);
+	free(b);
+}
