@@ -720,6 +720,34 @@ def theme_outside(root):
             lambda root: [])
 
 
+@case
+def theme_links(root):
+    """A theme inside the tree whose static folder links out (a file) and
+    to itself (a folder): neither is followed."""
+    themes = os.environ.get('QUIRE_THEMES')
+    if not themes:
+        return 'skip: QUIRE_THEMES is not set (meson test sets it)'
+    secret(root)
+    shutil.copytree(os.path.join(themes, 'default'),
+                    os.path.join(root, 'src/docs/mytheme'))
+    os.symlink('../../../../elsewhere/secret.h',
+               os.path.join(root, 'src/docs/mytheme/static/evil.css'))
+    os.symlink('.', os.path.join(root, 'src/docs/mytheme/static/loop'))
+    docs(root, 'src/docs', {'index.md': '# Home\n'},
+         extra='theme: ./mytheme\n')
+
+    def check(root):
+        static = os.path.join(root, 'out/_static')
+        bad = [] if os.path.exists(os.path.join(static, 'quire.css')) else [
+            'the theme was not copied']
+        for f in ('evil.css', 'loop'):
+            if os.path.lexists(os.path.join(static, f)):
+                bad.append('_static/%s was copied' % f)
+        return bad
+    return ([('build', lambda: build(root, 'src/docs', timeout=60), 1)],
+            ['out'], check)
+
+
 # The output folder (quire only replaces what it wrote) ---------------------
 
 def src_tree(root):
