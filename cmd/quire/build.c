@@ -70,7 +70,7 @@ int cmd_build(int argc, char **argv)
 	struct qu_diags all;
 	bool werror = false;
 	double t0 = now();
-	size_t i, nwarn = 0, nerr = 0;
+	size_t nwarn = 0, nerr = 0;
 	int c, ret = QU_EXIT_USAGE;
 	struct stat sb;
 
@@ -146,12 +146,7 @@ int cmd_build(int argc, char **argv)
 	}
 	qu_build_get_stats(&st, b);
 	qu_build_diags(&all, b);
-	for (i = 0; i < all.n; i++) {
-		if (qu_diag_info(all.v[i].id)->level == QU_LEVEL_ERROR)
-			nerr++;
-		else
-			nwarn++;
-	}
+	qu_diags_count(&nerr, &nwarn, &all);
 	qu_diags_print(&all, stderr, werror);
 	if (st.cache_note && !o.quiet)
 		fprintf(stderr, "quire build: note: ignoring the cache: %s\n",
@@ -165,8 +160,9 @@ int cmd_build(int argc, char **argv)
 			o.out);
 		fprintf(stderr,
 			"quire build: %zu pages rendered, %zu kept, "
-			"%zu removed\n",
-			st.nwritten, st.nkept, st.nremoved);
+			"%zu removed; %zu of %zu sources parsed\n",
+			st.nwritten, st.nkept, st.nremoved, st.nparsed,
+			st.nunits);
 	}
 	ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 out:

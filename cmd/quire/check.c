@@ -129,12 +129,11 @@ int cmd_check(int argc, char **argv)
 		qu_diags_move(&all, &c.slots[i]);
 	}
 	qu_diags_sort(&all);
-	for (size_t i = 0; i < all.n; i++) {
-		if (werror ||
-		    qu_diag_info(all.v[i].id)->level == QU_LEVEL_ERROR)
-			nerr++;
-		else
-			nwarn++;
+	qu_diags_count(&nerr, &nwarn, &all);
+	/* under -Werror every warning is printed and counted as an error */
+	if (werror) {
+		nerr += nwarn;
+		nwarn = 0;
 	}
 	fflush(stdout);
 	qu_diags_print(&all, stderr, werror);

@@ -316,7 +316,7 @@ int cmd_extract(int argc, char **argv)
 	struct qu_diags all;
 	bool werror = false;
 	unsigned threads = 0;
-	size_t nslots, nerr = 0;
+	size_t nslots, nerr = 0, nwarn = 0;
 	int rc;
 
 	rc = parse_args(&x, &ids, &noids, &werror, &threads, argc, argv);
@@ -355,11 +355,8 @@ int cmd_extract(int argc, char **argv)
 		qu_diags_move(&all, &x.slots[i].diags);
 	qu_diags_sort(&all);
 	qu_diags_print(&all, stderr, werror);
-	for (size_t i = 0; i < all.n; i++)
-		if (werror ||
-		    qu_diag_info(all.v[i].id)->level == QU_LEVEL_ERROR)
-			nerr++;
-	if (nerr && rc == QU_EXIT_OK)
+	qu_diags_count(&nerr, &nwarn, &all);
+	if ((nerr || (werror && nwarn)) && rc == QU_EXIT_OK)
 		rc = QU_EXIT_FAIL;
 	qu_diags_fini(&all);
 

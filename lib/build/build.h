@@ -142,6 +142,30 @@ void qu_build_diags(struct qu_diags *to, struct qu_build *b);
 void qu_build_get_stats(struct qu_build_stats *out, const struct qu_build *b);
 
 /**
+ * qu_build_inputs() - every input the build read, files and folders
+ * @b: the build, after qu_build_write()
+ * @fn: called once per input, in no particular order, with @payload, the
+ *	path as read, and whether it is a folder (whose listing was read)
+ * @payload: passed to @fn
+ *
+ * What the depfile lists, for a watcher.
+ */
+void qu_build_inputs(const struct qu_build *b,
+		     void (*fn)(void *payload, const char *path, bool dir),
+		     void *payload);
+
+/**
+ * qu_build_rendered() - the pages this build rendered anew
+ * @b: the build, after qu_build_write()
+ * @fn: called with @payload and each such page's output path, in page
+ *	order (pages kept from the last site are left out)
+ * @payload: passed to @fn
+ */
+void qu_build_rendered(const struct qu_build *b,
+		       void (*fn)(void *payload, const char *out),
+		       void *payload);
+
+/**
  * qu_build_free() - free a build
  * @b: the build, or NULL
  *

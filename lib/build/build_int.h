@@ -7,6 +7,8 @@
 #ifndef QU_BUILD_BUILD_INT_H
 #define QU_BUILD_BUILD_INT_H
 
+#include <sys/stat.h>
+
 #include "build.h"
 
 /**
@@ -51,14 +53,6 @@ int qu_out_commit(struct qu_out *o, struct qu_buf *err);
  * @o: the folder
  */
 void qu_out_fini(struct qu_out *o);
-
-/**
- * build_rm_tree() - remove a file or a folder and all it holds
- * @path: the path; symlinks are removed, never followed
- *
- * Return: 0, or -1 when something could not be removed.
- */
-int build_rm_tree(const char *path);
 
 /**
  * struct build_dep - one input of a build
@@ -172,6 +166,106 @@ const struct build_page_state *build_cache_find(const struct build_cache *c,
 						const char *out);
 
 /**
+ * build_diag_by_name() - the registry row of a -W name
+ * @out: the row
+ * @name: the name, without "-W"
+ * @n: its length
+ *
+ * Return: false when no row has that name (a cache of another quire).
+ */
+bool build_diag_by_name(enum qu_diag_id *out, const char *name, size_t n);
+
+/**
+ * struct build_stat - what stat(2) says of a source, to tell it unchanged
+ * @size: bytes
+ * @mtime: modification time, in nanoseconds
+ * @ctime: status change time, in nanoseconds
+ * @ino: inode number
+ */
+struct build_stat {
+	uint64_t size;
+	uint64_t mtime;
+	uint64_t ctime;
+	uint64_t ino;
+};
+
+void build_stat_of(struct build_stat *out, const struct stat *st);
+
+/**
+ * struct build_unit_entry - one cached unit, still in the cache's bytes
+ * @path: the source's path (not terminated)
+ * @path_len: its length
+ * @st: the file's stat when it was parsed
+ * @hash: its content hash
+ * @ncomments: kernel-doc comments in it
+ * @body: the items, exports and diagnostics, encoded
+ * @body_len: their length
+ */
+struct build_unit_entry {
+	const char *path;
+	size_t path_len;
+	struct build_stat st;
+	uint64_t hash;
+	uint64_t ncomments;
+	const unsigned char *body;
+	size_t body_len;
+};
+
+/**
+ * struct build_units - the units of the last build
+ * @db: the open database (sqlite3 *), kept for the write at the end
+ * @path: its file
+ * @data: the rows' bytes, which the entries point into
+ * @v: the entries, sorted by path
+ * @n: how many
+ * @written: when the cache was written, in nanoseconds
+ */
+struct build_units {
+	struct sqlite3 *db;
+	char *path;
+	struct qu_buf data;
+	struct build_unit_entry *v;
+	size_t n;
+	uint64_t written;
+};
+
+/*
+ * build_units_read() - load the unit cache of @dir, written by the quire
+ * whose executable hashes to @exe. Return: NULL, or why it was ignored.
+ */
+const char *build_units_read(struct build_units *u, const char *dir,
+			     uint64_t exe);
+/* build_units_find() - the entry of a source path, or NULL */
+const struct build_unit_entry *build_units_find(const struct build_units *u,
+						const char *path);
+/*
+ * build_units_fresh() - whether an entry may be used without reading the
+ * file: same stat, and not changed within two seconds of the cache
+ */
+bool build_units_fresh(const struct build_units *u,
+		       const struct build_unit_entry *e,
+		       const struct build_stat *st);
+/*
+ * build_units_load() - make a unit (and its exports) from an entry; the
+ * unit's diagnostics name @diag_path. The caller sets @unit->path.
+ * Context: thread-safe; @e is only read.
+ */
+void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
+		      const struct build_unit_entry *e, const char *diag_path);
+/*
+ * build_units_write() - store the units whose @ok is set and which are new
+ * or @dirty (parsed, or their stat changed), keyed by @paths and @st, and
+ * forget the sources no longer there, in one transaction.
+ * Return: 0, or -1 (message in @err).
+ */
+int build_units_write(struct build_units *u, uint64_t exe,
+		      const char *const *paths, const struct build_stat *st,
+		      const struct qu_unit *units,
+		      const struct qu_graph_exports *ex, const bool *ok,
+		      const bool *dirty, size_t n, struct qu_buf *err);
+void build_units_fini(struct build_units *u);
+
+/**
  * build_keys() - the fingerprint of every page's HTML inputs
  * @out: @out[p] receives page p's fingerprint
  * @site: the pages
@@ -179,6 +273,7 @@ const struct build_page_state *build_cache_find(const struct build_cache *c,
  * @units: the parsed sources
  * @theme: the theme's folder
  * @version: the version shown, or NULL
+ * @exe: the hash of the quire executable
  *
  * Two builds give a page the same fingerprint only when everything its
  * rendering reads is the same: its own parts and headings, the content of
@@ -188,6 +283,6 @@ const struct build_page_state *build_cache_find(const struct build_cache *c,
  */
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
-		const char *theme, const char *version);
+		const char *theme, const char *version, uint64_t exe);
 
 #endif /* QU_BUILD_BUILD_INT_H */

@@ -100,7 +100,7 @@ static void state_file(struct qu_buf *b, const char *dir, const char *site)
 		    (unsigned long long)XXH3_64bits(site, strlen(site)));
 }
 
-static bool diag_by_name(enum qu_diag_id *out, const char *name, size_t n)
+bool build_diag_by_name(enum qu_diag_id *out, const char *name, size_t n)
 {
 	int i;
 
@@ -168,7 +168,7 @@ static const char *parse(struct build_cache *c, struct rd *r,
 			msg = get_str(r, &mn);
 			if (r->bad)
 				break;
-			if (!diag_by_name(&id, name, nn))
+			if (!build_diag_by_name(&id, name, nn))
 				return "names an unknown diagnostic";
 			qu_diag(&ps->diags, id,
 				qu_arena_strndup(paths, path, pn), line, col,

@@ -46,7 +46,7 @@ static void h_file(XXH3_state_t *h, const char *path)
 /* What every page shows the same way: navigation, symbols, theme. */
 static uint64_t global_key(const struct qu_site *site,
 			   const struct qu_graph *g, const char *theme,
-			   const char *version)
+			   const char *version, uint64_t exe)
 {
 	XXH3_state_t *h = XXH3_createState();
 	const struct qu_config *c = &site->cfg;
@@ -56,7 +56,7 @@ static uint64_t global_key(const struct qu_site *site,
 
 	XXH3_64bits_reset(h);
 	h_str(h, "quire " QU_VERSION);
-	h_file(h, "/proc/self/exe");
+	h_u64(h, exe);
 	h_str(h, version);
 	h_str(h, c->title);
 	h_str(h, c->base_url);
@@ -153,9 +153,9 @@ static void h_refs(XXH3_state_t *h, const struct qu_graph *g, uint32_t sym)
 
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
-		const char *theme, const char *version)
+		const char *theme, const char *version, uint64_t exe)
 {
-	uint64_t global = global_key(site, g, theme, version);
+	uint64_t global = global_key(site, g, theme, version, exe);
 	XXH3_state_t *h = XXH3_createState();
 	uint32_t *first = qu_xcalloc(site->npages + 1, sizeof(uint32_t));
 	uint32_t *next = qu_xcalloc(g->nsyms + 1, sizeof(uint32_t));

@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,24 +67,6 @@ bool qu_path_is_below(const char *path, const char *dir)
 	if (!strcmp(dir, "/"))
 		return true;
 	return !strncmp(path, dir, l) && (path[l] == 0 || path[l] == '/');
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-int build_rm_tree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Whether @dir holds a marker file named @marker, as a regular file. */
@@ -226,7 +207,7 @@ static void sweep_stale(const char *abs, const char *marker)
 		qu_buf_addf(&p, "%s/%s", strcmp(parent.buf, "/") ? parent.buf : "",
 			    de->d_name);
 		if (has_marker(p.buf, marker))
-			build_rm_tree(p.buf);
+			qu_rm_tree(p.buf);
 	}
 	if (d)
 		closedir(d);
@@ -262,12 +243,12 @@ int qu_out_begin(struct qu_out *o, const char *out, struct qu_buf *err)
 	sweep_stale(o->abs, QU_SITE_MARKER);
 	aside_name(&b, o->abs, "new", (long)getpid());
 	o->tmp = qu_buf_detach(&b, NULL);
-	if (build_rm_tree(o->tmp) < 0 || qu_mkdir_p(o->tmp, err) < 0 ||
+	if (qu_rm_tree(o->tmp) < 0 || qu_mkdir_p(o->tmp, err) < 0 ||
 	    write_marker(o->tmp, QU_SITE_MARKER, err) < 0) {
 		if (!err->len)
 			qu_buf_addf(err, "%s: cannot remove: %s", o->tmp,
 				    strerror(errno));
-		build_rm_tree(o->tmp);
+		qu_rm_tree(o->tmp);
 		return -1;
 	}
 	return 0;
@@ -325,7 +306,7 @@ int qu_out_commit(struct qu_out *o, struct qu_buf *err)
 		o->tmp = qu_buf_detach(&old, NULL);
 	}
 	/* o->tmp now holds the old site, which carries the marker */
-	build_rm_tree(o->tmp);
+	qu_rm_tree(o->tmp);
 done:
 	free(o->tmp);
 	o->tmp = NULL;
@@ -335,7 +316,7 @@ done:
 void qu_out_fini(struct qu_out *o)
 {
 	if (o->tmp)
-		build_rm_tree(o->tmp);
+		qu_rm_tree(o->tmp);
 	free(o->tmp);
 	free(o->abs);
 	memset(o, 0, sizeof(*o));

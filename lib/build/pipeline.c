@@ -10,6 +10,8 @@
  */
 #include <assert.h>
 #include <dirent.h>
+#include <stdatomic.h>
+#include <xxhash.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "markdown/markdown.h"
 #include "qu_config.h"
 #include "render/render.h"
+#include "search/search.h"
 #include "source/source.h"
 
 struct qu_build {
@@ -44,6 +47,12 @@ struct qu_build {
 	struct qu_arena cache_paths;
 	uint64_t *keys;
 	bool *keep;
+	uint64_t exe;
+	struct build_units ucache;
+	struct build_stat *st;
+	bool *st_ok;
+	bool *dirty;
+	atomic_size_t nparsed;
 	char *dir_abs;
 	char *out_abs;
 	char *cache_dir;
@@ -124,6 +133,22 @@ found:
 	return qu_buf_detach(&b, NULL);
 }
 
+/*
+ * The quire executable's hash: a cache written by another build of quire,
+ * even of the same version, must not be trusted.
+ */
+static uint64_t exe_hash(void)
+{
+	struct qu_buf data = QU_BUF_INIT, err = QU_BUF_INIT;
+	uint64_t h = 0;
+
+	if (!qu_file_read(&data, "/proc/self/exe", &err))
+		h = XXH3_64bits(data.buf, data.len);
+	qu_buf_fini(&data);
+	qu_buf_fini(&err);
+	return h;
+}
+
 /* The cache folder: as asked, else ".quire-cache" beside the output. */
 static char *cache_folder(const struct qu_build_opts *o, const char *out_abs)
 {
@@ -148,6 +173,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 
 	*out = b;
 	b->opts = opts;
+	b->exe = exe_hash();
 	b->t0 = b->tp = now();
 	qu_diags_init(&b->diags);
 	qu_arena_init(&b->cache_paths);
@@ -232,9 +258,27 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 {
 	struct qu_build *b = payload;
 	struct qu_unit *u = &b->units[i];
+	const struct build_unit_entry *e = NULL;
 	struct qu_source *src = NULL;
+	struct stat sb;
 	size_t k;
 
+	if (b->ucache.n && !stat(b->src_paths[i], &sb)) {
+		build_stat_of(&b->st[i], &sb);
+		e = build_units_find(&b->ucache, b->site.sources[i]);
+		if (e && build_units_fresh(&b->ucache, e, &b->st[i])) {
+			build_units_load(u, &b->exports[i], e,
+					 b->src_paths[i]);
+			u->path = b->site.sources[i];
+			b->st_ok[i] = true;
+			qu_progress_tick(&b->progress, job);
+			return;
+		}
+	} else if (!stat(b->src_paths[i], &sb)) {
+		build_stat_of(&b->st[i], &sb);
+	} else {
+		memset(&b->st[i], 0, sizeof(b->st[i]));
+	}
 	if (qu_source_read(&src, job, b->src_paths[i]) < 0) {
 		qu_diag(&u->diags, QU_W_UNREADABLE, b->src_paths[i], 0, 0, "%s",
 			job->err.buf);
@@ -243,6 +287,19 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 		qu_progress_tick(&b->progress, job);
 		return;
 	}
+	b->st_ok[i] = true;
+	if (e && e->hash == src->hash) {
+		/* touched, or changed too close to the cache: same bytes */
+		build_units_load(u, &b->exports[i], e, b->src_paths[i]);
+		/* the cache keeps the new stat */
+		b->dirty[i] = memcmp(&e->st, &b->st[i], sizeof(e->st)) != 0;
+		u->path = b->site.sources[i];
+		qu_source_free(src);
+		qu_progress_tick(&b->progress, job);
+		return;
+	}
+	atomic_fetch_add(&b->nparsed, 1);
+	b->dirty[i] = true;
 	qu_kdoc_parse(u, src, NULL);
 	qu_diags_move(&u->diags, &src->diags);
 	/* a file without kernel-doc is no news to a site build */
@@ -367,10 +424,22 @@ void qu_build_link(struct qu_build *b)
 		build_deps_add(&b->deps, b->src_paths[i]);
 	if (b->site.zero_config)
 		build_deps_add_folders(&b->deps);
+	b->st = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st));
+	b->st_ok = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st_ok));
+	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
+	if (b->cache_dir) {
+		const char *why =
+			build_units_read(&b->ucache, b->cache_dir, b->exe);
+
+		if (why)
+			b->stats.cache_note = why;
+	}
+	atomic_init(&b->nparsed, 0);
 	qu_progress_init(&b->progress, b->site.nsources, o->quiet);
 	qu_pool_run(o->threads, b->site.nsources, parse_one, b);
 	qu_progress_done(&b->progress);
-	b->stats.nunits = b->stats.nparsed = b->site.nsources;
+	b->stats.nunits = b->site.nsources;
+	b->stats.nparsed = atomic_load(&b->nparsed);
 	phase(b, "parse");
 
 	if (b->site.zero_config)
@@ -608,11 +677,20 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 	}
 	qu_buf_reset(&x);
 	if (!r) {
+		/* 1: no base_url, so no sitemap */
 		r = qu_render_sitemap(&x, &b->render);
 		if (!r)
 			r = write_file(b->out.tmp, "sitemap.xml", &x, err);
+		else if (r == 1)
+			r = 0;
 		else
 			qu_buf_adds(err, "sitemap.xml: libxml2 failed");
+	}
+	/* the search index, OUT/_search/: the one call into lib/search */
+	if (!r) {
+		r = qu_search_write(b->out.tmp, &b->site, &b->graph,
+				    b->opts->threads, err);
+		phase(b, "search");
 	}
 	/* GitHub Pages hides folders starting with "_" without it */
 	qu_buf_reset(&x);
@@ -656,10 +734,15 @@ static void decide_pages(struct qu_build *b)
 	b->keep = qu_xcalloc(b->site.npages + 1, sizeof(*b->keep));
 	if (!b->cache_dir)
 		return;
-	b->stats.cache_note = build_cache_read(&b->cache, b->cache_dir,
-					       b->out_abs, &b->cache_paths);
+	{
+		const char *why = build_cache_read(&b->cache, b->cache_dir,
+						   b->out_abs, &b->cache_paths);
+
+		if (why && !b->stats.cache_note)
+			b->stats.cache_note = why;
+	}
 	build_keys(b->keys, &b->site, &b->graph, b->units, b->theme,
-		   b->version);
+		   b->version, b->exe);
 	for (i = 0; i < b->site.npages; i++) {
 		const struct build_page_state *ps =
 			build_cache_find(&b->cache, b->site.pages[i].out);
@@ -747,6 +830,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			   b->version, err) < 0)
 		goto out;
 	decide_pages(b);
+	phase(b, "keys");
 	if (qu_out_begin(&b->out, b->out_abs, err) < 0 ||
 	    make_dirs(b, err) < 0)
 		goto out;
@@ -762,6 +846,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			qu_buf_adds(err, b->errs[i].buf);
 	if (err->len || write_rest(b, err) < 0)
 		goto out;
+	phase(b, "rest");
 	for (i = 0; i < b->site.npages; i++) {
 		if (b->keep[i]) {
 			const struct build_page_state *ps = build_cache_find(
@@ -783,6 +868,13 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	/* the cache first: a stale one only costs renders, never bytes */
 	if (b->cache_dir && save_state(b, err) < 0)
 		goto out;
+	/* the units parsed anew, in one transaction */
+	if (b->cache_dir &&
+	    build_units_write(&b->ucache, b->exe, b->site.sources, b->st,
+			      b->units, b->exports, b->st_ok, b->dirty,
+			      b->site.nsources, err) < 0)
+		goto out;
+	phase(b, "cache");
 	if (qu_out_commit(&b->out, err) < 0)
 		goto out;
 	phase(b, "write");
@@ -815,6 +907,28 @@ void qu_build_diags(struct qu_diags *to, struct qu_build *b)
 	for (i = 0; b->page_diags && i < b->site.npages; i++)
 		qu_diags_move(to, &b->page_diags[i]);
 	qu_diags_sort(to);
+}
+
+void qu_build_inputs(const struct qu_build *b,
+		     void (*fn)(void *payload, const char *path, bool dir),
+		     void *payload)
+{
+	size_t i;
+
+	for (i = 0; i < b->deps.n; i++)
+		if (b->deps.v[i].path[0])
+			fn(payload, b->deps.v[i].path, b->deps.v[i].dir);
+}
+
+void qu_build_rendered(const struct qu_build *b,
+		       void (*fn)(void *payload, const char *out),
+		       void *payload)
+{
+	size_t i;
+
+	for (i = 0; b->keep && i < b->site.npages; i++)
+		if (!b->keep[i])
+			fn(payload, b->site.pages[i].out);
 }
 
 void qu_build_get_stats(struct qu_build_stats *out, const struct qu_build *b)
@@ -854,6 +968,10 @@ void qu_build_free(struct qu_build *b)
 	free(b->src_paths);
 	free(b->keys);
 	free(b->keep);
+	free(b->st);
+	free(b->st_ok);
+	free(b->dirty);
+	build_units_fini(&b->ucache);
 	build_cache_fini(&b->cache);
 	build_deps_fini(&b->deps);
 	qu_arena_fini(&b->cache_paths);

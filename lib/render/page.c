@@ -255,6 +255,30 @@ static void extra_body(const struct qu_render *r, xmlDocPtr doc,
 		r_text(doc, p, ".");
 		goto out;
 	}
+	if (e->kind == 3) {
+		/* the theme's script fills the list from OUT/_search/ */
+		xmlNodePtr form = r_el(doc, content, "form", "qu-search-page"), n;
+
+		r_attr(form, "role", "search");
+		n = r_el(doc, form, "input", NULL);
+		r_attr(n, "type", "search");
+		r_attr(n, "name", "q");
+		r_attr(n, "id", "search-input");
+		r_attr(n, "aria-label", "Search the documentation");
+		r_attr(n, "autocomplete", "off");
+		r_attr(n, "spellcheck", "false");
+		n = r_el(doc, form, "button", NULL);
+		r_attr(n, "type", "submit");
+		r_text(doc, n, "Search");
+		n = r_el(doc, content, "p", "qu-search-status");
+		r_attr(n, "id", "search-status");
+		r_attr(n, "role", "status");
+		n = r_el(doc, content, "noscript", NULL);
+		r_text(doc, n, "Searching needs JavaScript.");
+		r_el(doc, content, "ol", "qu-search-results");
+		r_attr(content->last, "id", "search-results");
+		goto out;
+	}
 	if (e->kind == 0 && r->nindex > GENINDEX_SPLIT) {
 		xmlNodePtr nav = r_el(doc, content, "nav", "qu-letters");
 
@@ -435,6 +459,7 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		}
 	}
 	add_extra(r, "404.html", "Page not found", 2, 0, 0);
+	add_extra(r, "search.html", "Search", 3, 0, 0);
 	qu_buf_fini(&b);
 	qu_buf_fini(&tmpl);
 	return 0;

@@ -60,6 +60,9 @@
  *   table.qu-genindex > tr > td.qu-name > a > code, td.qu-kind,
  *                        td.qu-file
  *   div.qu-404                         the 404 page's body
+ *   form.qu-search-page > input#search-input[name=q], button
+ *   p#search-status.qu-search-status   search.html: filled by the theme's
+ *   ol#search-results.qu-search-results  script from OUT/_search/
  */
 #ifndef QU_RENDER_RENDER_H
 #define QU_RENDER_RENDER_H
@@ -78,7 +81,7 @@
  * @out: its path in the site ("genindex.html", "genindex-a.html", …)
  * @title: its title
  * @kind: 0 for the index (or its first page), 1 for one initial's page,
- *	2 for 404.html
+ *	2 for 404.html, 3 for search.html
  * @first: the first entry of its initial in the sorted index
  * @end: one past the last
  */

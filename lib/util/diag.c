@@ -103,6 +103,17 @@ void qu_diags_sort(struct qu_diags *d)
 	d->n = o;
 }
 
+void qu_diags_count(size_t *nerr, size_t *nwarn, const struct qu_diags *d)
+{
+	*nerr = *nwarn = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		if (registry[d->v[i].id].level == QU_LEVEL_ERROR)
+			(*nerr)++;
+		else
+			(*nwarn)++;
+	}
+}
+
 size_t qu_diags_print(const struct qu_diags *d, FILE *f, bool werror)
 {
 	struct qu_buf b = QU_BUF_INIT;

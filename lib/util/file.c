@@ -3,6 +3,7 @@
  * file.c - reading files whole and replacing them atomically (util stage)
  */
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,4 +135,22 @@ int qu_mkdir_p(const char *path, struct qu_buf *err)
 	}
 	free(p);
 	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int qu_rm_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -439,6 +439,16 @@ void qu_diags_move(struct qu_diags *to, struct qu_diags *from);
 void qu_diags_sort(struct qu_diags *d);
 
 /**
+ * qu_diags_count() - count a list's errors and warnings, by their level
+ * @nerr: receives the number of errors
+ * @nwarn: receives the number of warnings (errors under -Werror too)
+ * @d: the list
+ *
+ * Every command counts with this, so their summaries and exit codes agree.
+ */
+void qu_diags_count(size_t *nerr, size_t *nwarn, const struct qu_diags *d);
+
+/**
  * qu_diags_print() - print every diagnostic in compiler format
  * @d: the list
  * @f: where to ("path:line:col: warning: text [-Wname]")
@@ -487,6 +497,16 @@ int qu_file_write_atomic(const char *path, const void *data, size_t len,
  * Return: 0, or -1.
  */
 int qu_mkdir_p(const char *path, struct qu_buf *err);
+
+/**
+ * qu_rm_tree() - remove a file or a folder and all it holds
+ * @path: the path; symlinks are removed, never followed
+ *
+ * Only for folders quire made: the callers check ownership first.
+ *
+ * Return: 0, or -1 when something could not be removed.
+ */
+int qu_rm_tree(const char *path);
 
 /* Line index ------------------------------------------------------------ */
 

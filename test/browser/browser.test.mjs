@@ -11,7 +11,11 @@
  * the docs (and a spread of kernel pages) fits a phone's width, and
  * fails on any console error, failed request or request that leaves
  * 127.0.0.1. Then the same on a zero-config site of a kernel tree, when
- * one is at hand.
+ * one is at hand. On both, the search: "/" focuses the box, focus loads
+ * the manifest and nothing before it, a one-word query shows the symbol
+ * first after at most three index files, arrows, Escape and Enter work,
+ * a typo finds the symbol, a nonsense word says so, search.html ranks,
+ * and all of it from file:// too.
  * Screenshots go to OUT/screenshots/.
  *
  * usage: node browser.test.mjs --out DIR (--quire QUIRE --docs DOCS | --site SITE)
@@ -503,6 +507,116 @@ async function docsPart(base) {
 	await nojs.close();
 }
 
+/* Search ------------------------------------------------------------- */
+
+/* The hits of search.html?q=Q: [{href, text}] in rank order. */
+async function resultsPage(page, url) {
+	await page.goto(url);
+	await page.waitForFunction(() => {
+		const s = document.getElementById('search-status');
+		return s && /results?|could not/.test(s.textContent);
+	});
+	return page.evaluate(() => [...document.querySelectorAll('#search-results > li > a')]
+		.map(a => ({ href: a.getAttribute('href'), text: a.querySelector('.qu-hit-title')?.textContent })));
+}
+
+/* The drop-down's options after typing @q: [{title, kind}] */
+async function typeQuery(page, q) {
+	const input = page.locator('#qu-search-input');
+	await input.fill('');
+	await input.pressSequentially(q, { delay: 10 });
+	await page.waitForFunction(want => {
+		const l = document.getElementById('qu-search-list');
+		const i = document.getElementById('qu-search-input');
+		return l && !l.hidden && i.value === want && l.querySelector('.qu-option-all a') &&
+			l.getAttribute('data-q') === want;
+	}, q);
+	return page.evaluate(() => [...document.querySelectorAll('#qu-search-list .qu-option:not(.qu-option-all)')]
+		.map(li => ({ title: li.querySelector('.qu-hit-title').textContent,
+			kind: li.querySelector('.qu-badge').textContent,
+			href: li.querySelector('a').getAttribute('href') })));
+}
+
+/*
+ * The search box and search.html of one site, over HTTP (@base) and
+ * from file:// (@root): @t holds the queries and what they must give.
+ */
+async function searchPart(base, root, label, t) {
+	const ctx = await launch();
+	const page = await ctx.newPage();
+	watch(page, base.replace(/\/[^/]+\/$/, ''), `${label} search`);
+	page.setDefaultTimeout(20000);
+	const index = [];
+	page.on('request', r => {
+		if (r.url().includes('/_search/'))
+			index.push(r.url());
+	});
+	await page.goto(base + t.start);
+	check(await page.locator('#qu-search-input').isVisible(), `${label}: the header has a search box`);
+	check(index.length === 0, `${label}: no index file loads before the search box is used (${index.length})`);
+	await page.keyboard.press('/');
+	check(await page.evaluate(() => document.activeElement?.id === 'qu-search-input'), `${label}: "/" focuses the search box`);
+	await page.waitForTimeout(300);
+	check(index.length === 1 && /_search\/index\.js$/.test(index[0]), `${label}: focus loads the manifest alone (${index.join(' ')})`);
+
+	/* one word: the symbol first, at most three files in all */
+	let opts = await typeQuery(page, t.word);
+	check(opts.length > 0 && opts[0].title === t.wordFirst, `${label}: "${t.word}" puts ${t.wordFirst} first (got ${opts[0]?.title})`);
+	check(index.length <= 3, `${label}: "${t.word}" costs at most three index files (${index.length}: ${index.map(u => u.replace(/.*_search\//, '')).join(' ')})`);
+	check(await page.locator('#qu-search-input').getAttribute('aria-expanded') === 'true', `${label}: the combobox says it is expanded`);
+	check(await page.locator('#qu-search-list .qu-badge').first().textContent() === opts[0].kind && opts[0].kind.length > 0, `${label}: each result has a kind badge`);
+	check(await page.locator('#qu-search-list mark').count() > 0, `${label}: the query's words are marked`);
+	await page.screenshot({ path: path.join(shots, `${label}-search-dropdown.png`) });
+
+	/* arrows move, Escape closes, Enter opens */
+	await page.keyboard.press('ArrowDown');
+	await page.keyboard.press('ArrowDown');
+	await page.keyboard.press('ArrowUp');
+	const active = await page.locator('#qu-search-input').getAttribute('aria-activedescendant');
+	check(active === 'qu-search-opt-0', `${label}: arrows move the active option (${active})`);
+	check(await page.locator('#qu-search-opt-0').getAttribute('aria-selected') === 'true', `${label}: the active option is aria-selected`);
+	await page.keyboard.press('Escape');
+	check(await page.locator('#qu-search-list').isHidden(), `${label}: Escape closes the list`);
+	await page.keyboard.press('ArrowDown');
+	await page.waitForSelector('#qu-search-list:not([hidden])');
+	await page.keyboard.press('ArrowDown');
+	await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+	check(page.url().endsWith(opts[0].href.replace(/^.*?(?=[^/]*$)/, '')) || page.url().includes(t.wordHash),
+	      `${label}: Enter opens the active result (${page.url()})`);
+	await targetOnScreen(page, `${label} search result`);
+
+	/* a typo finds the symbol */
+	await page.locator('#qu-search-input').focus();
+	opts = await typeQuery(page, t.typo);
+	check(opts.some((o, i) => i < 3 && o.title === t.typoFinds), `${label}: the typo "${t.typo}" offers ${t.typoFinds} (got ${opts.slice(0, 3).map(o => o.title).join(', ')})`);
+	await page.screenshot({ path: path.join(shots, `${label}-search-typo.png`) });
+	/* a nonsense word */
+	opts = await typeQuery(page, 'qqxyzzyplugh');
+	check(opts.length === 0 && /No results/.test(await page.locator('.qu-option-all').textContent()), `${label}: a nonsense word says "No results"`);
+
+	/* search.html over HTTP: the ranked list */
+	for (const [q, first, within] of t.pages) {
+		const hits = await resultsPage(page, `${base}search.html?q=${encodeURIComponent(q)}`);
+		const at = hits.findIndex(h => h.text === first);
+		check(at >= 0 && at < within, `${label}: search.html?q=${q} has ${first} in its first ${within} (at ${at + 1}; first ${hits[0]?.text})`);
+	}
+	await page.screenshot({ path: path.join(shots, `${label}-search-page.png`) });
+	await ctx.close();
+
+	/* from file://: the same list, scripts loaded from disk */
+	const fctx = await launch();
+	const fp = await fctx.newPage();
+	fp.on('pageerror', e => check(false, `${label} file://: no script error (${e.message})`));
+	const hits = await resultsPage(fp, `file://${root}/search.html?q=${encodeURIComponent(t.word)}`);
+	check(hits.length > 0 && hits[0].text === t.wordFirst, `${label} file://: search.html finds ${t.wordFirst} first (got ${hits[0]?.text})`);
+	await fp.goto(`file://${root}/${t.start}`);
+	await fp.locator('#qu-search-input').focus();
+	const fopts = await typeQuery(fp, t.word);
+	check(fopts.length > 0 && fopts[0].title === t.wordFirst, `${label} file://: the search box works from disk`);
+	await fp.screenshot({ path: path.join(shots, `${label}-search-file.png`) });
+	await fctx.close();
+}
+
 /* A zero-config kernel site -------------------------------------------- */
 
 async function kernelPart(base, root) {
@@ -556,8 +670,21 @@ const server = await serve(mounts);
 const origin = `http://127.0.0.1:${server.address().port}`;
 try {
 	await docsPart(`${origin}/docs/`);
-	if (kernelSite)
+	await searchPart(`${origin}/docs/`, docsSite, 'docs', {
+		start: 'index.html', word: 'qu_buf_add', wordFirst: 'qu_buf_add()', wordHash: '#c.qu_buf_add',
+		typo: 'qu_bf_add', typoFinds: 'qu_buf_add()',
+		pages: [['qu_kdoc_parse', 'qu_kdoc_parse()', 1], ['toctree', 'Page syntax', 5],
+			['struct qu_item', 'struct qu_item', 1]],
+	});
+	if (kernelSite) {
 		await kernelPart(`${origin}/kernel/`, kernelSite);
+		await searchPart(`${origin}/kernel/`, kernelSite, 'kernel', {
+			start: 'include/linux/list.h.html', word: 'list_add', wordFirst: 'list_add()', wordHash: '#c.list_add',
+			typo: 'kmallco', typoFinds: 'kmalloc()',
+			pages: [['kmalloc', 'kmalloc()', 1], ['rcu read lock', 'rcu_read_lock()', 1],
+				['read folios not yet in the page cache', 'Readahead Overview', 5]],
+		});
+	}
 	else
 		console.log(`# SKIP kernel site: ${k.why || 'its build failed'}`);
 } catch (e) {

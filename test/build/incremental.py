@@ -27,7 +27,7 @@ import tempfile
 QUIRE = None
 FAILS = []
 SUMMARY = re.compile(r'quire build: (\d+) pages rendered, (\d+) kept, '
-                     r'(\d+) removed')
+                     r'(\d+) removed; (\d+) of (\d+) sources parsed')
 
 
 def fail(msg):
@@ -69,7 +69,7 @@ def same_site(a, b, step):
 
 
 def step(work, src, name, env, want_kept=True, want_rendered=None,
-         note=None):
+         note=None, want_parsed=None):
     out = os.path.join(work, 'site')
     clean = os.path.join(work, 'clean')
     r = build(src, out, env=env)
@@ -100,6 +100,10 @@ def step(work, src, name, env, want_kept=True, want_rendered=None,
     if want_rendered is not None and rendered != want_rendered:
         fail('%s: %s pages rendered, expected %d' %
              (name, rendered, want_rendered))
+    parsed = int(m.group(4)) if m else None
+    if want_parsed is not None and parsed != want_parsed:
+        fail('%s: %s sources parsed, expected %d' %
+             (name, parsed, want_parsed))
     if note is not None and ('ignoring the cache: ' + note) not in r.stderr:
         fail('%s: no note "%s":\n%s' % (name, note, r.stderr[-300:]))
     shutil.rmtree(clean)
@@ -113,6 +117,14 @@ def edit(path, old, new):
         fail('test setup: %r not in %s' % (old, path))
     with open(path, 'w') as f:
         f.write(s.replace(old, new, 1))
+
+
+def age(top, seconds):
+    """Set every file's mtime back, as if written long before the cache."""
+    t = __import__('time').time() - seconds
+    for d, _, names in os.walk(top):
+        for n in names:
+            os.utime(os.path.join(d, n), (t, t))
 
 
 def docs_tree(work, root, env):
@@ -131,6 +143,16 @@ def docs_tree(work, root, env):
         fail('first build exited %d: %s' % (r.returncode, r.stderr[-500:]))
         return
     step(work, docs, 'no change', env, want_rendered=0)
+    # sources older than the cache are taken from it without reading
+    age(proj, 60)
+    step(work, docs, 'no change, old files', env, want_rendered=0)
+    step(work, docs, 'no change, from the unit cache', env,
+         want_rendered=0, want_parsed=0)
+    edit(os.path.join(proj, 'lib', 'kdoc', 'kdoc.h'), 'qu_kind_name() -',
+         'qu_kind_name() - (edited)')
+    age(os.path.join(proj, 'lib', 'kdoc'), 30)
+    step(work, docs, 'a comment, the file dated in the past', env,
+         want_rendered=1, want_parsed=1)
     edit(util_h, 'qu_xmalloc() - malloc()', 'qu_xmalloc() - malloc(), edited,')
     step(work, docs, 'a comment', env, want_rendered=1)
     edit(os.path.join(docs, 'json.md'), '\n\n', '\n\nA new sentence.\n\n')
@@ -190,6 +212,46 @@ def docs_tree(work, root, env):
     # must be caught either way
     spoil(good.replace(b'quire-cache\n', b'quire-cachf\n', 1),
           'another format', 'corrupt (checksum)')
+    with open(state, 'wb') as f:
+        f.write(good)
+
+    # the unit cache (SQLite): each defect is noted, the build is clean
+    import sqlite3
+    db = os.path.join(cache, 'units.sqlite')
+    if not os.path.exists(db):
+        fail('no unit cache at %s' % db)
+        return
+    age(proj, 120)
+    step(work, docs, 'units: settled', env, want_rendered=0)
+    step(work, docs, 'units: all from the cache', env, want_rendered=0,
+         want_parsed=0)
+
+    def units_sql(sql, name, note):
+        c = sqlite3.connect(db)
+        c.execute(sql)
+        c.commit()
+        c.close()
+        step(work, docs, name, env, want_rendered=0, note=note)
+
+    units_sql("UPDATE units SET body = x'00' || body WHERE rowid = (SELECT min(rowid) FROM units)",
+              'units: a changed row', 'corrupt (checksum)')
+    age(proj, 120)
+    step(work, docs, 'units: settled again', env, want_rendered=0)
+    units_sql("UPDATE meta SET value = '0.0.0' WHERE key = 'quire'",
+              'units: another quire', 'written by another quire')
+    units_sql("UPDATE meta SET value = '99' WHERE key = 'format'",
+              'units: another format', 'written in another format')
+    for f in ('-wal', '-shm'):
+        if os.path.exists(db + f):
+            os.remove(db + f)
+    with open(db, 'r+b') as f:
+        f.write(b'this is not an SQLite database at all')
+    step(work, docs, 'units: not a database', env, want_rendered=0,
+         note='corrupt')
+    with open(db, 'r+b') as f:
+        f.truncate(100)
+    step(work, docs, 'units: truncated', env, want_rendered=0,
+         note='corrupt')
 
 
 def zero_tree(work, env):

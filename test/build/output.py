@@ -156,6 +156,17 @@ def ownership(work, env):
     with open(os.path.join(docs, 'quire.yml'), 'w') as f:
         f.write('title: t\nsrctree: ../SRC\n')
 
+    # everything a site has: pages, assets, .nojekyll, the marker
+    with open(os.path.join(docs, 'pic.png'), 'wb') as f:
+        f.write(b'\x89PNG\r\n\x1a\n')
+    accept('a docs site with an image', work,
+           ['build', 'docs', '-o', 'withimg'], env)
+    for name in ('index.html', 'pic.png', '.nojekyll', '.quire-site',
+                 'objects.inv', 'genindex.html', '404.html',
+                 '_static/quire.css'):
+        if not os.path.exists(os.path.join(work, 'withimg', name)):
+            fail('the site has no %s' % name)
+
     # what may be written
     os.makedirs(os.path.join(work, 'empty'))
     accept('OUT is an empty folder', work, ['build', 'SRC', '-o', 'empty'],

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: MIT
+/*
+ * units.c - parsed sources kept between builds, in SQLite
+ *
+ * Part of lib/build. One SQLite database in the cache folder holds every
+ * unit of the last build: its path, what stat(2) said of the file (size,
+ * mtime, ctime, inode), its content hash, and its items, exports and
+ * diagnostics encoded in one blob with a checksum. A source whose stat is
+ * unchanged is taken from it without being read; one changed within two
+ * seconds of the cache's writing (a "racily clean" file, whose mtime
+ * cannot tell an edit in the same tick) is read and compared by content
+ * hash instead. SQLite because a build after an edit rewrites one row, not
+ * the whole cache (docs/commands/build.md has the measurement), and
+ * because its transactions survive a crash. A database that is corrupt,
+ * of another format or written by another quire is emptied with a note.
+ */
+#include <assert.h>
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <sqlite3.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "build_int.h"
+#include "qu_config.h"
+
+#define UNITS_FORMAT "1"
+#define UNITS_FILE "units.sqlite"
+#define NO_STR 0xffffffffu
+/* a file changed this close to the cache's writing is checked by hash */
+#define RACY_NS (2ull * 1000000000ull)
+
+struct rd {
+	const unsigned char *p;
+	size_t left;
+	bool bad;
+};
+
+static uint32_t get_u32(struct rd *r)
+{
+	uint32_t v;
+
+	if (r->bad || r->left < 4) {
+		r->bad = true;
+		return 0;
+	}
+	memcpy(&v, r->p, 4);
+	r->p += 4;
+	r->left -= 4;
+	return le32toh(v);
+}
+
+/* A string, or NULL; copied into @a when @a is given. */
+static const char *get_str(struct rd *r, struct qu_arena *a, size_t *len)
+{
+	uint32_t n = get_u32(r);
+	const char *s = (const char *)r->p;
+
+	if (n == NO_STR || r->bad)
+		return NULL;
+	if (r->left < n) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p += n;
+	r->left -= n;
+	if (len)
+		*len = n;
+	return a ? qu_arena_strndup(a, s, n) : s;
+}
+
+static void put_u32(struct qu_buf *b, uint32_t v)
+{
+	v = htole32(v);
+	qu_buf_add(b, &v, 4);
+}
+
+static void put_str(struct qu_buf *b, const char *s)
+{
+	size_t n;
+
+	if (!s) {
+		put_u32(b, NO_STR);
+		return;
+	}
+	n = strlen(s);
+	put_u32(b, (uint32_t)n);
+	qu_buf_add(b, s, n);
+}
+
+/* strcmp() order of two strings given with their lengths */
+static int cmp_path(const char *a, size_t al, const char *b, size_t bl)
+{
+	int d = memcmp(a, b, al < bl ? al : bl);
+
+	return d ? d : (al > bl) - (al < bl);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct build_unit_entry *x = a, *y = b;
+
+	return cmp_path(x->path, x->path_len, y->path, y->path_len);
+}
+
+static uint64_t ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ull + (uint64_t)t->tv_nsec;
+}
+
+void build_stat_of(struct build_stat *out, const struct stat *st)
+{
+	out->size = (uint64_t)st->st_size;
+	out->mtime = ns(&st->st_mtim);
+	out->ctime = ns(&st->st_ctim);
+	out->ino = (uint64_t)st->st_ino;
+}
+
+/* Skip one unit's body, checking its shape; false when malformed. */
+static bool skip_body(struct rd *r)
+{
+	uint32_t n, k, j;
+
+	n = get_u32(r);
+	for (k = 0; k < n && !r->bad; k++) {
+		get_u32(r);
+		get_str(r, NULL, NULL);
+		get_str(r, NULL, NULL);
+		get_str(r, NULL, NULL);
+		get_u32(r);
+		get_u32(r);
+		get_str(r, NULL, NULL);
+		for (j = get_u32(r); j && !r->bad; j--) {
+			get_str(r, NULL, NULL);
+			get_str(r, NULL, NULL);
+			get_str(r, NULL, NULL);
+			get_u32(r);
+		}
+		for (j = get_u32(r); j && !r->bad; j--) {
+			get_str(r, NULL, NULL);
+			get_str(r, NULL, NULL);
+			get_u32(r);
+		}
+	}
+	for (n = get_u32(r); n && !r->bad; n--) {
+		get_str(r, NULL, NULL);
+		get_str(r, NULL, NULL);
+		get_u32(r);
+	}
+	for (n = get_u32(r); n && !r->bad; n--) {
+		size_t len;
+		const char *name = get_str(r, NULL, &len);
+		enum qu_diag_id id;
+
+		if (!name || !build_diag_by_name(&id, name, len))
+			r->bad = true;
+		get_u32(r);
+		get_u32(r);
+		get_str(r, NULL, NULL);
+	}
+	return !r->bad;
+}
+
+/* A statement's text column, or "" */
+static const char *col_text(sqlite3_stmt *st, int i, size_t *len)
+{
+	const char *t = (const char *)sqlite3_column_text(st, i);
+
+	*len = (size_t)sqlite3_column_bytes(st, i);
+	return t ? t : "";
+}
+
+static const char *meta(sqlite3 *db, const char *key, struct qu_buf *out)
+{
+	sqlite3_stmt *st = NULL;
+	const char *r = NULL;
+
+	qu_buf_reset(out);
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1,
+			       &st, NULL) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		size_t n;
+		const char *t = col_text(st, 0, &n);
+
+		qu_buf_add(out, t, n);
+		r = out->buf;
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);"
+	"CREATE TABLE IF NOT EXISTS units (path TEXT PRIMARY KEY, size INTEGER,"
+	" mtime INTEGER, ctime INTEGER, ino INTEGER, hash INTEGER,"
+	" ncomments INTEGER, body BLOB, sum INTEGER);";
+
+/* Open (making it when missing) the database; -1 when it is not one. */
+static int open_db(sqlite3 **db, const char *path)
+{
+	if (sqlite3_open_v2(path, db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				    SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_busy_timeout(*db, 5000);
+	if (sqlite3_exec(*db,
+			 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(*db, schema, NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	return 0;
+}
+
+static void remove_db(const char *path)
+{
+	struct qu_buf p = QU_BUF_INIT;
+
+	unlink(path);
+	qu_buf_addf(&p, "%s-wal", path);
+	unlink(p.buf);
+	qu_buf_reset(&p);
+	qu_buf_addf(&p, "%s-shm", path);
+	unlink(p.buf);
+	qu_buf_fini(&p);
+}
+
+/* Every row, copied into @u->data; a reason when the rows cannot be used. */
+static const char *load_rows(struct build_units *u, uint64_t exe)
+{
+	struct qu_buf m = QU_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	const char *why = NULL, *v;
+	size_t alloc = 0, i;
+	int rc;
+
+	v = meta(u->db, "format", &m);
+	if (!v) {
+		/* a new database, or one no build finished writing */
+		goto out;
+	}
+	if (strcmp(v, UNITS_FORMAT)) {
+		why = "written in another format";
+		goto out;
+	}
+	v = meta(u->db, "quire", &m);
+	if (!v || strcmp(v, QU_VERSION)) {
+		why = "written by another quire";
+		goto out;
+	}
+	v = meta(u->db, "exe", &m);
+	if (!v || strtoull(v, NULL, 16) != exe) {
+		why = "written by another quire";
+		goto out;
+	}
+	v = meta(u->db, "written", &m);
+	u->written = v ? strtoull(v, NULL, 10) : 0;
+	if (sqlite3_prepare_v2(u->db,
+			       "SELECT path, size, mtime, ctime, ino, hash, "
+			       "ncomments, body, sum FROM units",
+			       -1, &st, NULL) != SQLITE_OK) {
+		why = "corrupt";
+		goto out;
+	}
+	/* rows first, then one copy of their bytes the entries point into */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct build_unit_entry *e;
+		size_t pl, bl;
+		const char *path = col_text(st, 0, &pl);
+		const void *body = sqlite3_column_blob(st, 7);
+
+		bl = (size_t)sqlite3_column_bytes(st, 7);
+		if ((uint64_t)sqlite3_column_int64(st, 8) !=
+		    XXH3_64bits(body ? body : "", bl)) {
+			why = "corrupt (checksum)";
+			goto out;
+		}
+		if (u->n == alloc) {
+			alloc = alloc ? 2 * alloc : 1024;
+			u->v = qu_xrealloc(u->v, alloc * sizeof(*u->v));
+		}
+		e = &u->v[u->n++];
+		e->path = (const char *)(uintptr_t)u->data.len;
+		e->path_len = pl;
+		qu_buf_add(&u->data, path, pl);
+		e->st.size = (uint64_t)sqlite3_column_int64(st, 1);
+		e->st.mtime = (uint64_t)sqlite3_column_int64(st, 2);
+		e->st.ctime = (uint64_t)sqlite3_column_int64(st, 3);
+		e->st.ino = (uint64_t)sqlite3_column_int64(st, 4);
+		e->hash = (uint64_t)sqlite3_column_int64(st, 5);
+		e->ncomments = (uint64_t)sqlite3_column_int64(st, 6);
+		e->body = (const unsigned char *)(uintptr_t)u->data.len;
+		e->body_len = bl;
+		qu_buf_add(&u->data, body ? body : "", bl);
+	}
+	if (rc != SQLITE_DONE) {
+		why = "corrupt";
+		goto out;
+	}
+	for (i = 0; i < u->n; i++) {
+		struct build_unit_entry *e = &u->v[i];
+		struct rd r;
+
+		e->path = u->data.buf + (uintptr_t)e->path;
+		e->body = (const unsigned char *)u->data.buf +
+			  (uintptr_t)e->body;
+		r.p = e->body;
+		r.left = e->body_len;
+		r.bad = false;
+		if (!skip_body(&r) || r.left) {
+			why = "corrupt (a unit does not parse)";
+			goto out;
+		}
+	}
+	qsort(u->v, u->n, sizeof(*u->v), cmp_entry);
+out:
+	sqlite3_finalize(st);
+	qu_buf_fini(&m);
+	return why;
+}
+
+const char *build_units_read(struct build_units *u, const char *dir,
+			     uint64_t exe)
+{
+	struct qu_buf path = QU_BUF_INIT, err = QU_BUF_INIT;
+	const char *why = NULL;
+
+	memset(u, 0, sizeof(*u));
+	qu_buf_init(&u->data);
+	if (qu_mkdir_p(dir, &err) < 0) {
+		why = "its folder cannot be made";
+		goto out;
+	}
+	qu_buf_addf(&path, "%s/%s", dir, UNITS_FILE);
+	u->path = qu_xstrdup(path.buf);
+	if (open_db(&u->db, path.buf) < 0) {
+		why = "corrupt (not a database)";
+	} else {
+		why = load_rows(u, exe);
+		if (!why)
+			goto out;
+	}
+	/* start afresh: an empty database nobody can mistake for this one */
+	sqlite3_close(u->db);
+	u->db = NULL;
+	free(u->v);
+	u->v = NULL;
+	u->n = 0;
+	qu_buf_reset(&u->data);
+	remove_db(path.buf);
+	if (open_db(&u->db, path.buf) < 0) {
+		sqlite3_close(u->db);
+		u->db = NULL;
+	}
+out:
+	qu_buf_fini(&path);
+	qu_buf_fini(&err);
+	return why;
+}
+
+const struct build_unit_entry *build_units_find(const struct build_units *u,
+						const char *path)
+{
+	size_t lo = 0, hi = u->n, pl = strlen(path);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct build_unit_entry *e = &u->v[mid];
+		int d = cmp_path(path, pl, e->path, e->path_len);
+
+		if (!d)
+			return e;
+		if (d < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+bool build_units_fresh(const struct build_units *u,
+		       const struct build_unit_entry *e,
+		       const struct build_stat *st)
+{
+	return e->st.size == st->size && e->st.mtime == st->mtime &&
+	       e->st.ctime == st->ctime && e->st.ino == st->ino &&
+	       st->mtime + RACY_NS < u->written &&
+	       st->ctime + RACY_NS < u->written;
+}
+
+void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
+		      const struct build_unit_entry *e, const char *diag_path)
+{
+	struct rd r = {e->body, e->body_len, false};
+	uint32_t n, k, j;
+
+	memset(unit, 0, sizeof(*unit));
+	qu_arena_init(&unit->arena);
+	qu_diags_init(&unit->diags);
+	unit->hash = e->hash;
+	unit->ncomments = (size_t)e->ncomments;
+	n = get_u32(&r);
+	unit->items = n ? qu_arena_alloc(&unit->arena,
+					 n * sizeof(*unit->items))
+			: NULL;
+	unit->nitems = n;
+	for (k = 0; k < n; k++) {
+		struct qu_item *it = &unit->items[k];
+
+		memset(it, 0, sizeof(*it));
+		it->kind = (enum qu_kind)get_u32(&r);
+		it->name = get_str(&r, &unit->arena, NULL);
+		it->brief = get_str(&r, &unit->arena, NULL);
+		it->decl = get_str(&r, &unit->arena, NULL);
+		it->line = get_u32(&r);
+		it->decl_line = get_u32(&r);
+		it->exported = get_str(&r, &unit->arena, NULL);
+		it->nparams = get_u32(&r);
+		it->params = it->nparams
+				     ? qu_arena_alloc(&unit->arena,
+						      it->nparams *
+							      sizeof(*it->params))
+				     : NULL;
+		for (j = 0; j < it->nparams; j++) {
+			it->params[j].name = get_str(&r, &unit->arena, NULL);
+			it->params[j].type = get_str(&r, &unit->arena, NULL);
+			it->params[j].desc = get_str(&r, &unit->arena, NULL);
+			it->params[j].line = get_u32(&r);
+		}
+		it->nsections = get_u32(&r);
+		it->sections =
+			it->nsections
+				? qu_arena_alloc(&unit->arena,
+						 it->nsections *
+							 sizeof(*it->sections))
+				: NULL;
+		for (j = 0; j < it->nsections; j++) {
+			it->sections[j].title =
+				get_str(&r, &unit->arena, NULL);
+			it->sections[j].body = get_str(&r, &unit->arena, NULL);
+			it->sections[j].line = get_u32(&r);
+		}
+	}
+	n = get_u32(&r);
+	if (n) {
+		struct qu_export *v =
+			qu_arena_alloc(&unit->arena, n * sizeof(*v));
+
+		for (k = 0; k < n; k++) {
+			v[k].name = get_str(&r, &unit->arena, NULL);
+			v[k].macro = get_str(&r, &unit->arena, NULL);
+			v[k].line = get_u32(&r);
+		}
+		ex->v = v;
+		ex->n = n;
+	}
+	for (n = get_u32(&r); n; n--) {
+		size_t len, mlen;
+		const char *name = get_str(&r, NULL, &len);
+		enum qu_diag_id id = QU_W_UNREADABLE;
+		uint32_t line, col;
+		const char *msg;
+
+		build_diag_by_name(&id, name, len);
+		line = get_u32(&r);
+		col = get_u32(&r);
+		msg = get_str(&r, NULL, &mlen);
+		qu_diag(&unit->diags, id, diag_path, line, col, "%.*s",
+			(int)mlen, msg ? msg : "");
+	}
+	assert(!r.bad && !r.left);
+}
+
+static void put_unit(struct qu_buf *b, const struct qu_unit *u,
+		     const struct qu_graph_exports *ex)
+{
+	size_t k, j;
+
+	put_u32(b, (uint32_t)u->nitems);
+	for (k = 0; k < u->nitems; k++) {
+		const struct qu_item *it = &u->items[k];
+
+		put_u32(b, (uint32_t)it->kind);
+		put_str(b, it->name);
+		put_str(b, it->brief);
+		put_str(b, it->decl);
+		put_u32(b, it->line);
+		put_u32(b, it->decl_line);
+		put_str(b, it->exported);
+		put_u32(b, (uint32_t)it->nparams);
+		for (j = 0; j < it->nparams; j++) {
+			put_str(b, it->params[j].name);
+			put_str(b, it->params[j].type);
+			put_str(b, it->params[j].desc);
+			put_u32(b, it->params[j].line);
+		}
+		put_u32(b, (uint32_t)it->nsections);
+		for (j = 0; j < it->nsections; j++) {
+			put_str(b, it->sections[j].title);
+			put_str(b, it->sections[j].body);
+			put_u32(b, it->sections[j].line);
+		}
+	}
+	put_u32(b, (uint32_t)ex->n);
+	for (k = 0; k < ex->n; k++) {
+		put_str(b, ex->v[k].name);
+		put_str(b, ex->v[k].macro);
+		put_u32(b, ex->v[k].line);
+	}
+	put_u32(b, (uint32_t)u->diags.n);
+	for (k = 0; k < u->diags.n; k++) {
+		put_str(b, qu_diag_info(u->diags.v[k].id)->name);
+		put_u32(b, u->diags.v[k].line);
+		put_u32(b, u->diags.v[k].col);
+		put_str(b, u->diags.v[k].msg);
+	}
+}
+
+int build_units_write(struct build_units *u, uint64_t exe,
+		      const char *const *paths, const struct build_stat *st,
+		      const struct qu_unit *units,
+		      const struct qu_graph_exports *ex, const bool *ok,
+		      const bool *dirty, size_t n, struct qu_buf *err)
+{
+	struct qu_buf b = QU_BUF_INIT, v = QU_BUF_INIT;
+	sqlite3_stmt *put = NULL, *del = NULL, *set = NULL;
+	struct timespec now;
+	bool *still;
+	size_t i;
+	int r = -1;
+
+	if (!u->db) {
+		qu_buf_addf(err, "%s: cannot open the unit cache", u->path);
+		return -1;
+	}
+	still = qu_xcalloc(u->n + 1, sizeof(*still));
+	if (sqlite3_exec(u->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(u->db,
+			       "INSERT OR REPLACE INTO units VALUES "
+			       "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &put, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(u->db, "DELETE FROM units WHERE path = ?", -1,
+			       &del, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(u->db,
+			       "INSERT OR REPLACE INTO meta VALUES (?, ?)", -1,
+			       &set, NULL) != SQLITE_OK)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		const struct build_unit_entry *e =
+			build_units_find(u, paths[i]);
+
+		if (e)
+			still[e - u->v] = ok[i];
+		if (!ok[i] || (e && !dirty[i]))
+			continue;
+		qu_buf_reset(&b);
+		put_unit(&b, &units[i], &ex[i]);
+		sqlite3_bind_text(put, 1, paths[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(put, 2, (sqlite3_int64)st[i].size);
+		sqlite3_bind_int64(put, 3, (sqlite3_int64)st[i].mtime);
+		sqlite3_bind_int64(put, 4, (sqlite3_int64)st[i].ctime);
+		sqlite3_bind_int64(put, 5, (sqlite3_int64)st[i].ino);
+		sqlite3_bind_int64(put, 6, (sqlite3_int64)units[i].hash);
+		sqlite3_bind_int64(put, 7, (sqlite3_int64)units[i].ncomments);
+		sqlite3_bind_blob(put, 8, b.buf, (int)b.len, SQLITE_STATIC);
+		sqlite3_bind_int64(put, 9,
+				   (sqlite3_int64)XXH3_64bits(b.buf, b.len));
+		if (sqlite3_step(put) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(put);
+	}
+	/* the sources this build no longer has */
+	for (i = 0; i < u->n; i++) {
+		if (still[i])
+			continue;
+		sqlite3_bind_text(del, 1, u->v[i].path, (int)u->v[i].path_len,
+				  SQLITE_STATIC);
+		if (sqlite3_step(del) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(del);
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	{
+		static const char *const keys[] = {"format", "quire", "exe",
+						   "written"};
+		char vals[4][32];
+
+		snprintf(vals[0], sizeof(vals[0]), "%s", UNITS_FORMAT);
+		snprintf(vals[1], sizeof(vals[1]), "%.31s", QU_VERSION);
+		snprintf(vals[2], sizeof(vals[2]), "%016llx",
+			 (unsigned long long)exe);
+		snprintf(vals[3], sizeof(vals[3]), "%llu",
+			 (unsigned long long)ns(&now));
+		for (i = 0; i < 4; i++) {
+			sqlite3_bind_text(set, 1, keys[i], -1, SQLITE_STATIC);
+			sqlite3_bind_text(set, 2, vals[i], -1,
+					  SQLITE_TRANSIENT);
+			if (sqlite3_step(set) != SQLITE_DONE)
+				goto fail;
+			sqlite3_reset(set);
+		}
+	}
+	if (sqlite3_exec(u->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	r = 0;
+	goto out;
+fail:
+	qu_buf_addf(err, "%s: %s", u->path, sqlite3_errmsg(u->db));
+	sqlite3_exec(u->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(put);
+	sqlite3_finalize(del);
+	sqlite3_finalize(set);
+	free(still);
+	qu_buf_fini(&b);
+	qu_buf_fini(&v);
+	return r;
+}
+
+void build_units_fini(struct build_units *u)
+{
+	sqlite3_close(u->db);
+	free(u->path);
+	free(u->v);
+	qu_buf_fini(&u->data);
+	memset(u, 0, sizeof(*u));
+}

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: MIT
+/*
+ * index.c - the documents of a site, their terms and the BM25 scores
+ *
+ * Three steps. The documents are listed in page order (each page, then
+ * the items whose home it is). Their text is tokenized on the pool, a
+ * chunk of documents a task, into each document's distinct terms with a
+ * weighted frequency (a term in the symbol name counts more than one in
+ * the body). Then the terms are gathered into postings on the pool again,
+ * one task per slice of the hash space, each walking the documents in
+ * order, so every posting list comes out sorted by document whatever the
+ * number of threads; each task scores its terms (BM25) and keeps the best
+ * MAX_POSTINGS of each.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search_int.h"
+
+#define CHUNK 64
+#define SLICES 64
+#define MAX_POSTINGS 400
+
+/* field weights */
+#define W_NAME 12.0f
+#define W_NAME_PART 5.0f
+#define W_TITLE 8.0f
+#define W_HEAD 3.0f
+#define W_PARAM 2.0f
+#define W_BRIEF 2.0f
+#define W_BODY 1.0f
+
+/* BM25's constants */
+#define K1 1.2
+#define B 0.75
+
+/* a document's term, by where it is: what a slice's task walks */
+struct ref {
+	uint32_t doc;
+	uint32_t k;
+};
+
+struct chunk {
+	struct qu_arena arena;
+	struct qu_map map;
+	struct qu_map intern;
+	struct ref *refs[SLICES];
+	uint32_t nrefs[SLICES];
+	uint32_t arefs[SLICES];
+};
+
+struct tok_ctx {
+	struct chunk *c;
+	struct search_dterm *v;
+	uint32_t n;
+	uint32_t alloc;
+	uint32_t len;
+	float w;
+	float wpart;
+	unsigned flags;
+};
+
+static void on_token(const char *tok, size_t len, bool part, void *payload)
+{
+	struct tok_ctx *t = payload;
+	struct search_dterm *d;
+	float w = part ? t->wpart : t->w;
+	void **slot, **known;
+	size_t i;
+
+	t->len++;
+	/* numbers in running text are noise; in names they are kept */
+	if (!t->flags) {
+		for (i = 0; i < len && tok[i] >= '0' && tok[i] <= '9'; i++)
+			;
+		if (i == len)
+			return;
+	}
+	slot = qu_map_slot(&t->c->map, tok, len);
+	if (*slot) {
+		d = &t->v[(uintptr_t)*slot - 1];
+		d->tf += w;
+		d->flags |= t->flags;
+		return;
+	}
+	if (t->n == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 32;
+		t->v = qu_xrealloc(t->v, t->alloc * sizeof(*t->v));
+	}
+	d = &t->v[t->n];
+	/* one copy of a term for the whole chunk: its documents share words */
+	known = qu_map_slot(&t->c->intern, tok, len);
+	if (!*known) {
+		*known = qu_arena_strndup(&t->c->arena, tok, len);
+		((struct qu_map_slot *)((char *)known -
+					offsetof(struct qu_map_slot, value)))
+			->key = *known;
+	}
+	d->term = *known;
+	d->len = (uint32_t)len;
+	d->slice = (uint8_t)(qu_hash(tok, len) % SLICES);
+	d->tf = w;
+	d->flags = (uint8_t)t->flags;
+	/* the map keeps the key: point it at the chunk's copy */
+	((struct qu_map_slot *)((char *)slot -
+				offsetof(struct qu_map_slot, value)))
+		->key = d->term;
+	*slot = (void *)(uintptr_t)++t->n;
+}
+
+static void field(struct tok_ctx *t, const char *s, float w, float wpart,
+		  unsigned flags)
+{
+	if (!s || !*s)
+		return;
+	t->w = w;
+	t->wpart = wpart;
+	t->flags = flags;
+	qu_search_tokenize(s, strlen(s), on_token, t);
+}
+
+static void field_n(struct tok_ctx *t, const char *s, size_t len, float w)
+{
+	t->w = t->wpart = w;
+	t->flags = 0;
+	qu_search_tokenize(s, len, on_token, t);
+}
+
+static const struct qu_item *doc_item(const struct search_index *x,
+				      const struct search_doc *d)
+{
+	return &x->g->units[d->unit].items[d->item];
+}
+
+static void tokenize_doc(struct search_index *x, struct chunk *c, size_t i)
+{
+	const struct search_doc *d = &x->docs[i];
+	const struct qu_page *p = &x->site->pages[d->page];
+	struct tok_ctx t = {c, NULL, 0, 0, 0, 0, 0, 0};
+	size_t k;
+
+	qu_map_reset(&c->map);
+	if (d->kind == SEARCH_KIND_PAGE) {
+		field(&t, p->title, W_TITLE, W_TITLE, SEARCH_FLAG_TITLE);
+		for (k = 0; k < p->nheadings; k++)
+			field(&t, p->headings[k].text, W_HEAD, W_HEAD,
+			      SEARCH_FLAG_TITLE);
+		for (k = 0; k < p->nparts; k++) {
+			const struct qu_part *pt = &p->parts[k];
+
+			if (pt->kind == QU_PART_MARKDOWN)
+				field_n(&t, pt->text, pt->len, W_BODY);
+		}
+	} else {
+		const struct qu_item *it = doc_item(x, d);
+
+		if (it->kind == QU_KIND_DOC)
+			field(&t, it->name, W_TITLE, W_TITLE,
+			      SEARCH_FLAG_TITLE);
+		else
+			field(&t, it->name, W_NAME, W_NAME_PART,
+			      SEARCH_FLAG_TITLE);
+		field(&t, it->brief, W_BRIEF, W_BRIEF, 0);
+		for (k = 0; k < it->nparams; k++) {
+			field(&t, it->params[k].name, W_PARAM, W_PARAM,
+			      SEARCH_FLAG_TITLE);
+			field(&t, it->params[k].desc, W_BODY, W_BODY, 0);
+		}
+		for (k = 0; k < it->nsections; k++) {
+			const char *title = it->sections[k].title;
+
+			if (strcmp(title, "Description") &&
+			    strcmp(title, "Return") && strcmp(title, "Context"))
+				field(&t, title, W_HEAD, W_HEAD,
+				      SEARCH_FLAG_TITLE);
+			field(&t, it->sections[k].body, W_BODY, W_BODY, 0);
+		}
+		field(&t, it->exported, W_BODY, W_BODY, 0);
+	}
+	x->docs[i].len = t.len;
+	x->dterms[i] = t.v;
+	x->ndterms[i] = t.n;
+}
+
+struct tok_run {
+	struct search_index *x;
+	struct chunk *chunks;
+};
+
+static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
+{
+	struct tok_run *r = payload;
+	size_t k, end = (i + 1) * CHUNK;
+
+	(void)job;
+	if (end > r->x->ndocs)
+		end = r->x->ndocs;
+	for (k = i * CHUNK; k < end; k++) {
+		struct chunk *c = &r->chunks[i];
+		uint32_t j;
+
+		tokenize_doc(r->x, c, k);
+		for (j = 0; j < r->x->ndterms[k]; j++) {
+			unsigned sl = r->x->dterms[k][j].slice;
+
+			if (c->nrefs[sl] == c->arefs[sl]) {
+				c->arefs[sl] = c->arefs[sl] ? 2 * c->arefs[sl]
+							    : 64;
+				c->refs[sl] = qu_xrealloc(
+					c->refs[sl],
+					c->arefs[sl] * sizeof(struct ref));
+			}
+			c->refs[sl][c->nrefs[sl]].doc = (uint32_t)k;
+			c->refs[sl][c->nrefs[sl]++].k = j;
+		}
+	}
+}
+
+struct slice {
+	struct qu_arena arena;
+	struct qu_map map;
+	struct search_term **terms;
+	size_t n;
+	size_t alloc;
+};
+
+struct merge_run {
+	struct search_index *x;
+	struct slice *slices;
+	struct chunk *chunks;
+	size_t nchunks;
+	double avgdl;
+};
+
+static int cmp_score(const void *a, const void *b)
+{
+	const struct search_posting *p = a, *q = b;
+
+	if (p->exact != q->exact)
+		return p->exact ? -1 : 1;
+	if (p->score != q->score)
+		return p->score > q->score ? -1 : 1;
+	return p->doc < q->doc ? -1 : p->doc > q->doc;
+}
+
+static int cmp_doc(const void *a, const void *b)
+{
+	const struct search_posting *p = a, *q = b;
+
+	return p->doc < q->doc ? -1 : p->doc > q->doc;
+}
+
+/* Whether document @doc is named @term (a symbol or a one-word title). */
+static bool name_is(const struct search_index *x, uint32_t doc,
+		    const char *term, size_t len)
+{
+	const struct search_doc *d = &x->docs[doc];
+	const char *name = d->kind == SEARCH_KIND_PAGE
+				   ? x->site->pages[d->page].title
+				   : x->g->units[d->unit].items[d->item].name;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (!c || (c >= 'A' && c <= 'Z' ? c + 32 : c) !=
+				  (unsigned char)term[i])
+			return false;
+	}
+	return !name[len];
+}
+
+/*
+ * Score one term's postings (BM25 over the weighted frequencies), keep
+ * the best MAX_POSTINGS (documents named by the term first, so a
+ * symbol is never cut from its own name's list) and note the top few,
+ * whose records go in the term's shard: named ones, then title hits,
+ * then the rest, each by score, as the client ranks.
+ */
+static void score(struct search_term *t, const struct search_index *x,
+		  double avgdl)
+{
+	double n = (double)x->ndocs, df = t->npost;
+	double idf = log(1.0 + (n - df + 0.5) / (df + 0.5));
+	uint32_t k;
+
+	for (k = 0; k < t->npost; k++) {
+		struct search_posting *p = &t->post[k];
+		double tf = p->tf;
+		double dl = x->docs[p->doc].len;
+		double s = idf * tf * (K1 + 1) /
+			   (tf + K1 * (1 - B + B * dl / avgdl));
+		long q = lround(s * 64);
+
+		if (q < 1)
+			q = 1;
+		if (q > 4095)
+			q = 4095;
+		p->score = (uint32_t)q | (p->flag ? 4096 : 0);
+		p->exact = p->flag && name_is(x, p->doc, t->term, t->len);
+	}
+	qsort(t->post, t->npost, sizeof(*t->post), cmp_score);
+	if (t->npost > MAX_POSTINGS)
+		t->npost = MAX_POSTINGS;
+	t->ntop = 0;
+	for (k = 0; k < t->npost && t->ntop < SEARCH_TOP; k++)
+		if (t->post[k].exact || (t->post[k].score & 4096))
+			t->top[t->ntop++] = t->post[k].doc;
+	for (k = 0; k < t->npost && t->ntop < SEARCH_TOP; k++)
+		if (!t->post[k].exact && !(t->post[k].score & 4096))
+			t->top[t->ntop++] = t->post[k].doc;
+	qsort(t->post, t->npost, sizeof(*t->post), cmp_doc);
+}
+
+/* one posting as gathered, before the postings are grouped by term */
+struct raw {
+	uint32_t term;
+	uint32_t doc;
+	float tf;
+	bool flag;
+};
+
+/*
+ * Gather one slice's terms: the postings go into one array in document
+ * order, then a counting sort by term (stable) gives each term its
+ * postings, still in document order, in one allocation.
+ */
+static void merge_slice(struct qu_job *job, size_t si, void *payload)
+{
+	struct merge_run *r = payload;
+	struct search_index *x = r->x;
+	struct slice *s = &r->slices[si];
+	struct raw *raw = NULL;
+	struct search_posting *all;
+	uint32_t *fill;
+	size_t c, k, nraw = 0, araw = 0, off;
+
+	(void)job;
+	for (c = 0; c < r->nchunks; c++) {
+		const struct chunk *ch = &r->chunks[c];
+
+		if (nraw + ch->nrefs[si] > araw) {
+			araw = 2 * (nraw + ch->nrefs[si]);
+			raw = qu_xrealloc(raw, araw * sizeof(*raw));
+		}
+		for (k = 0; k < ch->nrefs[si]; k++) {
+			uint32_t i = ch->refs[si][k].doc;
+			const struct search_dterm *d =
+				&x->dterms[i][ch->refs[si][k].k];
+			struct search_term *t;
+			void **slot;
+
+			slot = qu_map_slot(&s->map, d->term, d->len);
+			if (!*slot) {
+				t = qu_arena_zalloc(&s->arena, sizeof(*t));
+				t->term = qu_arena_strndup(&s->arena, d->term,
+							   d->len);
+				t->len = d->len;
+				*slot = t;
+				if (s->n == s->alloc) {
+					s->alloc = s->alloc ? 2 * s->alloc : 256;
+					s->terms = qu_xrealloc(
+						s->terms,
+						s->alloc * sizeof(*s->terms));
+				}
+				/* the term's number, until the postings are placed */
+				t->alloc = (uint32_t)s->n;
+				s->terms[s->n++] = t;
+			}
+			t = *slot;
+			t->npost++;
+			raw[nraw].term = t->alloc;
+			raw[nraw].doc = i;
+			raw[nraw].tf = d->tf;
+			raw[nraw].flag = (d->flags & SEARCH_FLAG_TITLE) != 0;
+			nraw++;
+		}
+	}
+	all = qu_arena_alloc(&s->arena, (nraw + 1) * sizeof(*all));
+	fill = qu_xcalloc(s->n + 1, sizeof(*fill));
+	for (off = k = 0; k < s->n; k++) {
+		s->terms[k]->post = all + off;
+		fill[k] = (uint32_t)off;
+		off += s->terms[k]->npost;
+	}
+	for (k = 0; k < nraw; k++) {
+		struct search_posting *p = &all[fill[raw[k].term]++];
+
+		p->doc = raw[k].doc;
+		p->tf = raw[k].tf;
+		p->flag = raw[k].flag;
+		p->exact = false;
+		p->score = 0;
+	}
+	free(fill);
+	free(raw);
+	for (k = 0; k < s->n; k++)
+		score(s->terms[k], x, r->avgdl);
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+	const struct search_term *p = *(struct search_term *const *)a;
+	const struct search_term *q = *(struct search_term *const *)b;
+
+	return strcmp(p->term, q->term);
+}
+
+/* List the documents: each page, then the items it is home to. */
+static void list_docs(struct search_index *x)
+{
+	const struct qu_site *s = x->site;
+	const struct qu_graph *g = x->g;
+	size_t p, k, alloc = s->npages + g->nplaced + 1;
+
+	x->docs = qu_xcalloc(alloc, sizeof(*x->docs));
+	for (p = 0; p < s->npages; p++) {
+		struct search_doc *d = &x->docs[x->ndocs++];
+
+		d->kind = SEARCH_KIND_PAGE;
+		d->page = (uint32_t)p;
+		for (k = 0; k < s->pages[p].nparts; k++) {
+			uint32_t j;
+
+			for (j = g->part_start[p][k];
+			     j < g->part_start[p][k + 1]; j++) {
+				const struct qu_placed *pl = &g->placed[j];
+
+				if (!pl->home)
+					continue;
+				d = &x->docs[x->ndocs++];
+				d->page = (uint32_t)p;
+				d->unit = pl->unit;
+				d->item = pl->item;
+				d->anchor = pl->anchor;
+				d->kind = g->units[pl->unit]
+						  .items[pl->item]
+						  .kind;
+			}
+		}
+	}
+}
+
+void search_build(struct search_index *x, const struct qu_site *site,
+		  const struct qu_graph *g, unsigned threads)
+{
+	struct tok_run tr;
+	struct merge_run mr;
+	size_t nchunks, i, k, total = 0;
+	double sum = 0;
+
+	memset(x, 0, sizeof(*x));
+	x->site = site;
+	x->g = g;
+	qu_arena_init(&x->arena);
+	list_docs(x);
+	x->dterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->dterms));
+	x->ndterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->ndterms));
+
+	nchunks = (x->ndocs + CHUNK - 1) / CHUNK;
+	tr.x = x;
+	tr.chunks = qu_xcalloc(nchunks + 1, sizeof(*tr.chunks));
+	for (i = 0; i < nchunks; i++) {
+		qu_arena_init(&tr.chunks[i].arena);
+		qu_map_init(&tr.chunks[i].map);
+		qu_map_init(&tr.chunks[i].intern);
+	}
+	qu_pool_run(threads, nchunks, tokenize_chunk, &tr);
+	for (i = 0; i < nchunks; i++) {
+		qu_map_fini(&tr.chunks[i].map);
+		qu_map_fini(&tr.chunks[i].intern);
+	}
+
+	for (i = 0; i < x->ndocs; i++)
+		sum += x->docs[i].len;
+	mr.x = x;
+	mr.chunks = tr.chunks;
+	mr.nchunks = nchunks;
+	mr.avgdl = x->ndocs ? sum / (double)x->ndocs : 1;
+	if (mr.avgdl < 1)
+		mr.avgdl = 1;
+	mr.slices = qu_xcalloc(SLICES, sizeof(*mr.slices));
+	x->arenas = qu_xcalloc(SLICES, sizeof(*x->arenas));
+	x->narenas = SLICES;
+	for (i = 0; i < SLICES; i++) {
+		qu_arena_init(&mr.slices[i].arena);
+		qu_map_init(&mr.slices[i].map);
+	}
+	qu_pool_run(threads, SLICES, merge_slice, &mr);
+	for (i = 0; i < SLICES; i++)
+		total += mr.slices[i].n;
+	x->terms = qu_xcalloc(total + 1, sizeof(*x->terms));
+	for (i = 0; i < SLICES; i++) {
+		struct slice *s = &mr.slices[i];
+
+		for (k = 0; k < s->n; k++)
+			x->terms[x->nterms++] = s->terms[k];
+		free(s->terms);
+		qu_map_fini(&s->map);
+		/* the terms live on in the slice's arena */
+		x->arenas[i] = s->arena;
+	}
+	free(mr.slices);
+	qsort(x->terms, x->nterms, sizeof(*x->terms), cmp_term);
+
+	/* the documents' terms and their strings are no longer needed */
+	for (i = 0; i < x->ndocs; i++)
+		free(x->dterms[i]);
+	free(x->dterms);
+	free(x->ndterms);
+	x->dterms = NULL;
+	x->ndterms = NULL;
+	for (i = 0; i < nchunks; i++) {
+		qu_arena_fini(&tr.chunks[i].arena);
+		for (k = 0; k < SLICES; k++)
+			free(tr.chunks[i].refs[k]);
+	}
+	free(tr.chunks);
+}
+
+void search_fini(struct search_index *x)
+{
+	size_t i;
+
+	free(x->terms);
+	free(x->docs);
+	for (i = 0; i < x->narenas; i++)
+		qu_arena_fini(&x->arenas[i]);
+	free(x->arenas);
+	qu_arena_fini(&x->arena);
+}

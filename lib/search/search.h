@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * search.h - the full-text search index of a site
+ *
+ * In: the site's pages (lib/site) and the graph that places every item on
+ * its home page (lib/graph). Out: OUT/_search/, a small manifest and
+ * shards that a browser loads as plain script files (so they load from
+ * file:// as well as over HTTP): every page and every item is a document,
+ * indexed by its title, headings, symbol name (whole, and split at "_"),
+ * parameter and member names, brief and body text, each term with its
+ * BM25 score already computed, and a short snippet per document so the
+ * results need no second fetch. The format is docs/site-search.md's. This
+ * stage knows nothing of the theme's HTML. Included by cmd/quire (and
+ * lib/build).
+ */
+#ifndef QU_SEARCH_SEARCH_H
+#define QU_SEARCH_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph/graph.h"
+#include "site/site.h"
+#include "util/util.h"
+
+/**
+ * typedef qu_search_token_fn - receives one token of a text
+ * @tok: the token, lower-cased UTF-8 (not NUL-terminated)
+ * @len: its length in bytes
+ * @part: the token is a "_"-separated part of an identifier, which is
+ *	also given whole
+ * @payload: the caller's context
+ */
+typedef void (*qu_search_token_fn)(const char *tok, size_t len, bool part,
+				   void *payload);
+
+/**
+ * qu_search_tokenize() - split text into search terms
+ * @text: UTF-8 text (invalid bytes are separators)
+ * @len: its length
+ * @fn: called once per token, in text order
+ * @payload: passed to @fn
+ *
+ * A token is a run of letters, digits and "_" (C identifiers stay whole),
+ * lower-cased (ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic); an
+ * identifier holding "_" is given whole, then each non-empty part. CJK
+ * ideographs and kana are one token each. Tokens of one ASCII byte, tokens
+ * longer than 64 bytes and the English stop words of the manifest are left
+ * out (parts of one byte too).
+ * Context: pure function, thread-safe.
+ */
+void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
+			void *payload);
+
+/**
+ * qu_search_write() - write the index of a site under DIR/_search/
+ * @dir: the site's folder (the temporary one the build writes into)
+ * @site: the site
+ * @g: its graph
+ * @threads: worker threads (0: one per processor); the bytes written do
+ *	not depend on it
+ * @err: receives a one-line message on failure
+ *
+ * Writes DIR/_search/index.js (the manifest), DIR/_search/t/N.js (the
+ * term shards) and DIR/_search/d/N.js (the document shards).
+ * Return: 0, or -1 when a file cannot be written (message in @err).
+ */
+int qu_search_write(const char *dir, const struct qu_site *site,
+		    const struct qu_graph *g, unsigned threads,
+		    struct qu_buf *err);
+
+#endif /* QU_SEARCH_SEARCH_H */

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * search_int.h - what the files of lib/search share
+ */
+#ifndef QU_SEARCH_SEARCH_INT_H
+#define QU_SEARCH_SEARCH_INT_H
+
+#include "search.h"
+
+/* the document kind of a page; items use their enum qu_kind */
+#define SEARCH_KIND_PAGE QU_KIND__COUNT
+
+/* the records a term shard carries per term: the drop-down's ten */
+#define SEARCH_TOP 10
+
+/* a term's flag: it is in the document's name, title or a heading */
+#define SEARCH_FLAG_TITLE 1u
+
+/**
+ * struct search_doc - one document: a page, or an item on its home page
+ * @kind: enum qu_kind, or SEARCH_KIND_PAGE
+ * @page: the page
+ * @unit: the item's unit (items only)
+ * @item: the item's index in its unit (items only)
+ * @anchor: the item's id on @page, or NULL for a page
+ * @len: how many tokens it holds (BM25's document length)
+ */
+struct search_doc {
+	unsigned kind;
+	uint32_t page;
+	uint32_t unit;
+	uint32_t item;
+	const char *anchor;
+	uint32_t len;
+};
+
+/**
+ * struct search_dterm - one distinct term of one document
+ * @term: the term (in the tokenizing task's arena, one copy a chunk)
+ * @len: its length
+ * @tf: its weighted frequency in the document
+ * @slice: which slice of the hash space gathers it
+ * @flags: SEARCH_FLAG_*
+ */
+struct search_dterm {
+	const char *term;
+	uint32_t len;
+	float tf;
+	uint8_t slice;
+	uint8_t flags;
+};
+
+/**
+ * struct search_posting - one document of a term
+ * @doc: the document
+ * @score: the quantized BM25 score, plus 4096 when SEARCH_FLAG_TITLE
+ * @tf: the weighted frequency, until scored
+ * @flag: the term is in the document's name, title or a heading
+ * @exact: the document is named the term
+ */
+struct search_posting {
+	uint32_t doc;
+	uint32_t score;
+	float tf;
+	bool flag;
+	bool exact;
+};
+
+/**
+ * struct search_term - one term of the index
+ * @term: the term (NUL-terminated)
+ * @len: its length
+ * @post: its postings, by document (in the slice's arena)
+ * @npost: how many
+ * @alloc: while gathering, the term's number in its slice
+ * @top: the best few documents, by rank: their records go in the shard
+ * @ntop: how many
+ */
+struct search_term {
+	const char *term;
+	uint32_t len;
+	struct search_posting *post;
+	uint32_t npost;
+	uint32_t alloc;
+	uint32_t top[SEARCH_TOP];
+	uint32_t ntop;
+};
+
+/**
+ * struct search_index - the whole index, before it is written
+ * @site: the site
+ * @g: its graph
+ * @docs: the documents, in page order (a page, then its items)
+ * @ndocs: how many
+ * @dterms: per document, its distinct terms
+ * @ndterms: per document, how many
+ * @terms: every term, sorted by bytes
+ * @nterms: how many
+ * @arena: owns the documents' strings
+ * @arenas: own the terms' strings and structs
+ * @narenas: how many
+ */
+struct search_index {
+	const struct qu_site *site;
+	const struct qu_graph *g;
+	struct search_doc *docs;
+	size_t ndocs;
+	struct search_dterm **dterms;
+	uint32_t *ndterms;
+	struct search_term **terms;
+	size_t nterms;
+	struct qu_arena arena;
+	struct qu_arena *arenas;
+	size_t narenas;
+};
+
+uint32_t search_lower(uint32_t c);
+bool search_is_stop(const char *w, size_t len);
+void search_stop_words(struct qu_buf *out);
+
+void search_build(struct search_index *x, const struct qu_site *site,
+		  const struct qu_graph *g, unsigned threads);
+void search_snippet(struct qu_buf *out, const struct search_index *x,
+		    const struct search_doc *d);
+void search_fini(struct search_index *x);
+
+#endif /* QU_SEARCH_SEARCH_INT_H */

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: MIT
+/*
+ * write.c - the index as script files under OUT/_search/
+ *
+ * Every file is one call of a function the page's script defines
+ * (quireSearch.m, .t, .d) with a JSON argument, so that a <script src>
+ * loads it from file:// as well as over HTTP, where fetch() and modules
+ * would be refused. The terms, sorted, are cut into shards of about
+ * SHARD_BYTES; the manifest names the first term of each, so the client
+ * finds the one shard a word (or a prefix) lives in. A shard carries the
+ * records (kind, name, URL, path, snippet) of the best few documents of
+ * each of its terms, so a one-word query shows its results after two
+ * fetches: the manifest and one shard (three when a prefix runs into
+ * the next shard). Other documents' records are in the document shards,
+ * DOC_SHARD documents each, loaded only for what is shown. Layout and
+ * fields: docs/site-search.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search_int.h"
+
+#define SHARD_BYTES 32768
+#define DOC_SHARD 256
+#define SNIPPET 100
+
+static const char *const kind_names[] = {
+	"function", "macro", "struct", "union", "enum",
+	"typedef",  "var",   "doc",    "page",
+};
+
+/* Append @len bytes of Markdown @s as plain text, up to @out->len >= max. */
+static void plain(struct qu_buf *out, const char *s, size_t len, size_t max)
+{
+	size_t i = 0;
+	bool fence = false, space = out->len > 0;
+
+	while (i < len && out->len < max) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - s) : len, j = i;
+
+		while (j < end && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		if (!strncmp(s + j, "```", 3) || !strncmp(s + j, "~~~", 3)) {
+			fence = !fence;
+			i = end + 1;
+			continue;
+		}
+		if (fence || (j < end && s[j] == '#') ||
+		    (j + 1 < end && s[j] == '-' && s[j + 1] == '-' &&
+		     s[j + 2] == '-')) {
+			i = end + 1;
+			continue;
+		}
+		if (j + 1 < end && (s[j] == '-' || s[j] == '*' || s[j] == '+') &&
+		    s[j + 1] == ' ')
+			j += 2;
+		for (; j < end && out->len < max; j++) {
+			char c = s[j];
+
+			if (c == '*' || c == '`' || c == '[' || c == ']' ||
+			    c == '\\' || c == '>' || c == '|')
+				continue;
+			if (c == '(' && j && s[j - 1] == ']') {
+				/* a link's target: not text */
+				while (j < end && s[j] != ')')
+					j++;
+				continue;
+			}
+			if (c == ' ' || c == '\t' || c == '\r') {
+				space = out->len > 0;
+				continue;
+			}
+			if (space && out->len) {
+				qu_buf_addc(out, ' ');
+				space = false;
+			}
+			qu_buf_addc(out, c);
+		}
+		space = out->len > 0;
+		i = end + 1;
+	}
+}
+
+/* Cut @b to about @max bytes at a word, on a UTF-8 boundary. */
+static void cut(struct qu_buf *b, size_t max)
+{
+	size_t n;
+
+	if (b->len <= max)
+		return;
+	n = max;
+	while (n > max / 2 && b->buf[n] != ' ')
+		n--;
+	if (n <= max / 2)
+		for (n = max; n && ((unsigned char)b->buf[n] & 0xc0) == 0x80;)
+			n--;
+	b->len = n;
+	b->buf[n] = 0;
+	qu_buf_adds(b, "\xe2\x80\xa6");
+}
+
+void search_snippet(struct qu_buf *out, const struct search_index *x,
+		    const struct search_doc *d)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	size_t k, max = SNIPPET + 40;
+
+	if (d->kind != SEARCH_KIND_PAGE) {
+		const struct qu_item *it =
+			&x->g->units[d->unit].items[d->item];
+
+		if (*it->brief)
+			plain(&b, it->brief, strlen(it->brief), max);
+		for (k = 0; k < it->nsections && b.len < SNIPPET; k++) {
+			/* the brief is a phrase: end it before the text */
+			if (b.len && !strchr(".!?:;", b.buf[b.len - 1]))
+				qu_buf_addc(&b, '.');
+			plain(&b, it->sections[k].body,
+			      strlen(it->sections[k].body), max);
+		}
+	} else {
+		const struct qu_page *p = &x->site->pages[d->page];
+		const struct qu_graph *g = x->g;
+
+		for (k = 0; k < p->nparts && b.len < SNIPPET; k++)
+			if (p->parts[k].kind == QU_PART_MARKDOWN)
+				plain(&b, p->parts[k].text, p->parts[k].len,
+				      max);
+		/* a page of API only: the names it documents */
+		for (k = 0; k < p->nparts && b.len < SNIPPET; k++) {
+			uint32_t j;
+
+			for (j = g->part_start[d->page][k];
+			     j < g->part_start[d->page][k + 1] &&
+			     b.len < SNIPPET;
+			     j++) {
+				const struct qu_item *it =
+					&g->units[g->placed[j].unit]
+						 .items[g->placed[j].item];
+
+				if (b.len)
+					qu_buf_adds(&b, ", ");
+				qu_buf_adds(&b, it->name);
+			}
+		}
+	}
+	cut(&b, SNIPPET);
+	qu_buf_add_json_str(out, b.buf, b.len);
+	qu_buf_fini(&b);
+}
+
+/*
+ * One document's record, in parts: the URL's page and the path are
+ * shared by many records of a shard, so a shard lists each once ("s")
+ * and the records give their place in that list.
+ */
+struct rec {
+	const char *page;
+	const char *path;
+	char *name;
+	char *rest;
+};
+
+struct writer {
+	const struct search_index *x;
+	const char *dir;
+	struct rec *records;
+	size_t *shard_first;
+	size_t nshards;
+	struct qu_buf *errs;
+	uint32_t *seen;
+};
+
+/* A record's parts, put together by put_record() */
+static void record(struct qu_job *job, size_t i, void *payload)
+{
+	struct writer *w = payload;
+	const struct search_index *x = w->x;
+	const struct search_doc *d = &x->docs[i];
+	const struct qu_page *p = &x->site->pages[d->page];
+	struct rec *r = &w->records[i];
+	struct qu_buf b = QU_BUF_INIT;
+
+	(void)job;
+	r->page = p->out;
+	qu_buf_addf(&b, "[%u,", d->kind);
+	if (d->kind == SEARCH_KIND_PAGE) {
+		r->path = p->src ? p->src : p->out;
+		qu_buf_add_json_str(&b, p->title, strlen(p->title));
+		r->name = qu_buf_detach(&b, NULL);
+		qu_buf_adds(&b, "\"\",");
+	} else {
+		const struct qu_item *it =
+			&x->g->units[d->unit].items[d->item];
+
+		r->path = x->g->units[d->unit].path;
+		qu_buf_add_json_str(&b, it->name, strlen(it->name));
+		r->name = qu_buf_detach(&b, NULL);
+		/* the usual anchor, c.NAME, is left for the client to make */
+		if (!strncmp(d->anchor, "c.", 2) &&
+		    !strcmp(d->anchor + 2, it->name))
+			qu_buf_adds(&b, "\"\"");
+		else
+			qu_buf_add_json_str(&b, d->anchor, strlen(d->anchor));
+		qu_buf_addc(&b, ',');
+	}
+	r->rest = qu_buf_detach(&b, NULL);
+	search_snippet(&b, x, d);
+	{
+		/* rest: "anchor", then a NUL, then "snippet" */
+		struct qu_buf all = QU_BUF_INIT;
+
+		qu_buf_adds(&all, r->rest);
+		qu_buf_addc(&all, 0);
+		qu_buf_add(&all, b.buf, b.len);
+		free(r->rest);
+		r->rest = qu_buf_detach(&all, NULL);
+	}
+	qu_buf_fini(&b);
+}
+
+/*
+ * The strings of a file: each page and path once, in the order the
+ * records first name them.
+ */
+struct strtab {
+	struct qu_map map;
+	struct qu_buf list;
+	size_t n;
+};
+
+static size_t str_index(struct strtab *st, const char *s)
+{
+	void **slot = qu_map_slot(&st->map, s, strlen(s));
+
+	if (!*slot) {
+		if (st->n)
+			qu_buf_addc(&st->list, ',');
+		qu_buf_add_json_str(&st->list, s, strlen(s));
+		*slot = (void *)(uintptr_t)++st->n;
+	}
+	return (uintptr_t)*slot - 1;
+}
+
+/*
+ * [kind,"name",page,"anchor","snippet",path]; the path is left out when
+ * it is the page's file without ".html" (every item of a zero-config
+ * site), which the client then derives.
+ */
+static void put_record(struct qu_buf *b, struct strtab *st,
+		       const struct rec *r)
+{
+	const char *snip = r->rest + strlen(r->rest) + 1;
+	size_t pl = strlen(r->path);
+
+	qu_buf_adds(b, r->name);
+	qu_buf_addf(b, ",%zu,", str_index(st, r->page));
+	qu_buf_adds(b, r->rest);
+	qu_buf_adds(b, snip);
+	if (strncmp(r->page, r->path, pl) || strcmp(r->page + pl, ".html"))
+		qu_buf_addf(b, ",%zu", str_index(st, r->path));
+	qu_buf_addc(b, ']');
+}
+
+/* 64 digits: 0-31 end a number, 32-63 go on (five bits each, high first) */
+static const char digits[] =
+	"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+
+static void put_varint(struct qu_buf *b, uint32_t v)
+{
+	char tmp[8];
+	int n = 0;
+
+	tmp[n++] = digits[v & 31];
+	while ((v >>= 5))
+		tmp[n++] = digits[32 + (v & 31)];
+	while (n--)
+		qu_buf_addc(b, tmp[n]);
+}
+
+/* a score as one digit: 32 log-spaced levels, plus 32 for a title hit */
+static char score_digit(uint32_t score)
+{
+	double s = (score & 4095) / 64.0;
+	long l = lround(log2(1.0 + s) * 7.0);
+
+	if (l < 1)
+		l = 1;
+	if (l > 31)
+		l = 31;
+	return digits[l + (score & 4096 ? 32 : 0)];
+}
+
+static int put(const char *dir, const char *name, const struct qu_buf *data,
+	       struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT;
+	FILE *f;
+	int r = 0;
+
+	qu_buf_addf(&path, "%s/_search/%s", dir, name);
+	f = fopen(path.buf, "wb");
+	if (!f || fwrite(data->buf, 1, data->len, f) != data->len)
+		r = -1;
+	if (f && fclose(f))
+		r = -1;
+	if (r < 0)
+		qu_buf_addf(err, "%s: cannot write: %s", path.buf,
+			    strerror(errno));
+	qu_buf_fini(&path);
+	return r;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
+
+	return p < q ? -1 : p > q;
+}
+
+static void term_shard(struct qu_job *job, size_t si, void *payload)
+{
+	struct writer *w = payload;
+	const struct search_index *x = w->x;
+	size_t first = w->shard_first[si], end = w->shard_first[si + 1];
+	struct qu_buf b = QU_BUF_INIT, name = QU_BUF_INIT;
+	struct strtab st = {.list = QU_BUF_INIT};
+	uint32_t *docs;
+	size_t i, n = 0, k;
+
+	(void)job;
+	for (i = first; i < end; i++)
+		n += x->terms[i]->ntop;
+	docs = qu_xcalloc(n + 1, sizeof(*docs));
+	n = 0;
+	qu_buf_addf(&b, "quireSearch.t(%zu,{\"t\":[", si);
+	for (i = first; i < end; i++) {
+		if (i > first)
+			qu_buf_addc(&b, ',');
+		qu_buf_add_json_str(&b, x->terms[i]->term, x->terms[i]->len);
+	}
+	qu_buf_adds(&b, "],\n\"p\":[");
+	for (i = first; i < end; i++) {
+		const struct search_term *t = x->terms[i];
+		uint32_t prev = 0;
+
+		qu_buf_adds(&b, i > first ? ",\n\"" : "\"");
+		for (k = 0; k < t->npost; k++) {
+			put_varint(&b, t->post[k].doc - prev);
+			qu_buf_addc(&b, score_digit(t->post[k].score));
+			prev = t->post[k].doc;
+		}
+		qu_buf_addc(&b, '"');
+		for (k = 0; k < t->ntop; k++)
+			docs[n++] = t->top[k];
+	}
+	qu_buf_adds(&b, "],\n\"d\":{");
+	qsort(docs, n, sizeof(*docs), cmp_u32);
+	qu_map_init(&st.map);
+	for (i = 0, k = 0; i < n; i++) {
+		if (i && docs[i] == docs[i - 1])
+			continue;
+		qu_buf_addf(&b, "%s\"%u\":", k++ ? ",\n" : "", docs[i]);
+		put_record(&b, &st, &w->records[docs[i]]);
+	}
+	qu_buf_adds(&b, "},\n\"s\":[");
+	qu_buf_add(&b, st.list.buf, st.list.len);
+	qu_buf_adds(&b, "]});\n");
+	qu_map_fini(&st.map);
+	qu_buf_fini(&st.list);
+	qu_buf_addf(&name, "t/%zu.js", si);
+	put(w->dir, name.buf, &b, &w->errs[si]);
+	free(docs);
+	qu_buf_fini(&b);
+	qu_buf_fini(&name);
+}
+
+static void doc_shard(struct qu_job *job, size_t si, void *payload)
+{
+	struct writer *w = payload;
+	size_t i, end = (si + 1) * DOC_SHARD;
+	struct qu_buf b = QU_BUF_INIT, name = QU_BUF_INIT;
+	struct strtab st = {.list = QU_BUF_INIT};
+
+	(void)job;
+	if (end > w->x->ndocs)
+		end = w->x->ndocs;
+	qu_map_init(&st.map);
+	qu_buf_addf(&b, "quireSearch.d(%zu,{\"d\":[", si);
+	for (i = si * DOC_SHARD; i < end; i++) {
+		if (i > si * DOC_SHARD)
+			qu_buf_adds(&b, ",\n");
+		put_record(&b, &st, &w->records[i]);
+	}
+	qu_buf_adds(&b, "],\n\"s\":[");
+	qu_buf_add(&b, st.list.buf, st.list.len);
+	qu_buf_adds(&b, "]});\n");
+	qu_map_fini(&st.map);
+	qu_buf_fini(&st.list);
+	qu_buf_addf(&name, "d/%zu.js", si);
+	put(w->dir, name.buf, &b, &w->errs[w->nshards + si]);
+	qu_buf_fini(&b);
+	qu_buf_fini(&name);
+}
+
+/* Where the shards start: about SHARD_BYTES each, counting records. */
+static void cut_shards(struct writer *w)
+{
+	const struct search_index *x = w->x;
+	size_t i, k, size = 0, alloc = 16;
+
+	w->shard_first = qu_xcalloc(alloc, sizeof(size_t));
+	w->nshards = 0;
+	w->seen = qu_xcalloc(x->ndocs + 1, sizeof(uint32_t));
+	for (i = 0; i < x->nterms; i++) {
+		const struct search_term *t = x->terms[i];
+
+		if (i == 0 || size >= SHARD_BYTES) {
+			if (w->nshards + 2 >= alloc) {
+				alloc *= 2;
+				w->shard_first = qu_xrealloc(
+					w->shard_first, alloc * sizeof(size_t));
+			}
+			w->shard_first[w->nshards++] = i;
+			size = 0;
+		}
+		size += t->len + 6 + 3 * (size_t)t->npost;
+		for (k = 0; k < t->ntop; k++) {
+			uint32_t d = t->top[k];
+
+			if (w->seen[d] != w->nshards) {
+				w->seen[d] = (uint32_t)w->nshards;
+				size += strlen(w->records[d].name) +
+					strlen(w->records[d].rest) + 20 +
+					strlen(w->records[d].rest +
+					       strlen(w->records[d].rest) + 1);
+			}
+		}
+	}
+	w->shard_first[w->nshards] = x->nterms;
+}
+
+static void manifest(struct qu_buf *b, const struct writer *w)
+{
+	const struct search_index *x = w->x;
+	size_t i;
+
+	qu_buf_addf(b,
+		    "quireSearch.m({\"v\":1,\"docs\":%zu,\"dshard\":%d,"
+		    "\"kinds\":[",
+		    x->ndocs, DOC_SHARD);
+	for (i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		qu_buf_addf(b, "%s\"%s\"", i ? "," : "", kind_names[i]);
+	qu_buf_adds(b, "],\n\"stop\":[");
+	search_stop_words(b);
+	qu_buf_adds(b, "],\n\"shards\":[");
+	for (i = 0; i < w->nshards; i++) {
+		const struct search_term *t = x->terms[w->shard_first[i]];
+
+		if (i)
+			qu_buf_addc(b, ',');
+		/* the first shard takes every word before its first term */
+		if (i == 0)
+			qu_buf_adds(b, "\"\"");
+		else
+			qu_buf_add_json_str(b, t->term, t->len);
+	}
+	qu_buf_adds(b, "]});\n");
+}
+
+int qu_search_write(const char *dir, const struct qu_site *site,
+		    const struct qu_graph *g, unsigned threads,
+		    struct qu_buf *err)
+{
+	struct search_index x;
+	struct writer w;
+	struct qu_buf path = QU_BUF_INIT, m = QU_BUF_INIT;
+	size_t i, ndshards;
+	int r = 0;
+
+	_Static_assert(sizeof(kind_names) / sizeof(kind_names[0]) ==
+			       SEARCH_KIND_PAGE + 1,
+		       "a name per kind");
+	search_build(&x, site, g, threads);
+	memset(&w, 0, sizeof(w));
+	w.x = &x;
+	w.dir = dir;
+	w.records = qu_xcalloc(x.ndocs + 1, sizeof(*w.records));
+	qu_pool_run(threads, x.ndocs, record, &w);
+	cut_shards(&w);
+
+	qu_buf_addf(&path, "%s/_search/t", dir);
+	if (qu_mkdir_p(path.buf, err) < 0) {
+		r = -1;
+		goto out;
+	}
+	qu_buf_reset(&path);
+	qu_buf_addf(&path, "%s/_search/d", dir);
+	if (qu_mkdir_p(path.buf, err) < 0) {
+		r = -1;
+		goto out;
+	}
+	ndshards = (x.ndocs + DOC_SHARD - 1) / DOC_SHARD;
+	w.errs = qu_xcalloc(w.nshards + ndshards + 1, sizeof(*w.errs));
+	qu_pool_run(threads, w.nshards, term_shard, &w);
+	qu_pool_run(threads, ndshards, doc_shard, &w);
+	for (i = 0; i < w.nshards + ndshards; i++) {
+		if (w.errs[i].len && !r) {
+			qu_buf_adds(err, w.errs[i].buf);
+			r = -1;
+		}
+		qu_buf_fini(&w.errs[i]);
+	}
+	free(w.errs);
+	if (!r) {
+		manifest(&m, &w);
+		r = put(dir, "index.js", &m, err);
+	}
+out:
+	for (i = 0; i < x.ndocs; i++) {
+		free(w.records[i].name);
+		free(w.records[i].rest);
+	}
+	free(w.records);
+	free(w.shard_first);
+	free(w.seen);
+	qu_buf_fini(&path);
+	qu_buf_fini(&m);
+	search_fini(&x);
+	return r;
+}

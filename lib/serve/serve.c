@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+/*
+ * serve.c - the preview server's loop: build, watch, collapse, rebuild
+ *
+ * Part of lib/serve; called by quire serve. The main thread builds (with
+ * lib/build, into a private folder, incrementally), watches the inputs the
+ * build read, and after a burst of changes has been quiet for a moment
+ * rebuilds once. The HTTP threads (http.c) serve the folder meanwhile: a
+ * build swaps its site in whole, so a reader never sees half of one, and a
+ * failed build leaves the last good site in place.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build/build.h"
+#include "serve_int.h"
+
+extern char **environ;
+
+/*
+ * A burst of changes (an editor's several writes, a git checkout) ends
+ * when nothing changed for QUIET_MS; a stream of changes still rebuilds
+ * every MAX_WAIT_MS.
+ */
+#define QUIET_MS 50
+#define MAX_WAIT_MS 2000
+/* folders below the docs root watched for new pages, at most */
+#define MAX_WALK_DEPTH 32
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct list {
+	char **v;
+	size_t n, alloc;
+};
+
+static void list_add(struct list *l, char *s)
+{
+	if (l->n == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 64;
+		l->v = qu_xrealloc(l->v, l->alloc * sizeof(*l->v));
+	}
+	l->v[l->n++] = s;
+}
+
+struct inputs {
+	struct list dirs, files;
+};
+
+static void take_input(void *payload, const char *path, bool dir)
+{
+	struct inputs *in = payload;
+	char *abs = qu_path_resolve(path);
+
+	list_add(dir ? &in->dirs : &in->files, abs);
+}
+
+/* Every folder below the docs root, where a new page may appear. */
+static void walk(struct list *dirs, const char *dir, const char *skip,
+		 int depth)
+{
+	struct qu_buf p = QU_BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > MAX_WALK_DEPTH || !strcmp(dir, skip))
+		return;
+	list_add(dirs, qu_xstrdup(dir));
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		qu_buf_reset(&p);
+		qu_buf_addf(&p, "%s/%s", dir, de->d_name);
+		if (!lstat(p.buf, &st) && S_ISDIR(st.st_mode))
+			walk(dirs, p.buf, skip, depth + 1);
+	}
+	if (d)
+		closedir(d);
+	qu_buf_fini(&p);
+}
+
+/* JSON string escaping for the event's data. */
+static void json_str(struct qu_buf *b, const char *s)
+{
+	qu_buf_addc(b, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			qu_buf_addf(b, "\\%c", c);
+		else if (c == '\n')
+			qu_buf_adds(b, "\\n");
+		else if (c < 0x20)
+			qu_buf_addf(b, "\\u%04x", c);
+		else
+			qu_buf_addc(b, (char)c);
+	}
+	qu_buf_addc(b, '"');
+}
+
+struct changed {
+	struct qu_buf *json;
+	size_t n;
+};
+
+static void take_changed(void *payload, const char *out)
+{
+	struct changed *c = payload;
+
+	if (c->n++)
+		qu_buf_addc(c->json, ',');
+	json_str(c->json, out);
+}
+
+struct server {
+	const struct qu_serve_opts *opts;
+	struct qu_build_opts bopts;
+	struct serve_state state;
+	struct serve_watch *watch;
+	char *root_abs;
+	char *site;
+	char *work;
+	uint64_t builds;
+};
+
+/* One build; its outcome becomes the event every tab hears. */
+static void rebuild(struct server *s)
+{
+	struct qu_build *b = NULL;
+	struct qu_buf err = QU_BUF_INIT, ev = QU_BUF_INIT, msg = QU_BUF_INIT;
+	struct qu_diags diags;
+	struct qu_build_stats st;
+	struct inputs in = {0};
+	struct changed ch = {&ev, 0};
+	size_t nerr = 0, nwarn = 0, i;
+	long long t0 = now_ms();
+	bool wrote = false;
+
+	qu_diags_init(&diags);
+	memset(&st, 0, sizeof(st));
+	qu_buf_adds(&ev, "{\"changed\":[");
+	if (qu_build_new(&b, &s->bopts, &err) == 0) {
+		qu_build_link(b);
+		wrote = qu_build_write(b, &err) == 0;
+	}
+	if (b)
+		qu_build_diags(&diags, b);
+	qu_diags_print(&diags, stderr, false);
+	qu_diags_count(&nerr, &nwarn, &diags);
+	if (wrote) {
+		qu_build_get_stats(&st, b);
+		qu_build_rendered(b, take_changed, &ch);
+		qu_build_inputs(b, take_input, &in);
+	}
+	qu_buf_adds(&ev, "]");
+	if (!wrote || nerr) {
+		/* what the overlay shows: path:line:col, as the terminal */
+		if (err.len)
+			qu_buf_addf(&msg, "quire build: %s\n", err.buf);
+		for (i = 0; i < diags.n; i++) {
+			const struct qu_diag *d = &diags.v[i];
+
+			if (qu_diag_info(d->id)->level != QU_LEVEL_ERROR)
+				continue;
+			qu_buf_adds(&msg, d->path);
+			if (d->line)
+				qu_buf_addf(&msg, ":%u", d->line);
+			if (d->line && d->col)
+				qu_buf_addf(&msg, ":%u", d->col);
+			qu_buf_addf(&msg, ": error: %s [-W%s]\n", d->msg,
+				    qu_diag_info(d->id)->name);
+		}
+		if (err.len)
+			fprintf(stderr, "quire serve: %s\n", err.buf);
+		qu_buf_adds(&ev, ",\"ok\":false,\"error\":");
+		json_str(&ev, msg.buf);
+	} else {
+		qu_buf_adds(&ev, ",\"ok\":true");
+	}
+	s->builds++;
+	qu_buf_addf(&ev, ",\"gen\":%llu}", (unsigned long long)s->builds);
+	if (!s->opts->quiet) {
+		if (wrote)
+			fprintf(stderr,
+				"quire serve: build %llu, %lld ms: %zu pages "
+				"rendered, %zu kept; %zu of %zu sources "
+				"parsed; %zu warnings%s\n",
+				(unsigned long long)s->builds, now_ms() - t0,
+				st.nwritten, st.nkept, st.nparsed, st.nunits,
+				nwarn + nerr, nerr ? ", errors" : "");
+		else
+			fprintf(stderr,
+				"quire serve: build %llu failed, %lld ms; "
+				"serving the last good site\n",
+				(unsigned long long)s->builds, now_ms() - t0);
+	}
+	/* watch what this build read (a failed one keeps the last set) */
+	if (wrote) {
+		walk(&in.dirs, s->root_abs, s->work, 0);
+		serve_watch_set(s->watch, in.dirs.v, in.dirs.n, in.files.v,
+				in.files.n);
+	}
+	pthread_mutex_lock(&s->state.lock);
+	s->state.gen = s->builds;
+	s->state.ok = wrote && !nerr;
+	qu_buf_reset(&s->state.event);
+	qu_buf_add(&s->state.event, ev.buf, ev.len);
+	pthread_cond_broadcast(&s->state.cond);
+	pthread_mutex_unlock(&s->state.lock);
+	qu_build_free(b);
+	qu_diags_fini(&diags);
+	qu_buf_fini(&err);
+	qu_buf_fini(&ev);
+	qu_buf_fini(&msg);
+}
+
+static void open_browser(const char *url)
+{
+	char *argv[] = {"xdg-open", (char *)url, NULL};
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, "xdg-open", &fa, NULL, argv, environ))
+		fprintf(stderr, "quire serve: cannot run xdg-open; open %s\n",
+			url);
+	posix_spawn_file_actions_destroy(&fa);
+}
+
+int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
+{
+	struct server s;
+	struct serve_http *http = NULL;
+	struct qu_buf b = QU_BUF_INIT, url = QU_BUF_INIT;
+	sigset_t set;
+	unsigned port = 0;
+	long long first = 0, last = 0;
+	bool pending = false;
+	int sigfd = -1, r = -1;
+	char tmpl[] = "/tmp/quire-serve-XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+
+	memset(&s, 0, sizeof(s));
+	s.opts = opts;
+	pthread_mutex_init(&s.state.lock, NULL);
+	pthread_cond_init(&s.state.cond, NULL);
+	qu_buf_init(&s.state.event);
+	qu_buf_adds(&s.state.event, "{}");
+
+	/* the signals come to sigfd; every thread started later blocks them */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	sigdelset(&set, SIGPIPE);
+	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sigfd < 0) {
+		qu_buf_addf(err, "signalfd: %s", strerror(errno));
+		goto out;
+	}
+
+	/* a private folder for the site and its cache, ours alone */
+	if (tmpdir && *tmpdir) {
+		qu_buf_addf(&b, "%s/quire-serve-XXXXXX", tmpdir);
+		s.work = qu_buf_detach(&b, NULL);
+	} else {
+		s.work = qu_xstrdup(tmpl);
+	}
+	if (!mkdtemp(s.work)) {
+		qu_buf_addf(err, "cannot make a folder like %s: %s", s.work,
+			    strerror(errno));
+		free(s.work);
+		s.work = NULL;
+		goto out;
+	}
+	qu_buf_reset(&b);
+	qu_buf_addf(&b, "%s/site", s.work);
+	s.site = qu_buf_detach(&b, NULL);
+	qu_buf_addf(&b, "%s/cache", s.work);
+	s.bopts.cache = qu_buf_detach(&b, NULL);
+	s.bopts.dir = opts->dir;
+	s.bopts.out = s.site;
+	s.bopts.threads = opts->threads;
+	s.bopts.quiet = true;
+	s.root_abs = qu_path_resolve(opts->dir);
+
+	if (serve_watch_new(&s.watch, opts->poll, err) < 0)
+		goto out;
+	rebuild(&s);
+	if (serve_http_start(&http, &s.state, s.site, opts->bind, opts->port,
+			     &port, err) < 0)
+		goto out;
+	{
+		const char *host = opts->bind ? opts->bind : "127.0.0.1";
+		bool v6 = strchr(host, ':') != NULL;
+
+		qu_buf_addf(&url, "http://%s%s%s:%u/", v6 ? "[" : "", host,
+			    v6 ? "]" : "", port);
+	}
+	if (opts->bind && strcmp(opts->bind, "127.0.0.1") &&
+	    strcmp(opts->bind, "::1"))
+		fprintf(stderr,
+			"quire serve: listening on %s, not only on this "
+			"machine: anyone who can reach it can read the site\n",
+			opts->bind);
+	fprintf(stderr, "quire serve: %s (watching with %s; Ctrl-C stops)\n",
+		url.buf, s.watch->ops->name);
+	if (opts->open)
+		open_browser(url.buf);
+
+	for (;;) {
+		struct signalfd_siginfo si;
+		bool changed = false;
+		int timeout = -1;
+		long long t = now_ms();
+
+		if (pending) {
+			long long a = last + QUIET_MS - t;
+			long long z = first + MAX_WAIT_MS - t;
+
+			timeout = (int)(a < z ? a : z);
+			if (timeout < 0)
+				timeout = 0;
+		}
+		if (s.watch->ops->wait(s.watch, timeout, sigfd, &changed) < 0) {
+			qu_buf_addf(err, "watching: %s", strerror(errno));
+			break;
+		}
+		if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+			r = 0;
+			break;
+		}
+		t = now_ms();
+		if (changed) {
+			if (!pending)
+				first = t;
+			pending = true;
+			last = t;
+		}
+		if (pending &&
+		    (t - last >= QUIET_MS || t - first >= MAX_WAIT_MS)) {
+			pending = false;
+			rebuild(&s);
+		}
+	}
+	if (!opts->quiet)
+		fprintf(stderr, "quire serve: stopped\n");
+out:
+	serve_http_stop(http);
+	serve_watch_free(s.watch);
+	if (s.work) {
+		/* the folder is ours: mkdtemp made it */
+		qu_buf_reset(&b);
+		qu_buf_addf(&b, "%s", s.work);
+		if (qu_rm_tree(b.buf) < 0)
+			fprintf(stderr, "quire serve: cannot remove %s\n",
+				s.work);
+	}
+	if (sigfd >= 0)
+		close(sigfd);
+	free(s.work);
+	free(s.site);
+	free((char *)s.bopts.cache);
+	free(s.root_abs);
+	qu_buf_fini(&s.state.event);
+	pthread_cond_destroy(&s.state.cond);
+	pthread_mutex_destroy(&s.state.lock);
+	qu_buf_fini(&b);
+	qu_buf_fini(&url);
+	return r;
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * serve_int.h - what the files of lib/serve share
+ *
+ * Included only by lib/serve/ *.c.
+ */
+#ifndef QU_SERVE_SERVE_INT_H
+#define QU_SERVE_SERVE_INT_H
+
+#include <pthread.h>
+
+#include "serve.h"
+
+/**
+ * struct serve_state - the last build, as the HTTP threads see it
+ * @lock: guards everything below
+ * @cond: broadcast when @gen changes or @stopping is set
+ * @gen: counts finished builds, the first is 1
+ * @ok: whether the last build gave a site without errors
+ * @event: the last build's event as Server-Sent Events data (JSON)
+ * @stopping: the server is shutting down
+ * @nclients: event streams open
+ */
+struct serve_state {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint64_t gen;
+	bool ok;
+	struct qu_buf event;
+	bool stopping;
+	unsigned nclients;
+};
+
+/* Limits: each names what it stops. */
+/* connections at once: a tab opens a few; a flood of them gets refused */
+#define SERVE_MAX_CONNECTIONS 256
+/* event streams at once: one per open tab */
+#define SERVE_MAX_CLIENTS 64
+/* a connection idle this long (seconds) is closed; streams send keepalives */
+#define SERVE_IDLE_TIMEOUT 60
+/* an event stream sends a comment this often (seconds) to stay open */
+#define SERVE_KEEPALIVE 15
+/* a URL longer than this is refused with 414 */
+#define SERVE_MAX_URL 4096
+
+struct serve_http;
+
+/**
+ * serve_http_start() - listen and answer requests on threads of its own
+ * @out: the server; serve_http_stop() frees it
+ * @state: the build state to report on the event stream
+ * @root: the folder served, resolved; nothing outside it is ever read
+ * @bind: the address, or NULL for 127.0.0.1
+ * @port: the port, 0 for any
+ * @port_out: the port listened on
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1.
+ */
+int serve_http_start(struct serve_http **out, struct serve_state *state,
+		     const char *root, const char *bind, unsigned port,
+		     unsigned *port_out, struct qu_buf *err);
+
+/**
+ * serve_http_stop() - end every stream, close every connection, stop
+ * @h: the server, or NULL
+ */
+void serve_http_stop(struct serve_http *h);
+
+/**
+ * serve_path_ok() - whether a request path is one the server may map
+ * @path: the decoded path, starting with "/"
+ *
+ * Refuses empty, "." and ".." components, backslashes, control bytes and
+ * anything a decoder marked as malformed.
+ */
+bool serve_path_ok(const char *path);
+
+struct serve_watch;
+
+/**
+ * struct serve_watch_ops - one way of watching files (STYLE: one per file)
+ * @name: "inotify" or "poll"
+ * @init: set up; 0 or -1 (message in @err) when unavailable here
+ * @set: watch these folders (their listing) and files from now on
+ * @wait: wait up to @timeout_ms (-1: for ever) for a change or for
+ *	@sigfd to become readable; sets *@changed when an input changed
+ * @fini: release everything
+ */
+struct serve_watch_ops {
+	const char *name;
+	int (*init)(struct serve_watch *w, struct qu_buf *err);
+	void (*set)(struct serve_watch *w);
+	int (*wait)(struct serve_watch *w, int timeout_ms, int sigfd,
+		    bool *changed);
+	void (*fini)(struct serve_watch *w);
+};
+
+/**
+ * struct serve_watch - what is watched, and the backend's state
+ * @ops: the backend
+ * @dirs: folders whose listing is an input (resolved), sorted
+ * @ndirs: how many
+ * @files: files that are inputs (resolved), sorted
+ * @nfiles: how many
+ * @priv: the backend's own state
+ */
+struct serve_watch {
+	const struct serve_watch_ops *ops;
+	char **dirs;
+	size_t ndirs;
+	char **files;
+	size_t nfiles;
+	void *priv;
+};
+
+extern const struct serve_watch_ops serve_watch_inotify;
+extern const struct serve_watch_ops serve_watch_poll;
+
+/*
+ * serve_watch_new() - a watcher: inotify, else (or with @poll) polling.
+ * Return: 0, or -1 (message in @err).
+ */
+int serve_watch_new(struct serve_watch **out, bool poll, struct qu_buf *err);
+/* serve_watch_set() - replace what is watched; takes the arrays' paths */
+void serve_watch_set(struct serve_watch *w, char **dirs, size_t ndirs,
+		     char **files, size_t nfiles);
+/* serve_watch_has_file() - whether @path is a watched input file */
+bool serve_watch_has_file(const struct serve_watch *w, const char *path);
+/* serve_watch_has_dir() - whether @path is a watched folder */
+bool serve_watch_has_dir(const struct serve_watch *w, const char *path);
+/* serve_watch_ignored() - an editor's temporary file, never an input */
+bool serve_watch_ignored(const char *name);
+void serve_watch_free(struct serve_watch *w);
+
+#endif /* QU_SERVE_SERVE_INT_H */
