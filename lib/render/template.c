@@ -38,7 +38,8 @@ static const char *valid_utf8(struct qu_buf *tmp, const char *s)
 
 	for (i = 0; i < len && !ctl; i++)
 		ctl = ((unsigned char)s[i] < 0x20 && s[i] != '\n' &&
-		       s[i] != '\t' && s[i] != '\r') || s[i] == 0x7f;
+		       s[i] != '\t' && s[i] != '\r') ||
+		      s[i] == 0x7f;
 	if (!ctl && qu_utf8_valid(s, len, NULL))
 		return s;
 	qu_buf_add_utf8(&fixed, s, len);
@@ -71,8 +72,8 @@ void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 void r_attr(xmlNodePtr n, const char *name, const char *value)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
-	xmlAttrPtr a = xmlSetProp(n, BAD_CAST name,
-				  BAD_CAST valid_utf8(&tmp, value));
+	xmlAttrPtr a =
+		xmlSetProp(n, BAD_CAST name, BAD_CAST valid_utf8(&tmp, value));
 
 	qu_buf_fini(&tmp);
 	if (!a)

@@ -102,8 +102,7 @@ static unsigned distance(const char *a, const char *b)
  * The known key nearest @key: at most two edits, and fewer than half the
  * key's letters (so "ab" does not suggest "title"); NULL when none is.
  */
-static const char *nearest(const char *key, const char *const *known,
-			   size_t n)
+static const char *nearest(const char *key, const char *const *known, size_t n)
 {
 	const char *best = NULL;
 	unsigned bd = 3, d;
@@ -134,13 +133,12 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	ok = yaml_parser_load(&p, doc);
 	if (!ok) {
-		const yaml_mark_t *m = p.problem ? &p.problem_mark
-						 : &p.context_mark;
+		const yaml_mark_t *m =
+			p.problem ? &p.problem_mark : &p.context_mark;
 
-		qu_diag(diags, QU_W_BAD_CONFIG, path,
-			line0 + (uint32_t)m->line, (uint32_t)m->column + 1,
-			"cannot parse YAML: %s%s%s", p.problem ? p.problem
-							       : "unknown error",
+		qu_diag(diags, QU_W_BAD_CONFIG, path, line0 + (uint32_t)m->line,
+			(uint32_t)m->column + 1, "cannot parse YAML: %s%s%s",
+			p.problem ? p.problem : "unknown error",
 			p.context ? " " : "", p.context ? p.context : "");
 	}
 	yaml_parser_delete(&p);
@@ -155,8 +153,8 @@ static const char *const config_keys[] = {
 /* Add one exclude pattern. */
 static void add_exclude(struct qu_config *out, const char *s)
 {
-	out->exclude = qu_xrealloc(out->exclude,
-				   (out->nexclude + 1) * sizeof(char *));
+	out->exclude =
+		qu_xrealloc(out->exclude, (out->nexclude + 1) * sizeof(char *));
 	out->exclude[out->nexclude++] = qu_xstrdup(s);
 }
 
@@ -269,12 +267,10 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 		else if (!strcmp(key, "srctree")) {
 			set(&out->srctree, val);
 			out->srctree_line = vline;
-		}
-		else if (!strcmp(key, "theme")) {
+		} else if (!strcmp(key, "theme")) {
 			set(&out->theme, val);
 			out->theme_line = vline;
-		}
-		else if (!strcmp(key, "base_url"))
+		} else if (!strcmp(key, "base_url"))
 			set(&out->base_url, val);
 		else if (!strcmp(key, "source_url"))
 			set(&out->source_url, val);
@@ -370,8 +366,8 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 	*body_off = end;
 	*body_line = lines + 1;
 	start = text[3] == '\r' ? 5 : 4;
-	if (load(&doc, &s->diags, pg->diag_path, text + start,
-		 yaml_end - start, 2) < 0)
+	if (load(&doc, &s->diags, pg->diag_path, text + start, yaml_end - start,
+		 2) < 0)
 		return -1;
 	root = yaml_document_get_root_node(&doc);
 	if (root && root->type != YAML_MAPPING_NODE &&
@@ -423,9 +419,9 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 						"not %s",
 						node_kind(vn));
 				ret = -1;
-			} else if ((near = nearest(k, front_keys,
-						   QU_ARRAY_SIZE(
-							   front_keys)))) {
+			} else if ((near = nearest(
+					    k, front_keys,
+					    QU_ARRAY_SIZE(front_keys)))) {
 				qu_diag(&s->diags, QU_W_CONFIG, pg->diag_path,
 					(uint32_t)kn->start_mark.line + 2,
 					(uint32_t)kn->start_mark.column + 1,

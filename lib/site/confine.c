@@ -89,10 +89,9 @@ enum site_read site_check_read(struct qu_site *s, const char *path,
 			       want_dir);
 }
 
-enum site_read site_check_real(struct qu_site *s, char *real,
-			       const char *path, const char *shown,
-			       const char *diag_path, uint32_t line,
-			       uint32_t col, bool want_dir)
+enum site_read site_check_real(struct qu_site *s, char *real, const char *path,
+			       const char *shown, const char *diag_path,
+			       uint32_t line, uint32_t col, bool want_dir)
 {
 	struct stat st;
 	struct statfs fs;
@@ -125,9 +124,9 @@ enum site_read site_check_real(struct qu_site *s, char *real,
 			kind_of(st.st_mode));
 		return SITE_READ_REFUSED;
 	}
-	if (!statfs(real, &fs) && ((unsigned long)fs.f_type ==
-					   PROC_SUPER_MAGIC ||
-				   (unsigned long)fs.f_type == SYSFS_MAGIC)) {
+	if (!statfs(real, &fs) &&
+	    ((unsigned long)fs.f_type == PROC_SUPER_MAGIC ||
+	     (unsigned long)fs.f_type == SYSFS_MAGIC)) {
 		qu_diag(&s->diags, QU_W_SPECIAL_FILE, diag_path, line, col,
 			"'%s' is a file of /proc or /sys; not opening it",
 			shown);

@@ -111,13 +111,13 @@ static bool is_opt(const char *k, size_t kl, const char *name)
 }
 
 /* A directive that takes no value for @o says so when it has one. */
-static void no_value(struct qu_site *s, struct qu_page *pg,
-		     const char *dname, const struct dir_opt *o)
+static void no_value(struct qu_site *s, struct qu_page *pg, const char *dname,
+		     const struct dir_opt *o)
 {
 	if (o->val.len)
-		qu_diag(&s->diags, QU_W_IGNORED_TEXT, pg->diag_path, o->line,
-			1, "{%s} option ':%.*s:' takes no value, ignoring "
-			   "'%.*s'",
+		qu_diag(&s->diags, QU_W_IGNORED_TEXT, pg->diag_path, o->line, 1,
+			"{%s} option ':%.*s:' takes no value, ignoring "
+			"'%.*s'",
 			dname, (int)o->klen, o->key,
 			(int)(o->val.len > 60 ? 60 : o->val.len), o->val.buf);
 }
@@ -172,8 +172,8 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 		/* sources are named relative to the source tree */
 		struct qu_buf rel = QU_BUF_INIT;
 
-		site_relative(&rel, s->srctree_real ? s->srctree_real
-						    : s->root_real,
+		site_relative(&rel,
+			      s->srctree_real ? s->srctree_real : s->root_real,
 			      real);
 		arg = site_strndup(s, rel.buf, rel.len);
 		arglen = rel.len;

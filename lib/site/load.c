@@ -144,9 +144,8 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 		}
 		/* reported once, by the first of the walks */
 		if (want == want_md || want == want_c)
-			qu_diag(&s->diags, QU_W_UNREADABLE,
-				site_strdup(s, dir), 0, 0,
-				"cannot open folder: %s, leaving it out",
+			qu_diag(&s->diags, QU_W_UNREADABLE, site_strdup(s, dir),
+				0, 0, "cannot open folder: %s, leaving it out",
 				strerror(errno));
 		return 0;
 	}
