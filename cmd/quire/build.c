@@ -132,7 +132,11 @@ int cmd_build(int argc, char **argv)
 	cmark_gfm_core_extensions_ensure_registered();
 
 	if (qu_build_new(&b, &o, &err) < 0) {
-		fprintf(stderr, "quire build: %s\n", err.buf);
+		/* a broken configuration: its errors in compiler format */
+		qu_build_diags(&all, b);
+		qu_diags_print(&all, stderr, werror);
+		if (err.len)
+			fprintf(stderr, "quire build: %s\n", err.buf);
 		goto out;
 	}
 	qu_build_link(b);

@@ -90,6 +90,8 @@ struct qu_build;
  * before qu_build_write().
  *
  * Return: 0, or -1 when the build cannot run (the caller exits with 2).
+ * A broken configuration (-Wbad-config) leaves @err empty: its errors
+ * are the build's diagnostics (qu_build_diags()).
  */
 int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		 struct qu_buf *err);

@@ -198,6 +198,9 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	}
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, err) < 0)
 		goto out;
+	/* a broken quire.yml or front matter: its errors, nothing written */
+	if (b->site.broken)
+		goto out;
 	b->theme = find_theme(&b->site);
 	if (!b->site.zero_config) {
 		qu_buf_addf(&tmp, "%s/quire.yml", b->site.root);
@@ -594,6 +597,31 @@ static int copy_file(struct qu_build *b, const char *from, const char *to,
  * Copy a folder recursively; a missing source folder is not an error (a
  * theme may have no static files).
  */
+/*
+ * What a theme's static entry is, as stat() would say, but a symbolic
+ * link counts only when it resolves to a file inside the theme (links to
+ * folders could loop, and a link out could publish any file): one leading
+ * elsewhere is -Woutside-tree and left out.
+ */
+static int theme_entry(struct qu_build *b, const char *path, struct stat *st)
+{
+	char real[PATH_MAX], top[PATH_MAX];
+
+	if (lstat(path, st) < 0)
+		return -1;
+	if (!S_ISLNK(st->st_mode))
+		return 0;
+	if (realpath(path, real) && realpath(b->theme, top) &&
+	    qu_path_is_below(real, top) && !stat(real, st) &&
+	    S_ISREG(st->st_mode))
+		return 0;
+	qu_diag(&b->diags, QU_W_OUTSIDE_TREE,
+		qu_arena_strdup(&b->site.arena, path), 0, 0,
+		"a link in the theme that does not lead to a file of the "
+		"theme; not copying it");
+	return -1;
+}
+
 static int copy_tree(struct qu_build *b, const char *from, const char *to,
 		     struct qu_buf *err)
 {
@@ -613,7 +641,7 @@ static int copy_tree(struct qu_build *b, const char *from, const char *to,
 			qu_buf_reset(&y);
 			qu_buf_addf(&x, "%s/%s", from, ents[k]->d_name);
 			qu_buf_addf(&y, "%s/%s", to, ents[k]->d_name);
-			if (stat(x.buf, &st) < 0)
+			if (theme_entry(b, x.buf, &st) < 0)
 				;
 			else if (S_ISDIR(st.st_mode))
 				r = copy_tree(b, x.buf, y.buf, err);

@@ -317,7 +317,9 @@ static const char *load_rows(struct build_units *u, uint64_t exe)
 			goto out;
 		}
 	}
-	qsort(u->v, u->n, sizeof(*u->v), cmp_entry);
+	/* no units (a site without sources): qsort() may not take NULL */
+	if (u->n > 1)
+		qsort(u->v, u->n, sizeof(*u->v), cmp_entry);
 out:
 	sqlite3_finalize(st);
 	qu_buf_fini(&m);

@@ -7,6 +7,7 @@
  * home. Anchors follow Sphinx's C domain ("c.list_add", members
  * "c.list_head.next") and are made unique within each page.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,15 +37,28 @@ static const char *claim(struct qu_graph *g, uint32_t page, const char *id)
 	struct qu_buf key = QU_BUF_INIT;
 	size_t base;
 	unsigned n = 1;
-	void **slot;
+	void **slot, *v;
 	char *k;
 
 	qu_buf_addf(&key, "%u#", page);
 	base = key.len;
 	qu_buf_adds(&key, id);
-	while (qu_map_get(&g->anchors, key.buf, key.len)) {
-		key.len = base;
-		qu_buf_addf(&key, "%s-%u", id, ++n);
+	/*
+	 * A taken anchor holds the last suffix given for it, so the n-th
+	 * item of one name does not probe "-2" to "-n" again (anchors are
+	 * never freed): the same anchors in linear time.
+	 */
+	v = qu_map_get(&g->anchors, key.buf, key.len);
+	if (v) {
+		size_t idlen = key.len;
+
+		n = (unsigned)(uintptr_t)v;
+		do {
+			key.len = base;
+			qu_buf_addf(&key, "%s-%u", id, ++n);
+		} while (qu_map_get(&g->anchors, key.buf, key.len));
+		*qu_map_slot(&g->anchors, key.buf, idlen) =
+			(void *)(uintptr_t)n;
 	}
 	k = qu_arena_strndup(&g->arena, key.buf, key.len);
 	slot = qu_map_slot(&g->anchors, k, key.len);

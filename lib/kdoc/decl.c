@@ -574,11 +574,19 @@ static void plain_params(struct kdoc_ctx *c, char *arg, const char *decl_name)
 	/* ^(.*\s+)(.*?\[.*\].*)$ : the type words, then a declarator with [] */
 	{
 		char *f = fields[0], *split = NULL;
+		/*
+		 * From the end: the first '[' at or after p is kept as we go,
+		 * and the last ']' of the field is fixed, so each blank costs
+		 * a comparison, not a search to the end (an 850 KB
+		 * declaration took 1.8 s).
+		 */
+		const char *lb = NULL, *rb = strrchr(f, ']');
 		for (char *p = f + strlen(f); p > f; p--) {
+			if (*p == '[')
+				lb = p;
 			if (!kdoc_is_space((unsigned char)p[-1]))
 				continue;
-			const char *lb = strchr(p, '[');
-			if (lb && strchr(lb, ']')) {
+			if (lb && rb && rb > lb) {
 				split = p;
 				break;
 			}

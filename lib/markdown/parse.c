@@ -9,6 +9,7 @@
  * in parallel. Before parsing a comment, reStructuredText literal blocks
  * ("text::" then an indented block) become fenced blocks, line for line.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,7 +200,16 @@ void md_plain_text(struct qu_buf *out, cmark_node *n)
 
 void qu_md_slug(struct qu_buf *out, const char *text, size_t len)
 {
+	struct qu_buf fixed = QU_BUF_INIT;
 	size_t i;
+
+	/* bytes of invalid UTF-8 would make the id, and the page, invalid */
+	if (!qu_utf8_valid(text, len, NULL)) {
+		qu_buf_add_utf8(&fixed, text, len);
+		qu_md_slug(out, fixed.buf, fixed.len);
+		qu_buf_fini(&fixed);
+		return;
+	}
 
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
@@ -229,6 +239,7 @@ static void headings(cmark_node *n, struct qu_page *page, size_t *alloc,
 		struct qu_heading *h;
 		size_t base;
 		unsigned k = 0;
+		void *v;
 
 		if (cmark_node_get_type(c) != CMARK_NODE_HEADING) {
 			if (cmark_node_first_child(c) &&
@@ -242,9 +253,21 @@ static void headings(cmark_node *n, struct qu_page *page, size_t *alloc,
 		if (!id.len)
 			qu_buf_adds(&id, "section");
 		base = id.len;
-		while (qu_map_get(used, id.buf, id.len)) {
-			id.len = base;
-			qu_buf_addf(&id, "-%u", ++k);
+		/*
+		 * A taken id holds the last suffix given for it (plus one), so
+		 * the n-th repeat of a heading does not probe "-1" to "-n"
+		 * again: ids are never freed, so every suffix below is still
+		 * taken. Same ids as probing from 1, in linear time.
+		 */
+		v = qu_map_get(used, id.buf, id.len);
+		if (v) {
+			k = (unsigned)((uintptr_t)v - 1);
+			do {
+				id.len = base;
+				qu_buf_addf(&id, "-%u", ++k);
+			} while (qu_map_get(used, id.buf, id.len));
+			*qu_map_slot(used, id.buf, base) =
+				(void *)(uintptr_t)(k + 1);
 		}
 		QU_VEC_GROW(page->headings, page->nheadings, *alloc);
 		h = &page->headings[page->nheadings++];

@@ -25,17 +25,58 @@ xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 	return n;
 }
 
+/*
+ * Text from sources and pages may hold invalid UTF-8 (a DOC: title, a
+ * parameter's type); libxml2 would write the bytes as they are, so they
+ * become U+FFFD here, as docs/warnings.md promises.
+ */
+static const char *valid_utf8(struct qu_buf *tmp, const char *s)
+{
+	size_t len = strlen(s), i, run = 0;
+	struct qu_buf fixed = QU_BUF_INIT;
+	bool ctl = false;
+
+	for (i = 0; i < len && !ctl; i++)
+		ctl = ((unsigned char)s[i] < 0x20 && s[i] != '\n' &&
+		       s[i] != '\t' && s[i] != '\r') ||
+		      s[i] == 0x7f;
+	if (!ctl && qu_utf8_valid(s, len, NULL))
+		return s;
+	qu_buf_add_utf8(&fixed, s, len);
+	/* control characters are not XML either (as lib/markdown does) */
+	for (i = 0; i < fixed.len; i++) {
+		unsigned char c = (unsigned char)fixed.buf[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
+		    c == 0x7f) {
+			qu_buf_add(tmp, fixed.buf + run, i - run);
+			qu_buf_adds(tmp, "\xef\xbf\xbd");
+			run = i + 1;
+		}
+	}
+	qu_buf_add(tmp, fixed.buf + run, fixed.len - run);
+	qu_buf_fini(&fixed);
+	return tmp->buf;
+}
+
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 {
-	xmlNodePtr n = xmlNewDocText(doc, BAD_CAST s);
+	struct qu_buf tmp = QU_BUF_INIT;
+	xmlNodePtr n = xmlNewDocText(doc, BAD_CAST valid_utf8(&tmp, s));
 
+	qu_buf_fini(&tmp);
 	if (!n || !xmlAddChild(parent, n))
 		qu_die_oom();
 }
 
 void r_attr(xmlNodePtr n, const char *name, const char *value)
 {
-	if (!xmlSetProp(n, BAD_CAST name, BAD_CAST value))
+	struct qu_buf tmp = QU_BUF_INIT;
+	xmlAttrPtr a =
+		xmlSetProp(n, BAD_CAST name, BAD_CAST valid_utf8(&tmp, value));
+
+	qu_buf_fini(&tmp);
+	if (!a)
 		qu_die_oom();
 }
 

@@ -2,9 +2,12 @@
 /*
  * config.c - quire.yml and front matter through libyaml (site stage)
  *
- * Both are a YAML mapping of scalars (and one sequence, exclude); the
- * loader reports what it does not know as -Wconfig with the line.
+ * Both are a YAML mapping of scalars (and one sequence, exclude). A text
+ * that is not YAML, or a known key with a value of the wrong type, is a
+ * -Wbad-config error: the caller builds nothing. An unknown key of
+ * quire.yml is a -Wconfig warning that names the nearest known key.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -22,11 +25,37 @@ static const char *scalar(yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
-/* YAML 1.1 booleans, as people write them in configuration files. */
-static bool truthy(const char *v)
+/* What a node is, for "must be a string, not a list". */
+static const char *node_kind(const yaml_node_t *n)
 {
-	return v && (!strcmp(v, "true") || !strcmp(v, "yes") ||
-		     !strcmp(v, "on") || !strcmp(v, "True"));
+	if (!n)
+		return "nothing";
+	if (n->type == YAML_SEQUENCE_NODE)
+		return "a list";
+	if (n->type == YAML_MAPPING_NODE)
+		return "a mapping";
+	return "a string";
+}
+
+/*
+ * YAML 1.1 booleans, as people write them in configuration files: 1 true,
+ * 0 false, -1 not a boolean.
+ */
+static int boolean(const char *v)
+{
+	static const char *const yes[] = {"true", "True", "TRUE", "yes",
+					  "Yes",  "YES",  "on",	  "On"};
+	static const char *const no[] = {"false", "False", "FALSE", "no",
+					 "No",	  "NO",	   "off",   "Off"};
+	size_t i;
+
+	for (i = 0; i < QU_ARRAY_SIZE(yes); i++)
+		if (!strcmp(v, yes[i]))
+			return 1;
+	for (i = 0; i < QU_ARRAY_SIZE(no); i++)
+		if (!strcmp(v, no[i]))
+			return 0;
+	return -1;
 }
 
 static void set(char **field, const char *v)
@@ -35,9 +64,63 @@ static void set(char **field, const char *v)
 	*field = v ? qu_xstrdup(v) : NULL;
 }
 
+/* The edit distance of two short keys, capped at 9 (longer never helps). */
+static unsigned distance(const char *a, const char *b)
+{
+	unsigned row[33], i, j;
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 32 || lb > 32)
+		return 9;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned diag = row[0], best;
+
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned c = diag + (a[i - 1] != b[j - 1]);
+
+			if (row[j - 1] + 1 < c)
+				c = row[j - 1] + 1;
+			if (up + 1 < c)
+				c = up + 1;
+			row[j] = c;
+			diag = up;
+			if (c < best)
+				best = c;
+		}
+		if (best >= 9)
+			return 9;
+	}
+	return row[lb] < 9 ? row[lb] : 9;
+}
+
 /*
- * Parse a YAML text into a document; a syntax error is a -Wconfig with
- * libyaml's line and message, and the text is then ignored as a whole.
+ * The known key nearest @key: at most two edits, and fewer than half the
+ * key's letters (so "ab" does not suggest "title"); NULL when none is.
+ */
+static const char *nearest(const char *key, const char *const *known, size_t n)
+{
+	const char *best = NULL;
+	unsigned bd = 3, d;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d = distance(key, known[i]);
+		if (d < bd && 2 * d < strlen(key)) {
+			bd = d;
+			best = known[i];
+		}
+	}
+	return best;
+}
+
+/*
+ * Parse a YAML text into a document; a syntax error is a -Wbad-config
+ * error with libyaml's line, column and message.
  */
 static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 		const char *text, size_t len, uint32_t line0)
@@ -50,14 +133,29 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	ok = yaml_parser_load(&p, doc);
 	if (!ok) {
-		qu_diag(diags, QU_W_CONFIG, path,
-			line0 + (uint32_t)p.problem_mark.line,
-			(uint32_t)p.problem_mark.column + 1,
-			"cannot parse YAML: %s, ignoring the file",
-			p.problem ? p.problem : "unknown error");
+		const yaml_mark_t *m =
+			p.problem ? &p.problem_mark : &p.context_mark;
+
+		qu_diag(diags, QU_W_BAD_CONFIG, path, line0 + (uint32_t)m->line,
+			(uint32_t)m->column + 1, "cannot parse YAML: %s%s%s",
+			p.problem ? p.problem : "unknown error",
+			p.context ? " " : "", p.context ? p.context : "");
 	}
 	yaml_parser_delete(&p);
 	return ok ? 0 : -1;
+}
+
+static const char *const config_keys[] = {
+	"title",      "srctree", "theme",      "base_url",
+	"source_url", "version", "allow_html", "man", "exclude",
+};
+
+/* Add one exclude pattern. */
+static void add_exclude(struct qu_config *out, const char *s)
+{
+	out->exclude =
+		qu_xrealloc(out->exclude, (out->nexclude + 1) * sizeof(char *));
+	out->exclude[out->nexclude++] = qu_xstrdup(s);
 }
 
 int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
@@ -66,85 +164,134 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 	yaml_document_t doc;
 	yaml_node_t *root;
 	yaml_node_pair_t *pair;
+	int ret = 0;
 
 	if (load(&doc, diags, path, text, len, 1) < 0)
 		return -1;
 	root = yaml_document_get_root_node(&doc);
 	if (!root || root->type != YAML_MAPPING_NODE) {
 		if (root && !(root->type == YAML_SCALAR_NODE &&
-			      !root->data.scalar.length))
-			qu_diag(diags, QU_W_CONFIG, path, 1, 1,
-				"the configuration is not a mapping, ignoring "
-				"it");
+			      !root->data.scalar.length)) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path,
+				(uint32_t)root->start_mark.line + 1,
+				(uint32_t)root->start_mark.column + 1,
+				"the configuration is %s, not a mapping of "
+				"keys",
+				node_kind(root));
+			ret = -1;
+		}
 		goto out;
 	}
 	for (pair = root->data.mapping.pairs.start;
 	     pair < root->data.mapping.pairs.top; pair++) {
 		yaml_node_t *k = yaml_document_get_node(&doc, pair->key);
 		yaml_node_t *v = yaml_document_get_node(&doc, pair->value);
-		const char *key = scalar(k);
-		uint32_t line = k ? (uint32_t)k->start_mark.line + 1 : 0;
+		const char *key = scalar(k), *val = scalar(v);
+		uint32_t line = k ? (uint32_t)k->start_mark.line + 1 : 1;
+		uint32_t col = k ? (uint32_t)k->start_mark.column + 1 : 1;
+		uint32_t vline = v ? (uint32_t)v->start_mark.line + 1 : line;
+		uint32_t vcol = v ? (uint32_t)v->start_mark.column + 1 : col;
+		const char *near;
 
-		if (!key)
+		if (!key) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
+				"a key is %s, not a name", node_kind(k));
+			ret = -1;
 			continue;
+		}
 		if (!strcmp(key, "exclude")) {
 			yaml_node_item_t *it;
 
-			if (v && v->type == YAML_SCALAR_NODE) {
-				out->exclude = qu_xrealloc(
-					out->exclude,
-					(out->nexclude + 1) * sizeof(char *));
-				out->exclude[out->nexclude++] =
-					qu_xstrdup(scalar(v));
+			if (val) {
+				add_exclude(out, val);
 				continue;
 			}
 			if (!v || v->type != YAML_SEQUENCE_NODE) {
-				qu_diag(diags, QU_W_CONFIG, path, line, 1,
-					"'exclude' is not a list, ignoring it");
+				qu_diag(diags, QU_W_BAD_CONFIG, path, vline,
+					vcol,
+					"'exclude' must be a pattern or a list "
+					"of patterns, not %s",
+					node_kind(v));
+				ret = -1;
 				continue;
 			}
 			for (it = v->data.sequence.items.start;
 			     it < v->data.sequence.items.top; it++) {
-				const char *s = scalar(
-					yaml_document_get_node(&doc, *it));
+				yaml_node_t *e =
+					yaml_document_get_node(&doc, *it);
 
-				if (!s)
+				if (!scalar(e)) {
+					qu_diag(diags, QU_W_BAD_CONFIG, path,
+						(uint32_t)e->start_mark.line +
+							1,
+						(uint32_t)e->start_mark.column +
+							1,
+						"'exclude' must list patterns, "
+						"not %s",
+						node_kind(e));
+					ret = -1;
 					continue;
-				out->exclude = qu_xrealloc(
-					out->exclude,
-					(out->nexclude + 1) * sizeof(char *));
-				out->exclude[out->nexclude++] = qu_xstrdup(s);
+				}
+				add_exclude(out, scalar(e));
 			}
 			continue;
 		}
-		if (!scalar(v)) {
-			qu_diag(diags, QU_W_CONFIG, path, line, 1,
-				"'%s' is not a single value, ignoring it", key);
+		near = NULL;
+		for (size_t i = 0; i < QU_ARRAY_SIZE(config_keys); i++)
+			if (!strcmp(key, config_keys[i]))
+				near = config_keys[i];
+		if (!near) {
+			near = nearest(key, config_keys,
+				       QU_ARRAY_SIZE(config_keys));
+			if (near)
+				qu_diag(diags, QU_W_CONFIG, path, line, col,
+					"unknown key '%s', did you mean "
+					"'%s'?",
+					key, near);
+			else
+				qu_diag(diags, QU_W_CONFIG, path, line, col,
+					"unknown key '%s', ignoring it", key);
+			continue;
+		}
+		if (!val) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, vline, vcol,
+				"'%s' must be %s, not %s", key,
+				!strcmp(key, "allow_html") ||
+						!strcmp(key, "man")
+					? "true or false"
+					: "a string",
+				node_kind(v));
+			ret = -1;
 			continue;
 		}
 		if (!strcmp(key, "title"))
-			set(&out->title, scalar(v));
-		else if (!strcmp(key, "srctree"))
-			set(&out->srctree, scalar(v));
-		else if (!strcmp(key, "theme"))
-			set(&out->theme, scalar(v));
-		else if (!strcmp(key, "base_url"))
-			set(&out->base_url, scalar(v));
+			set(&out->title, val);
+		else if (!strcmp(key, "srctree")) {
+			set(&out->srctree, val);
+			out->srctree_line = vline;
+		} else if (!strcmp(key, "theme")) {
+			set(&out->theme, val);
+			out->theme_line = vline;
+		} else if (!strcmp(key, "base_url"))
+			set(&out->base_url, val);
 		else if (!strcmp(key, "source_url"))
-			set(&out->source_url, scalar(v));
+			set(&out->source_url, val);
 		else if (!strcmp(key, "version"))
-			set(&out->version, scalar(v));
-		else if (!strcmp(key, "allow_html"))
-			out->allow_html = truthy(scalar(v));
-		else if (!strcmp(key, "man"))
-			out->man = truthy(scalar(v));
-		else
-			qu_diag(diags, QU_W_CONFIG, path, line, 1,
-				"unknown key '%s', ignoring it", key);
+			set(&out->version, val);
+		else if (boolean(val) >= 0 && !strcmp(key, "man"))
+			out->man = boolean(val);
+		else if (boolean(val) >= 0)
+			out->allow_html = boolean(val);
+		else {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, vline, vcol,
+				"'%s' must be true or false, not '%s'", key,
+				val);
+			ret = -1;
+		}
 	}
 out:
 	yaml_document_delete(&doc);
-	return 0;
+	return ret;
 }
 
 void qu_config_fini(struct qu_config *c)
@@ -163,9 +310,28 @@ void qu_config_fini(struct qu_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* An integer of front matter's order: digits with an optional sign. */
+static bool integer(const char *v, int *out)
+{
+	char *end;
+	long n;
+
+	if (!*v)
+		return false;
+	n = strtol(v, &end, 10);
+	if (*end || n < INT_MIN || n > INT_MAX)
+		return false;
+	*out = (int)n;
+	return true;
+}
+
+static const char *const front_keys[] = {"title", "order"};
+
 /*
  * Front matter: a "---" first line, YAML, a "---" or "..." line. Only
- * title and order mean something; other keys are left to themes.
+ * title and order mean something to quire: a wrong type for either is an
+ * error. Other keys are left to themes and other tools (description,
+ * tags, ...), so only a near miss of title or order is warned.
  */
 int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 		      size_t len, size_t *body_off, uint32_t *body_line)
@@ -173,8 +339,9 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 	yaml_document_t doc;
 	yaml_node_t *root;
 	yaml_node_pair_t *pair;
-	size_t pos, yaml_end = 0, end = 0;
+	size_t pos, yaml_end = 0, end = 0, start;
 	uint32_t lines = 1;
+	int ret = 0;
 
 	*body_off = 0;
 	*body_line = 1;
@@ -202,30 +369,72 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 		return 0;
 	*body_off = end;
 	*body_line = lines + 1;
-	{
-		size_t start = text[3] == '\r' ? 5 : 4;
-
-		if (load(&doc, &s->diags, pg->diag_path, text + start,
-			 yaml_end - start, 2) < 0)
-			return -1;
-	}
+	start = text[3] == '\r' ? 5 : 4;
+	if (load(&doc, &s->diags, pg->diag_path, text + start, yaml_end - start,
+		 2) < 0)
+		return -1;
 	root = yaml_document_get_root_node(&doc);
+	if (root && root->type != YAML_MAPPING_NODE &&
+	    !(root->type == YAML_SCALAR_NODE && !root->data.scalar.length)) {
+		qu_diag(&s->diags, QU_W_BAD_CONFIG, pg->diag_path,
+			(uint32_t)root->start_mark.line + 2,
+			(uint32_t)root->start_mark.column + 1,
+			"the front matter is %s, not a mapping of keys",
+			node_kind(root));
+		ret = -1;
+	}
 	if (root && root->type == YAML_MAPPING_NODE) {
 		for (pair = root->data.mapping.pairs.start;
 		     pair < root->data.mapping.pairs.top; pair++) {
-			const char *k =
-				scalar(yaml_document_get_node(&doc, pair->key));
-			const char *v = scalar(
-				yaml_document_get_node(&doc, pair->value));
+			yaml_node_t *kn =
+				yaml_document_get_node(&doc, pair->key);
+			yaml_node_t *vn =
+				yaml_document_get_node(&doc, pair->value);
+			const char *k = scalar(kn), *v = scalar(vn);
+			uint32_t vline = (uint32_t)vn->start_mark.line + 2;
+			uint32_t vcol = (uint32_t)vn->start_mark.column + 1;
+			const char *near;
 
-			if (!k || !v)
+			if (!k)
 				continue;
-			if (!strcmp(k, "title"))
-				pg->title = site_strdup(s, v);
-			else if (!strcmp(k, "order"))
-				pg->order = atoi(v);
+			if (!strcmp(k, "title")) {
+				if (v) {
+					pg->title = site_strdup(s, v);
+					continue;
+				}
+				qu_diag(&s->diags, QU_W_BAD_CONFIG,
+					pg->diag_path, vline, vcol,
+					"'title' must be a string, not %s",
+					node_kind(vn));
+				ret = -1;
+			} else if (!strcmp(k, "order")) {
+				if (v && integer(v, &pg->order))
+					continue;
+				if (v)
+					qu_diag(&s->diags, QU_W_BAD_CONFIG,
+						pg->diag_path, vline, vcol,
+						"'order' must be an integer, "
+						"not '%s'",
+						v);
+				else
+					qu_diag(&s->diags, QU_W_BAD_CONFIG,
+						pg->diag_path, vline, vcol,
+						"'order' must be an integer, "
+						"not %s",
+						node_kind(vn));
+				ret = -1;
+			} else if ((near = nearest(
+					    k, front_keys,
+					    QU_ARRAY_SIZE(front_keys)))) {
+				qu_diag(&s->diags, QU_W_CONFIG, pg->diag_path,
+					(uint32_t)kn->start_mark.line + 2,
+					(uint32_t)kn->start_mark.column + 1,
+					"unknown key '%s', did you mean "
+					"'%s'?",
+					k, near);
+			}
 		}
 	}
 	yaml_document_delete(&doc);
-	return 0;
+	return ret;
 }

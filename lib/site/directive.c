@@ -8,6 +8,7 @@
  * Markdown between directives goes to cmark-gfm untouched. Options are
  * the block's leading ":key: value" lines; the rest is its body.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -92,38 +93,65 @@ struct dir_line {
 };
 
 /*
- * An option line ":name: value" split into its name and its trimmed
- * value; false when the line has no second ':'.
+ * One option: ":name: value", its value joined from the continuation
+ * lines (more indented than the option, or after a trailing backslash,
+ * as the kernel's .rst files write long :functions: lists).
  */
-static bool split_option(const struct dir_line *o, const char **k,
-			 size_t *kl, const char **v, size_t *vl)
-{
-	const char *colon;
+struct dir_opt {
+	const char *key;
+	size_t klen;
+	struct qu_buf val;
+	uint32_t line;
+	size_t indent;
+};
 
-	*k = o->p + 1;
-	colon = memchr(*k, ':', o->len - 1);
-	if (!colon)
-		return false;
-	*kl = (size_t)(colon - *k);
-	*v = colon + 1;
-	*vl = o->len - 1 - *kl - 1;
-	trim(v, vl);
-	return true;
+static bool is_opt(const char *k, size_t kl, const char *name)
+{
+	return kl == strlen(name) && !strncmp(k, name, kl);
+}
+
+/* A directive that takes no value for @o says so when it has one. */
+static void no_value(struct qu_site *s, struct qu_page *pg, const char *dname,
+		     const struct dir_opt *o)
+{
+	if (o->val.len)
+		qu_diag(&s->diags, QU_W_IGNORED_TEXT, pg->diag_path, o->line, 1,
+			"{%s} option ':%.*s:' takes no value, ignoring "
+			"'%.*s'",
+			dname, (int)o->klen, o->key,
+			(int)(o->val.len > 60 ? 60 : o->val.len), o->val.buf);
+}
+
+/* Text lines a directive without a body does not use. */
+static void no_body(struct qu_site *s, struct qu_page *pg, const char *dname,
+		    const struct dir_line *body, size_t nbody)
+{
+	if (nbody)
+		qu_diag(&s->diags, QU_W_IGNORED_TEXT, pg->diag_path,
+			body[0].line, 1,
+			"{%s} takes options only, ignoring %zu line%s of "
+			"text ('%.*s')",
+			dname, nbody, nbody == 1 ? "" : "s",
+			(int)(body[0].len > 40 ? 40 : body[0].len), body[0].p);
 }
 
 /*
  * ```{kernel-doc} PATH with its options. The file must exist in the source
  * tree now, so a typo is reported at the directive's line rather than as
- * an empty section later.
+ * an empty section later; and it must resolve inside the source tree or
+ * the docs root, as a regular file (confine.c).
  */
 static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 		       const char *arg, size_t arglen,
-		       const struct dir_line *opts, size_t nopts)
+		       const struct dir_opt *opts, size_t nopts,
+		       const struct dir_line *body, size_t nbody)
 {
 	struct qu_part *part;
 	struct qu_kdoc_sel *sel;
-	struct qu_buf path = QU_BUF_INIT;
-	struct stat st;
+	struct qu_buf path = QU_BUF_INIT, shown = QU_BUF_INIT;
+	const struct dir_opt *mode_opt = NULL;
+	char real[PATH_MAX];
+	enum site_read r;
 	size_t i;
 
 	if (!arglen) {
@@ -131,48 +159,90 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
 			"{kernel-doc} names no file, ignoring it");
 		return;
 	}
-	qu_buf_addf(&path, "%s/%.*s", s->srctree, (int)arglen, arg);
-	if (stat(path.buf, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (arg[0] == '/')
+		qu_buf_add(&path, arg, arglen);
+	else
+		qu_buf_addf(&path, "%s/%.*s", s->srctree, (int)arglen, arg);
+	qu_buf_add(&shown, arg, arglen);
+	r = site_check_real(s, real, path.buf, shown.buf, pg->diag_path, line,
+			    1, false);
+	qu_buf_fini(&path);
+	qu_buf_fini(&shown);
+	if (r == SITE_READ_OK && arg[0] == '/') {
+		/* sources are named relative to the source tree */
+		struct qu_buf rel = QU_BUF_INIT;
+
+		site_relative(&rel,
+			      s->srctree_real ? s->srctree_real : s->root_real,
+			      real);
+		arg = site_strndup(s, rel.buf, rel.len);
+		arglen = rel.len;
+		qu_buf_fini(&rel);
+	}
+	if (r == SITE_READ_MISSING)
 		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, line, 1,
 			"no file '%.*s' in the source tree, ignoring the "
 			"directive",
 			(int)arglen, arg);
-		qu_buf_fini(&path);
+	if (r != SITE_READ_OK)
 		return;
-	}
-	qu_buf_fini(&path);
 	part = add_part(pg, QU_PART_KDOC, line);
 	sel = &part->sel;
 	sel->path = site_strndup(s, arg, arglen);
 	for (i = 0; i < nopts; i++) {
-		const char *k, *v;
-		size_t kl, vl;
+		const struct dir_opt *o = &opts[i];
+		const char *k = o->key, *v = o->val.buf;
+		size_t kl = o->klen, vl = o->val.len;
+		enum qu_sel_mode mode;
 
-		if (!split_option(&opts[i], &k, &kl, &v, &vl))
-			continue;
-		if (kl == 6 && !strncmp(k, "export", 6)) {
-			sel->mode = QU_SEL_EXPORT;
-			names(s, v, vl, &sel->names, &sel->nnames);
-		} else if (kl == 8 && !strncmp(k, "internal", 8)) {
-			sel->mode = QU_SEL_INTERNAL;
-			names(s, v, vl, &sel->names, &sel->nnames);
-		} else if ((kl == 11 && !strncmp(k, "identifiers", 11)) ||
-			   (kl == 9 && !strncmp(k, "functions", 9))) {
-			sel->mode = QU_SEL_IDENTIFIERS;
-			names(s, v, vl, &sel->names, &sel->nnames);
-		} else if (kl == 14 && !strncmp(k, "no-identifiers", 14)) {
+		if (is_opt(k, kl, "export"))
+			mode = QU_SEL_EXPORT;
+		else if (is_opt(k, kl, "internal"))
+			mode = QU_SEL_INTERNAL;
+		else if (is_opt(k, kl, "identifiers") ||
+			 is_opt(k, kl, "functions"))
+			mode = QU_SEL_IDENTIFIERS;
+		else if (is_opt(k, kl, "doc"))
+			mode = QU_SEL_DOC;
+		else if (is_opt(k, kl, "no-identifiers")) {
 			names(s, v, vl, &sel->no_names, &sel->nno_names);
-		} else if (kl == 3 && !strncmp(k, "doc", 3)) {
-			sel->mode = QU_SEL_DOC;
-			sel->doc = site_strndup(s, v, vl);
+			continue;
 		} else {
 			qu_diag(&s->diags, QU_W_UNKNOWN_OPTION, pg->diag_path,
-				opts[i].line, 1,
+				o->line, 1,
 				"{kernel-doc} has no option ':%.*s:', ignoring "
 				"it",
 				(int)kl, k);
+			continue;
+		}
+		/* one selection: a second, different one replaces the first */
+		if (mode_opt && sel->mode != mode) {
+			qu_diag(&s->diags, QU_W_CONFLICTING_OPTIONS,
+				pg->diag_path, o->line, 1,
+				"{kernel-doc} option ':%.*s:' conflicts with "
+				"':%.*s:' (line %u); using ':%.*s:'",
+				(int)kl, k, (int)mode_opt->klen, mode_opt->key,
+				mode_opt->line, (int)kl, k);
+			free(sel->names);
+			sel->names = NULL;
+			sel->nnames = 0;
+			sel->doc = NULL;
+		}
+		mode_opt = o;
+		sel->mode = mode;
+		if (mode == QU_SEL_DOC) {
+			if (sel->doc)
+				qu_diag(&s->diags, QU_W_CONFLICTING_OPTIONS,
+					pg->diag_path, o->line, 1,
+					"{kernel-doc} names a second ':doc:'; "
+					"using '%.*s'",
+					(int)vl, v);
+			sel->doc = site_strndup(s, v, vl);
+		} else {
+			names(s, v, vl, &sel->names, &sel->nnames);
 		}
 	}
+	no_body(s, pg, "kernel-doc", body, nbody);
 }
 
 /*
@@ -180,30 +250,42 @@ static void kernel_doc(struct qu_site *s, struct qu_page *pg, uint32_t line,
  * is known (site_link_pages() resolves them).
  */
 static void toctree(struct qu_site *s, struct qu_page *pg, uint32_t line,
-		    const struct dir_line *opts, size_t nopts,
+		    const struct dir_opt *opts, size_t nopts,
 		    const struct dir_line *body, size_t nbody)
 {
 	struct qu_part *part = add_part(pg, QU_PART_TOCTREE, line);
 	size_t i;
 
 	for (i = 0; i < nopts; i++) {
-		const char *k, *v;
-		size_t kl, vl;
+		const struct dir_opt *o = &opts[i];
+		const char *k = o->key, *v = o->val.buf;
+		size_t kl = o->klen, vl = o->val.len;
 
-		if (!split_option(&opts[i], &k, &kl, &v, &vl))
-			continue;
-		if (kl == 8 && !strncmp(k, "maxdepth", 8))
-			part->maxdepth = (unsigned)atoi(v);
-		else if (kl == 7 && !strncmp(k, "caption", 7))
+		if (is_opt(k, kl, "maxdepth")) {
+			char *end;
+			long d = strtol(v, &end, 10);
+
+			if (!vl || *end || d < 0 || d > 1000)
+				qu_diag(&s->diags, QU_W_IGNORED_TEXT,
+					pg->diag_path, o->line, 1,
+					"{toctree} option ':maxdepth:' needs a "
+					"number, ignoring '%.*s'",
+					(int)(vl > 60 ? 60 : vl), v);
+			else
+				part->maxdepth = (unsigned)d;
+		} else if (is_opt(k, kl, "caption")) {
 			part->caption = site_strndup(s, v, vl);
-		else if (!(kl == 6 && !strncmp(k, "hidden", 6)) &&
-			 !(kl == 4 && !strncmp(k, "glob", 4)) &&
-			 !(kl == 8 && !strncmp(k, "numbered", 8)) &&
-			 !(kl == 12 && !strncmp(k, "titlesonly", 12)))
+		} else if (is_opt(k, kl, "hidden") || is_opt(k, kl, "glob") ||
+			   is_opt(k, kl, "numbered") ||
+			   is_opt(k, kl, "titlesonly")) {
+			if (!is_opt(k, kl, "numbered"))
+				no_value(s, pg, "toctree", o);
+		} else {
 			qu_diag(&s->diags, QU_W_UNKNOWN_OPTION, pg->diag_path,
-				opts[i].line, 1,
+				o->line, 1,
 				"{toctree} has no option ':%.*s:', ignoring it",
 				(int)kl, k);
+		}
 	}
 	/*
 	 * Entries are kept as text (in @caption's neighbour, the part's
@@ -215,6 +297,60 @@ static void toctree(struct qu_site *s, struct qu_page *pg, uint32_t line,
 				     body[0].p);
 		part->line = body[0].line;
 	}
+}
+
+/* Leading blanks of a line, a tab counting to the next multiple of 8. */
+static size_t indent_of(const char *l, size_t len)
+{
+	size_t i, col = 0;
+
+	for (i = 0; i < len && (l[i] == ' ' || l[i] == '\t'); i++)
+		col = l[i] == '\t' ? (col + 8) & ~(size_t)7 : col + 1;
+	return col;
+}
+
+/*
+ * Add the option line @dl (":name: value") to @opts, or continue the last
+ * option with it; false when @dl is neither (it starts the body).
+ */
+static bool take_option(struct dir_opt **opts, size_t *nopts,
+			const struct dir_line *dl, size_t indent)
+{
+	struct dir_opt *last = *nopts ? &(*opts)[*nopts - 1] : NULL;
+	const char *colon;
+
+	if (dl->len > 1 && dl->p[0] == ':' &&
+	    (colon = memchr(dl->p + 1, ':', dl->len - 1))) {
+		struct dir_opt *o;
+		const char *v = colon + 1;
+		size_t vl = (size_t)(dl->p + dl->len - v);
+
+		*opts = qu_xrealloc(*opts, (*nopts + 1) * sizeof(**opts));
+		o = &(*opts)[(*nopts)++];
+		o->key = dl->p + 1;
+		o->klen = (size_t)(colon - o->key);
+		qu_buf_init(&o->val);
+		trim(&v, &vl);
+		qu_buf_add(&o->val, v, vl);
+		o->line = dl->line;
+		o->indent = indent;
+		return true;
+	}
+	if (!last || !dl->len)
+		return false;
+	if (last->val.len && last->val.buf[last->val.len - 1] == '\\') {
+		/* "a b \" then "c": the backslash joins the lines */
+		last->val.buf[--last->val.len] = 0;
+	} else if (indent <= last->indent) {
+		return false;
+	}
+	while (last->val.len && (last->val.buf[last->val.len - 1] == ' ' ||
+				 last->val.buf[last->val.len - 1] == '\t'))
+		last->val.buf[--last->val.len] = 0;
+	if (last->val.len)
+		qu_buf_addc(&last->val, ' ');
+	qu_buf_add(&last->val, dl->p, dl->len);
+	return true;
 }
 
 void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
@@ -251,7 +387,8 @@ void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
 			trim(&info, &il);
 			if (il && info[0] == '{') {
 				const char *close = memchr(info, '}', il);
-				struct dir_line *opts = NULL, *body = NULL;
+				struct dir_opt *opts = NULL;
+				struct dir_line *body = NULL;
 				size_t nopts = 0, nbody = 0;
 				uint32_t dline = ln, bl = ln + 1;
 				const char *name = info + 1, *arg;
@@ -291,16 +428,10 @@ void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
 					dl.len = ll2;
 					trim(&dl.p, &dl.len);
 					dl.line = bl++;
-					if (in_opts && dl.len > 1 &&
-					    dl.p[0] == ':' &&
-					    memchr(dl.p + 1, ':', dl.len - 1)) {
-						opts = qu_xrealloc(
-							opts,
-							(nopts + 1) *
-								sizeof(*opts));
-						opts[nopts++] = dl;
+					if (in_opts &&
+					    take_option(&opts, &nopts, &dl,
+							indent_of(l2, ll2)))
 						continue;
-					}
 					in_opts = false;
 					if (!dl.len)
 						continue;
@@ -309,10 +440,19 @@ void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
 						(nbody + 1) * sizeof(*body));
 					body[nbody++] = dl;
 				}
+				/* a trailing "\\" with nothing after it */
+				for (size_t o = 0; o < nopts; o++) {
+					struct qu_buf *v = &opts[o].val;
+
+					while (v->len &&
+					       (v->buf[v->len - 1] == '\\' ||
+						v->buf[v->len - 1] == ' '))
+						v->buf[--v->len] = 0;
+				}
 				if (nlen == 10 &&
 				    !strncmp(name, "kernel-doc", 10))
 					kernel_doc(s, pg, dline, arg, arglen,
-						   opts, nopts);
+						   opts, nopts, body, nbody);
 				else if (nlen == 7 &&
 					 !strncmp(name, "toctree", 7))
 					toctree(s, pg, dline, opts, nopts, body,
@@ -325,6 +465,8 @@ void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
 						"unknown directive '{%.*s}', "
 						"ignoring the block",
 						(int)nlen, name);
+				for (size_t o = 0; o < nopts; o++)
+					qu_buf_fini(&opts[o].val);
 				free(opts);
 				free(body);
 				ln = bl;

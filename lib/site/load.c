@@ -6,6 +6,9 @@
  * sorted order so that every later list is stable, and reads each page.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -113,13 +116,14 @@ static bool want_c(const char *name)
 }
 
 /*
- * Collect files below @dir (relative path @rel) whose names @want wants,
- * sorted per folder. Hidden entries and @skip are left out.
- */
-/*
  * Collect the files below @dir whose names @want wants, folders sorted so
  * that the lists, and every later stage, do not depend on readdir().
- * Hidden entries, @skip (the output folder) and excluded paths are left out.
+ * Hidden entries, @skip (the output folder) and excluded paths are left
+ * out. A folder that cannot be read is a diagnostic and the walk goes on
+ * (only the root itself is an environment error). Links to folders are
+ * not followed (they can make loops); a link to a file counts only when
+ * it resolves inside the docs root or the source tree. A wanted name that
+ * is a FIFO, device or socket is reported and never opened.
  */
 static int walk(struct qu_site *s, const char *dir, const char *rel,
 		const char *skip, want_fn want, char ***v, size_t *n,
@@ -130,12 +134,20 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 	size_t nnames = 0, nalloc = 0, i;
 	struct dirent *de;
 	DIR *d;
-	int ret = 0;
 
 	d = opendir(dir);
 	if (!d) {
-		qu_buf_addf(err, "%s: cannot open folder", dir);
-		return -1;
+		if (!*rel) {
+			qu_buf_addf(err, "%s: cannot open folder: %s", dir,
+				    strerror(errno));
+			return -1;
+		}
+		/* reported once, by the first of the walks */
+		if (want == want_md || want == want_c)
+			qu_diag(&s->diags, QU_W_UNREADABLE, site_strdup(s, dir),
+				0, 0, "cannot open folder: %s, leaving it out",
+				strerror(errno));
+		return 0;
 	}
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
@@ -148,7 +160,6 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 		qsort(names, nnames, sizeof(*names), cmp_str);
 	for (i = 0; i < nnames; i++) {
 		struct stat st;
-		bool isdir;
 
 		qu_buf_reset(&path);
 		qu_buf_addf(&path, "%s/%s", dir, names[i]);
@@ -161,30 +172,56 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 			continue;
 		if (site_excluded(s, sub.buf))
 			continue;
-		/* links to folders are not followed: they can make loops */
 		if (lstat(path.buf, &st) < 0)
 			continue;
-		if (S_ISLNK(st.st_mode) &&
-		    (stat(path.buf, &st) < 0 || S_ISDIR(st.st_mode)))
-			continue;
-		isdir = S_ISDIR(st.st_mode);
-		if (isdir) {
-			if (walk(s, path.buf, sub.buf, skip, want, v, n, alloc,
-				 err) < 0) {
-				ret = -1;
-				break;
-			}
-		} else if (S_ISREG(st.st_mode) && want(names[i])) {
-			QU_VEC_GROW(*v, *n, *alloc);
-			(*v)[(*n)++] = site_strndup(s, sub.buf, sub.len);
+		if (S_ISLNK(st.st_mode)) {
+			if (!want(names[i]))
+				continue;
+			/* dangling links and links to folders are no files */
+			if (site_check_read(s, path.buf, names[i],
+					    site_strdup(s, path.buf), 0, 0,
+					    false) != SITE_READ_OK)
+				continue;
+			if (stat(path.buf, &st) < 0)
+				continue;
 		}
+		if (S_ISDIR(st.st_mode)) {
+			if (walk(s, path.buf, sub.buf, skip, want, v, n, alloc,
+				 err) < 0)
+				break;
+			continue;
+		}
+		if (!want(names[i]))
+			continue;
+		if (!S_ISREG(st.st_mode)) {
+			/* reports the FIFO, device or socket */
+			site_check_read(s, path.buf, names[i],
+					site_strdup(s, path.buf), 0, 0, false);
+			continue;
+		}
+		if (want == want_asset) {
+			/* copied later as it is: it must be readable now */
+			int fd = open(path.buf,
+				      O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+			if (fd < 0) {
+				qu_diag(&s->diags, QU_W_UNREADABLE,
+					site_strdup(s, path.buf), 0, 0,
+					"cannot read: %s, leaving it out",
+					strerror(errno));
+				continue;
+			}
+			close(fd);
+		}
+		QU_VEC_GROW(*v, *n, *alloc);
+		(*v)[(*n)++] = site_strndup(s, sub.buf, sub.len);
 	}
 	for (i = 0; i < nnames; i++)
 		free(names[i]);
 	free(names);
 	qu_buf_fini(&path);
 	qu_buf_fini(&sub);
-	return ret;
+	return 0;
 }
 
 /* The first ATX heading of level 1, outside fenced blocks. */
@@ -234,7 +271,31 @@ static void out_name(struct qu_buf *b, const char *src)
 	qu_buf_adds(b, ".html");
 }
 
-/* Read one page: front matter, title, parts. */
+/*
+ * The files and folders quire writes itself at the top of a site
+ * (DESIGN.md, "Output layout"); a page there would be overwritten, or
+ * overwrite them, depending on the order of writing.
+ */
+static bool reserved(const char *out)
+{
+	static const char *const names[] = {
+		"genindex.html", "search.html", "404.html",
+		"sitemap.xml",	 "objects.inv", ".quire-site",
+	};
+	size_t i;
+
+	for (i = 0; i < QU_ARRAY_SIZE(names); i++)
+		if (!strcmp(out, names[i]))
+			return true;
+	return !strncmp(out, "genindex-", 9) || !strncmp(out, "_static/", 8) ||
+	       !strncmp(out, "_search/", 8);
+}
+
+/*
+ * Read one page: front matter, title, parts. Return: 0, or 1 when the
+ * file cannot be read or its name is quire's (reported; the caller drops
+ * the page).
+ */
 static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 		     struct qu_buf *err)
 {
@@ -253,10 +314,28 @@ static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 	pg->out = site_strndup(s, path.buf, path.len);
 	for (p = pg->out; *p; p++)
 		pg->depth += *p == '/';
-	if (qu_file_read(&text, pg->diag_path, err) < 0)
+	if (reserved(pg->out)) {
+		qu_diag(&s->diags, QU_W_RESERVED_NAME, pg->diag_path, 0, 0,
+			"quire writes %s itself, leaving the page out; rename "
+			"it",
+			pg->out);
+		ret = 1;
 		goto out;
+	}
+	if (qu_file_read(&text, pg->diag_path, err) < 0) {
+		/* as quire check does: reported, and the build goes on */
+		const char *why = strstr(err->buf, ": cannot read: ");
+
+		qu_diag(&s->diags, QU_W_UNREADABLE, pg->diag_path, 0, 0,
+			"cannot read: %s, leaving the page out",
+			why ? why + 15 : err->buf);
+		qu_buf_reset(err);
+		ret = 1;
+		goto out;
+	}
 	body = site_strndup(s, text.buf, text.len);
-	site_front_matter(s, pg, body, text.len, &off, &line);
+	if (site_front_matter(s, pg, body, text.len, &off, &line) < 0)
+		s->broken = true;
 	if (!pg->title)
 		pg->title = first_h1(s, body + off, text.len - off);
 	if (!pg->title) {
@@ -295,11 +374,11 @@ static int load_configured(struct qu_site *s, const char *skip,
 		for (i = 0; i < nmd; i++)
 			if (!strcmp(md[i], "README.md"))
 				break;
-	if (i < nmd) {
-		if (load_page(s, 0, md[i], err) < 0)
-			goto out;
+	if (i < nmd && load_page(s, 0, md[i], err) == 0) {
 		s->pages[0].out = "index.html";
 	} else {
+		memset(&s->pages[0], 0, sizeof(s->pages[0]));
+		s->pages[0].parent = QU_NONE;
 		s->pages[0].out = "index.html";
 		s->pages[0].diag_path = s->root;
 		s->pages[0].title = s->cfg.title ? s->cfg.title : "Home";
@@ -322,8 +401,8 @@ static int load_configured(struct qu_site *s, const char *skip,
 			if (has)
 				continue;
 		}
-		if (load_page(s, site_add_page(s, &palloc), md[j], err) < 0)
-			goto out;
+		if (load_page(s, site_add_page(s, &palloc), md[j], err))
+			s->npages--;
 	}
 	site_link_pages(s);
 	{
@@ -360,9 +439,10 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 	if (access(path.buf, F_OK) == 0) {
 		if (qu_file_read(&text, path.buf, err) < 0)
 			goto out;
-		qu_site_config_parse(&out->cfg, &out->diags,
-				     site_strndup(out, path.buf, path.len),
-				     text.buf, text.len);
+		if (qu_site_config_parse(&out->cfg, &out->diags,
+					 site_strndup(out, path.buf, path.len),
+					 text.buf, text.len) < 0)
+			out->broken = true;
 	} else {
 		out->zero_config = true;
 	}
@@ -399,6 +479,56 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		}
 	}
 	out->srctree = site_strndup(out, path.buf, path.len);
+	{
+		char real[PATH_MAX];
+
+		if (!realpath(out->root, real)) {
+			qu_buf_addf(err, "%s: cannot resolve: %s", out->root,
+				    strerror(errno));
+			goto out;
+		}
+		out->root_real = site_strdup(out, real);
+		if (realpath(out->srctree, real))
+			out->srctree_real = site_strdup(out, real);
+	}
+	if (out->cfg.srctree) {
+		struct stat st;
+
+		/* else every {kernel-doc} would fail as a missing file */
+		if (stat(out->srctree, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			qu_diag(&out->diags, QU_W_BAD_CONFIG,
+				site_printf(out, "%s/quire.yml", out->root),
+				out->cfg.srctree_line, 1,
+				"'srctree': no folder '%s'", out->cfg.srctree);
+			out->broken = true;
+		}
+	}
+	/* a theme given as a path is read like any other input */
+	if (out->cfg.theme && strchr(out->cfg.theme, '/')) {
+		struct qu_buf t = QU_BUF_INIT, cfg = QU_BUF_INIT;
+
+		if (out->cfg.theme[0] == '/')
+			qu_buf_adds(&t, out->cfg.theme);
+		else
+			qu_buf_addf(&t, "%s/%s", out->root, out->cfg.theme);
+		qu_buf_addf(&cfg, "%s/quire.yml", out->root);
+		switch (site_check_read(out, t.buf, out->cfg.theme,
+					site_strdup(out, cfg.buf),
+					out->cfg.theme_line, 1, true)) {
+		case SITE_READ_OK:
+			break;
+		case SITE_READ_MISSING:
+			qu_diag(&out->diags, QU_W_BAD_CONFIG,
+				site_strdup(out, cfg.buf), out->cfg.theme_line,
+				1, "'theme': no folder '%s'", out->cfg.theme);
+			/* fall through */
+		case SITE_READ_REFUSED:
+			out->broken = true;
+			break;
+		}
+		qu_buf_fini(&t);
+		qu_buf_fini(&cfg);
+	}
 
 	if (out->zero_config) {
 		char **v = NULL;
@@ -422,8 +552,23 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		ret = 0;
 		goto out;
 	}
-	ret = load_configured(out, skip, err);
+	/* a broken quire.yml: its errors alone, the pages are not read */
+	ret = out->broken ? 0 : load_configured(out, skip, err);
 out:
+	if (out->broken) {
+		/* warnings are noise beside the errors that stop the build */
+		size_t i, o = 0;
+
+		for (i = 0; i < out->diags.n; i++) {
+			if (qu_diag_info(out->diags.v[i].id)->level ==
+			    QU_LEVEL_ERROR) {
+				out->diags.v[o++] = out->diags.v[i];
+				continue;
+			}
+			free(out->diags.v[i].msg);
+		}
+		out->diags.n = o;
+	}
 	qu_buf_fini(&path);
 	qu_buf_fini(&text);
 	return ret;

@@ -36,6 +36,8 @@
  * @allow_html: pass raw HTML in pages and comments through
  * @man: also write the section-9 man pages of every item, under
  *	OUT/man/man9/ ("man: true")
+ * @theme_line: the line of the theme key in quire.yml, for diagnostics
+ * @srctree_line: the line of the srctree key, likewise
  */
 struct qu_config {
 	char *title;
@@ -48,6 +50,8 @@ struct qu_config {
 	size_t nexclude;
 	bool allow_html;
 	bool man;
+	uint32_t theme_line;
+	uint32_t srctree_line;
 };
 
 /**
@@ -59,8 +63,9 @@ struct qu_config {
  * @text: its bytes
  * @len: how many
  *
- * Return: 0, or -1 when the YAML itself cannot be parsed (reported as a
- * diagnostic with its line).
+ * Return: 0, or -1 when the configuration is broken: not YAML, not a
+ * mapping, or a known key with a value of the wrong type (each reported
+ * as a -Wbad-config error with its line and column).
  */
 int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			 const char *path, const char *text, size_t len);
@@ -222,6 +227,11 @@ struct qu_page {
  * @cfg: the configuration (all defaults in zero-config mode)
  * @root: the docs root as given
  * @srctree: the source tree as a path usable from the current directory
+ * @root_real: @root through realpath(): what reads are confined to
+ * @srctree_real: @srctree through realpath(), or NULL when it does not
+ *	exist
+ * @broken: quire.yml or a page's front matter has a -Wbad-config error:
+ *	the caller must build nothing
  * @zero_config: no quire.yml: pages are made from the source tree
  * @pages: the pages; @pages[0] is the home page (index.html)
  * @npages: how many
@@ -237,6 +247,9 @@ struct qu_site {
 	struct qu_config cfg;
 	char *root;
 	char *srctree;
+	char *root_real;
+	char *srctree_real;
+	bool broken;
 	bool zero_config;
 	struct qu_page *pages;
 	size_t npages;

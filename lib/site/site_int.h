@@ -33,4 +33,25 @@ bool site_excluded(const struct qu_site *s, const char *rel);
 void site_normalise(struct qu_buf *out, const char *dir, const char *rel,
 		    size_t len);
 
+/*
+ * What site_check_read() found: the file may be read; it does not exist
+ * (the caller reports that in its own words); or it was refused, and the
+ * diagnostic is recorded.
+ */
+enum site_read {
+	SITE_READ_OK,
+	SITE_READ_MISSING,
+	SITE_READ_REFUSED,
+};
+
+bool site_inside(const struct qu_site *s, const char *real);
+void site_relative(struct qu_buf *out, const char *from, const char *to);
+enum site_read site_check_real(struct qu_site *s, char *real,
+			       const char *path, const char *shown,
+			       const char *diag_path, uint32_t line,
+			       uint32_t col, bool want_dir);
+enum site_read site_check_read(struct qu_site *s, const char *path,
+			       const char *shown, const char *diag_path,
+			       uint32_t line, uint32_t col, bool want_dir);
+
 #endif /* QU_SITE_SITE_INT_H */

@@ -414,8 +414,13 @@ static bool read_exact(const char *path, char **data_out, size_t *len_out)
 	struct stat st;
 	char *data;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	/*
+	 * O_NONBLOCK: a FIFO's open() would wait for a writer; anything but
+	 * a regular file goes to qu_file_read(), which refuses it.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return false;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||

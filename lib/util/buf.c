@@ -174,6 +174,30 @@ bool qu_utf8_valid(const char *s, size_t len, size_t *bad_out)
 	return true;
 }
 
+void qu_buf_add_utf8(struct qu_buf *b, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+
+	while (i < len) {
+		size_t n;
+
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = utf8_seq(p + i, len - i);
+		if (n) {
+			i += n;
+			continue;
+		}
+		qu_buf_add(b, s + run, i - run);
+		qu_buf_adds(b, "\xef\xbf\xbd");
+		run = ++i;
+	}
+	qu_buf_add(b, s + run, len - run);
+}
+
 void qu_buf_add_json_str(struct qu_buf *b, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";

@@ -15,16 +15,29 @@
 int qu_file_read(struct qu_buf *out, const char *path, struct qu_buf *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
 	qu_buf_reset(out);
+	/*
+	 * Only regular files: stat() first, so a FIFO (whose open() waits
+	 * for a writer) or a device is never opened; then O_NONBLOCK and
+	 * fstat() again, in case the path changed in between.
+	 */
+	if (stat(path, &st) < 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		goto fail_special;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		goto fail;
 	if (fstat(fd, &st) < 0)
 		goto fail_fd;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail_fd;
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		goto fail_special;
 	}
 	qu_buf_grow(out, st.st_size > 0 ? (size_t)st.st_size : 4096);
 	for (;;) {
@@ -52,6 +65,11 @@ fail_fd:
 	}
 fail:
 	qu_buf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+	return -1;
+fail_special:
+	if (errno == EISDIR)
+		goto fail;
+	qu_buf_addf(err, "%s: cannot read: not a regular file", path);
 	return -1;
 }
 

@@ -222,6 +222,15 @@ void qu_buf_vaddf(struct qu_buf *b, const char *fmt, va_list ap);
 char *qu_buf_detach(struct qu_buf *b, size_t *len_out);
 
 /**
+ * qu_buf_add_utf8() - append @len bytes of @s, each invalid UTF-8 byte
+ *	as U+FFFD
+ * @b: the buffer
+ * @s: the bytes
+ * @len: how many
+ */
+void qu_buf_add_utf8(struct qu_buf *b, const char *s, size_t len);
+
+/**
  * qu_buf_add_json_str() - append @len bytes of @s as a quoted JSON string
  * @b: the buffer
  * @s: the bytes, UTF-8; invalid sequences become U+FFFD
@@ -481,12 +490,16 @@ static inline bool qu_hash128_eq(struct qu_hash128 a, struct qu_hash128 b)
 /* Files ----------------------------------------------------------------- */
 
 /**
- * qu_file_read() - read a whole file
+ * qu_file_read() - read a whole regular file
  * @out: receives the bytes (NUL-terminated; the file may hold NULs)
  * @path: the file
  * @err: receives a one-line message on failure
  *
- * Return: 0, or -1 if the file cannot be opened or read.
+ * Anything but a regular file (a FIFO, a device, a socket, a folder) is
+ * refused without being opened.
+ *
+ * Return: 0, or -1 if the file cannot be opened or read, or is not a
+ * regular file.
  */
 int qu_file_read(struct qu_buf *out, const char *path, struct qu_buf *err);
 

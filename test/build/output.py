@@ -143,12 +143,16 @@ def ownership(work, env):
            'an input of the build', env)
     refuse('OUT is srctree', work, ['build', 'docs', '-o', 'SRC'],
            'an input of the build', env)
-    themes = env['QUIRE_THEMES']
+    # a theme given as a path must lie inside the tree (docs/safety.md)
+    shutil.copytree(os.path.join(env['QUIRE_THEMES'], 'default'),
+                    os.path.join(src, 'themes', 'default'))
     with open(os.path.join(docs, 'quire.yml'), 'w') as f:
-        f.write('title: t\nsrctree: ../SRC\ntheme: %s/default\n' % themes)
+        f.write('title: t\nsrctree: ../SRC\n'
+                'theme: ../SRC/themes/default\n')
     refuse('OUT holds the theme', work,
-           ['build', 'docs', '-o', os.path.dirname(themes)],
+           ['build', 'docs', '-o', 'SRC/themes'],
            'an input of the build', env)
+    shutil.rmtree(os.path.join(src, 'themes'))
     with open(os.path.join(docs, 'quire.yml'), 'w') as f:
         f.write('title: t\nsrctree: ../SRC\n')
 

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz_site.c - fuzz harness of lib/site's readers: the directive
+ * splitter and its option parser (continuation lines, backslashes,
+ * conflicts), a page's front matter, and quire.yml. The first byte
+ * chooses: even, the rest is a page (front matter, then Markdown with
+ * {kernel-doc} and {toctree} blocks); odd, the rest is quire.yml. The
+ * source tree does not exist, so no directive reads a file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "site/site_int.h"
+
+/* What every parse must give, whatever the input. */
+static void check_page(const struct qu_page *pg)
+{
+	for (size_t i = 0; i < pg->nparts; i++) {
+		const struct qu_part *p = &pg->parts[i];
+
+		if (p->kind != QU_PART_KDOC)
+			continue;
+		/* names are split: no blank, no comma, never empty */
+		for (size_t k = 0; k < p->sel.nnames; k++)
+			if (!p->sel.names[k][0] ||
+			    strpbrk(p->sel.names[k], " \t,"))
+				__builtin_trap();
+	}
+}
+
+static void check_diags(const struct qu_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->v[i].line || !d->v[i].msg[0] || !d->v[i].path)
+			__builtin_trap();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct qu_site s;
+	struct qu_page pg;
+	const char *text = (const char *)data + (size ? 1 : 0);
+	size_t len = size ? size - 1 : 0, off;
+	uint32_t line;
+	char *body;
+
+	memset(&s, 0, sizeof(s));
+	qu_arena_init(&s.arena);
+	qu_diags_init(&s.diags);
+	s.root = (char *)"/nonexistent/quire-fuzz/docs";
+	s.srctree = (char *)"/nonexistent/quire-fuzz";
+	s.root_real = s.root;
+	if (size && (data[0] & 1)) {
+		struct qu_config cfg;
+
+		memset(&cfg, 0, sizeof(cfg));
+		qu_site_config_parse(&cfg, &s.diags, "quire.yml", text, len);
+		qu_config_fini(&cfg);
+	} else {
+		memset(&pg, 0, sizeof(pg));
+		pg.diag_path = "page.md";
+		/* the readers expect a NUL after the text, as files have */
+		body = qu_arena_strndup(&s.arena, text, len);
+		if (site_front_matter(&s, &pg, body, len, &off, &line) < 0 &&
+		    !s.diags.n)
+			__builtin_trap();
+		site_split_parts(&s, &pg, body + off, len - off, line);
+		check_page(&pg);
+		for (size_t k = 0; k < pg.nparts; k++) {
+			free(pg.parts[k].sel.names);
+			free(pg.parts[k].sel.no_names);
+		}
+		free(pg.parts);
+	}
+	check_diags(&s.diags);
+	qu_diags_fini(&s.diags);
+	qu_arena_fini(&s.arena);
+	return 0;
+}
