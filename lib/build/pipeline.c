@@ -165,6 +165,42 @@ static char *cache_folder(const struct qu_build_opts *o, const char *out_abs)
 	return qu_buf_detach(&b, NULL);
 }
 
+/*
+ * Whether a source a page names lies in the output folder: a marker says
+ * quire wrote the folder, not that all of it is quire's. Sources resolve
+ * inside srctree (lib/site confines them), so only an OUT inside srctree
+ * can hold one, and a path's spelling below srctree_real is its place.
+ */
+static bool sources_in(const struct qu_build *b, const char *shown,
+		       struct qu_buf *err)
+{
+	const char *src = b->site.srctree_real;
+	struct qu_buf p = QU_BUF_INIT;
+	bool hit = false;
+	size_t i;
+
+	/* without quire.yml the walk that found the sources left OUT out */
+	if (b->site.zero_config || !src || !qu_path_is_below(b->out_abs, src))
+		return false;
+	for (i = 0; i < b->site.nsources && !hit; i++) {
+		char *abs;
+
+		qu_buf_reset(&p);
+		qu_buf_addf(&p, "%s/%s", strcmp(src, "/") ? src : "",
+			    b->site.sources[i]);
+		abs = qu_path_resolve(p.buf);
+		hit = qu_path_is_below(abs, b->out_abs);
+		free(abs);
+		if (hit)
+			qu_buf_addf(err,
+				    "refusing to write to %s: it holds %s, "
+				    "an input of the build",
+				    shown, b->site.sources[i]);
+	}
+	qu_buf_fini(&p);
+	return hit;
+}
+
 int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		 struct qu_buf *err)
 {
@@ -222,7 +258,8 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 			shown[n++] = "quire.yml";
 		}
 		if (qu_owned_check(b->out_abs, opts->out, QU_SITE_MARKER,
-				   inputs, n, shown, err) < 0)
+				   inputs, n, shown, err) < 0 ||
+		    sources_in(b, opts->out, err))
 			goto out;
 		if (!opts->no_cache) {
 			b->cache_dir = cache_folder(opts, b->out_abs);
