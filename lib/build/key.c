@@ -198,6 +198,7 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 				h_u64(h, pt->files[e].page);
 				h_u64(h, pt->files[e].nfiles);
 				h_u64(h, pt->files[e].nitems);
+				h_str(h, pt->files[e].brief);
 			}
 			h_u64(h, pt->nfiles);
 			if (!g->part_start || !g->part_start[p])

@@ -400,6 +400,21 @@ out:
 	return found;
 }
 
+/* A file in a line: its first DOC: block's title, else an item's brief. */
+static const char *file_brief(const struct qu_unit *u)
+{
+	size_t k;
+
+	for (k = 0; k < u->nitems; k++)
+		if (u->items[k].kind == QU_KIND_DOC && u->items[k].name &&
+		    *u->items[k].name)
+			return u->items[k].name;
+	for (k = 0; k < u->nitems; k++)
+		if (u->items[k].brief && *u->items[k].brief)
+			return u->items[k].brief;
+	return NULL;
+}
+
 static void zero_pages(struct qu_build *b)
 {
 	struct qu_site_file *files;
@@ -420,6 +435,7 @@ static void zero_pages(struct qu_build *b)
 		files[n].path = b->site.sources[i];
 		files[n].ndocs = docs;
 		files[n].nitems = (uint32_t)u->nitems - docs;
+		files[n].brief = file_brief(u);
 		n++;
 	}
 	has_readme = read_readme(b, &readme);

@@ -72,19 +72,64 @@ static void entry(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr ul,
  * One level of the navigation: all the children of @page, each expanded
  * only when it leads to the current page.
  */
+/*
+ * A folder of the kernel holds hundreds of files (include/linux/: 553):
+ * past NAV_MAX children a level shows NAV_AROUND on each side of the
+ * current page (NAV_AROUND_UP of the ancestor on the way to it, on the
+ * levels above), and a link to the folder's page, which lists them all.
+ */
+#define NAV_MAX 40
+#define NAV_AROUND 8
+/* the levels above the current page's keep less of their own */
+#define NAV_AROUND_UP 3
+
+/* "… N more" as an entry that leads to the folder page listing them. */
+static void more(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr ul,
+		 uint32_t page, size_t n, const struct frame *f,
+		 struct qu_buf *href)
+{
+	struct qu_buf t = QU_BUF_INIT;
+	xmlNodePtr li = r_el(doc, ul, "li", "qu-nav-more");
+
+	qu_buf_reset(href);
+	qu_site_relpath(href, f->out, r->site->pages[page].out);
+	qu_buf_addf(&t, "\xe2\x80\xa6 %zu more", n);
+	r_link(doc, li, href->buf, t.buf);
+	qu_buf_fini(&t);
+}
+
 static void level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 		  uint32_t page, const struct frame *f, const uint32_t *anc,
 		  size_t nanc, struct qu_buf *href)
 {
 	const struct qu_page *pg = &r->site->pages[page];
+	size_t k, lo = 0, hi = pg->nchildren, at = 0, w;
 	xmlNodePtr ul;
-	size_t k;
 
 	if (!pg->nchildren)
 		return;
+	if (pg->nchildren > NAV_MAX) {
+		for (k = 0; k < pg->nchildren; k++)
+			if (pg->children[k] == f->page ||
+			    in(anc, nanc, pg->children[k])) {
+				at = k;
+				break;
+			}
+		w = pg->children[at] == f->page ? NAV_AROUND : NAV_AROUND_UP;
+		lo = at > w ? at - w : 0;
+		hi = lo + 2 * w + 1;
+		if (hi > pg->nchildren) {
+			hi = pg->nchildren;
+			lo = hi > 2 * w + 1 ? hi - 2 * w - 1 : 0;
+		}
+	}
 	ul = r_el(doc, parent, "ul", NULL);
-	for (k = 0; k < pg->nchildren; k++)
+	if (lo)
+		more(r, doc, ul, page, lo, f, href);
+	for (k = lo; k < hi; k++)
 		entry(r, doc, ul, pg->children[k], f, anc, nanc, href);
+	if (hi < pg->nchildren)
+		more(r, doc, ul, page, pg->nchildren - hi, f, href);
 }
 
 /*

@@ -14,6 +14,11 @@
 
 /* Above this many symbols, the index gets one page per initial. */
 #define GENINDEX_SPLIT 2000
+/*
+ * An initial's page holds at most this many entries (about 250 KB): the
+ * kernel's "i" has 7,000, which made one page of 2.5 MB.
+ */
+#define GENINDEX_PAGE 700
 
 struct page_job {
 	uint32_t page;
@@ -95,6 +100,7 @@ static void files(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 	t = r_el(doc, parent, "table", "qu-files");
 	tr = r_el(doc, r_el(doc, t, "thead", NULL), "tr", NULL);
 	r_text(doc, r_el(doc, tr, "th", NULL), "Name");
+	r_text(doc, r_el(doc, tr, "th", NULL), "About");
 	r_text(doc, r_el(doc, tr, "th", NULL), "Files");
 	r_text(doc, r_el(doc, tr, "th", NULL), "Items");
 	tb = r_el(doc, t, "tbody", NULL);
@@ -109,6 +115,8 @@ static void files(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
 		qu_buf_reset(&b);
 		qu_site_relpath(&b, f->out, r->site->pages[e->page].out);
 		r_link(doc, td, b.buf, e->name);
+		r_text(doc, r_el(doc, tr, "td", "qu-brief"),
+		       e->brief ? e->brief : "");
 		qu_buf_reset(&b);
 		if (dir)
 			qu_buf_addf(&b, "%u", e->nfiles);
@@ -279,18 +287,23 @@ static void extra_body(const struct qu_render *r, xmlDocPtr doc,
 		r_attr(content->last, "id", "search-results");
 		goto out;
 	}
-	if (e->kind == 0 && r->nindex > GENINDEX_SPLIT) {
+	if ((e->kind == 0 && r->nindex > GENINDEX_SPLIT) || e->kind == 1) {
 		xmlNodePtr nav = r_el(doc, content, "nav", "qu-letters");
 
+		/* every page of a split index links every other */
 		for (i = 0; i < r->nextras; i++) {
 			if (r->extras[i].kind != 1)
 				continue;
-			r_link(doc, nav, r->extras[i].out,
-			       r->extras[i].title + strlen(r->extras[i].title) -
-				       1);
+			if (&r->extras[i] == e)
+				r_text(doc, r_el(doc, nav, "strong", NULL),
+				       r->extras[i].label);
+			else
+				r_link(doc, nav, r->extras[i].out,
+				       r->extras[i].label);
 			r_text(doc, nav, " ");
 		}
-		goto out;
+		if (e->kind == 0)
+			goto out;
 	}
 	if (e->kind == 0) {
 		xmlNodePtr nav = r_el(doc, content, "nav", "qu-letters");
@@ -449,12 +462,34 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 			if (i < r->nindex &&
 			    initial(g->syms[r->index[i]].name) == c)
 				continue;
-			qu_buf_reset(&b);
-			qu_buf_addf(&b, "genindex-%c.html",
-				    c == '_' ? '_' : c + 32);
-			qu_buf_reset(&tmpl);
-			qu_buf_addf(&tmpl, "Index \xe2\x80\x94 %c", c);
-			add_extra(r, b.buf, tmpl.buf, 1, start, i);
+			{
+				size_t nparts = (i - start + GENINDEX_PAGE - 1) /
+						GENINDEX_PAGE;
+				size_t per = (i - start + nparts - 1) / nparts;
+				size_t p, s = start;
+
+				for (p = 1; p <= nparts; p++, s += per) {
+					size_t e = s + per < i ? s + per : i;
+
+					qu_buf_reset(&b);
+					qu_buf_addf(&b, "genindex-%c",
+						    c == '_' ? '_' : c + 32);
+					if (p > 1)
+						qu_buf_addf(&b, "-%zu", p);
+					qu_buf_adds(&b, ".html");
+					qu_buf_reset(&tmpl);
+					qu_buf_addf(&tmpl,
+						    "Index \xe2\x80\x94 %c", c);
+					if (nparts > 1)
+						qu_buf_addf(&tmpl, " (%zu of %zu)",
+							    p, nparts);
+					add_extra(r, b.buf, tmpl.buf, 1, s, e);
+					snprintf(r->extras[r->nextras - 1]
+							 .label,
+						 sizeof(r->extras[0].label),
+						 p > 1 ? "%c%zu" : "%c", c, p);
+				}
+			}
 			start = i;
 		}
 	}

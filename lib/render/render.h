@@ -82,8 +82,9 @@
  * @title: its title
  * @kind: 0 for the index (or its first page), 1 for one initial's page,
  *	2 for 404.html, 3 for search.html
- * @first: the first entry of its initial in the sorted index
+ * @first: the first entry of its stretch of the sorted index
  * @end: one past the last
+ * @label: how the index's letter links name it ("I", "I2", …)
  */
 struct qu_extra {
 	char *out;
@@ -91,6 +92,7 @@ struct qu_extra {
 	int kind;
 	size_t first;
 	size_t end;
+	char label[24];
 };
 
 /**

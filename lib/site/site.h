@@ -136,12 +136,14 @@ struct qu_kdoc_sel {
  * @page: the page it links to
  * @nfiles: documented files below it (1 for a file)
  * @nitems: items in it or below it
+ * @brief: a file's one-line description (see struct qu_site_file), or NULL
  */
 struct qu_file_entry {
 	const char *name;
 	uint32_t page;
 	uint32_t nfiles;
 	uint32_t nitems;
+	const char *brief;
 };
 
 /**
@@ -286,11 +288,14 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
  * @path: the file relative to the source tree
  * @nitems: its items that are not DOC: blocks
  * @ndocs: its DOC: blocks
+ * @brief: what the file is about, in a line (its first DOC: block's
+ *	title, else its first item's brief), or NULL; must outlive the site
  */
 struct qu_site_file {
 	const char *path;
 	uint32_t nitems;
 	uint32_t ndocs;
+	const char *brief;
 };
 
 /**

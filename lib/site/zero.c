@@ -91,6 +91,7 @@ void qu_site_zero_pages(struct qu_site *s, const struct qu_site_file *files,
 	struct zdir *zd = NULL;
 	size_t nzd = 0, zalloc = 0, palloc = 0, i, k;
 	uint32_t *dir_of_page, *fcount, *fpage;
+	const char **fbrief;
 	struct qu_page *home;
 	const char *base;
 
@@ -155,8 +156,11 @@ void qu_site_zero_pages(struct qu_site *s, const struct qu_site_file *files,
 	/* children, then the listings from them */
 	dir_of_page = qu_xcalloc(s->npages, sizeof(uint32_t));
 	fcount = qu_xcalloc(s->npages, sizeof(uint32_t));
-	for (i = 0; i < n; i++)
+	fbrief = qu_xcalloc(s->npages, sizeof(*fbrief));
+	for (i = 0; i < n; i++) {
 		fcount[fpage[i]] = files[i].nitems + files[i].ndocs;
+		fbrief[fpage[i]] = files[i].brief;
+	}
 	for (i = 0; i < nzd; i++)
 		dir_of_page[zd[i].page] = (uint32_t)i + 1;
 	for (i = 1; i < s->npages; i++) {
@@ -194,10 +198,12 @@ void qu_site_zero_pages(struct qu_site *s, const struct qu_site_file *files,
 			} else {
 				e->nfiles = 1;
 				e->nitems = fcount[c];
+				e->brief = fbrief[c];
 			}
 		}
 	}
 	free(fcount);
+	free(fbrief);
 	free(dir_of_page);
 	free(fpage);
 	free(zd);

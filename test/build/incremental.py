@@ -279,8 +279,9 @@ def zero_tree(work, env):
              (r.returncode, r.stderr))
         return
     step(work, src, 'zero-config: no change', env, want_rendered=0)
+    # b_do()'s brief is also b.c's line on the folder page
     edit(os.path.join(src, 'lib', 'b.c'), 'do b', 'do b, edited')
-    step(work, src, 'zero-config: a comment', env, want_rendered=1)
+    step(work, src, 'zero-config: a file\'s brief', env, want_rendered=2)
     edit(os.path.join(src, 'lib', 'a.c'), 'a_free() - free one',
          'a_free() - free one, edited')
     step(work, src, 'zero-config: a comment with a reference', env,
@@ -288,7 +289,7 @@ def zero_tree(work, env):
     # a reference added changes the referenced item's "Referenced by"
     edit(os.path.join(src, 'lib', 'b.c'), 'do b, edited',
          'do b, then a_free()')
-    step(work, src, 'zero-config: a new reference', env, want_rendered=2)
+    step(work, src, 'zero-config: a new reference', env, want_rendered=3)
     with open(os.path.join(src, 'lib', 'c.c'), 'w') as f:
         f.write('/**\n * c_do() - do c\n */\nvoid c_do(void)\n{\n}\n')
     step(work, src, 'zero-config: a new file', env, want_kept=False)

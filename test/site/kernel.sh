@@ -28,4 +28,33 @@ want=$(cd "$tmp/linux-source-6.1" &&
 	xargs "$quire" extract --json 2>/dev/null | wc -l)
 echo "items: $items on pages, $want extracted"
 [ "$items" = "$want" ] || { echo "items missing from the site"; exit 1; }
-"$linkcheck" "$tmp/site" | tail -20
+"$linkcheck" "$tmp/site" >"$tmp/links" 2>&1 || { tail -20 "$tmp/links"; exit 1; }
+tail -3 "$tmp/links"
+# navigation at kernel scale: a bounded sidebar on every page, no page of
+# the general index over 300 KB, folder pages with their files' briefs
+python3 - "$tmp/site" <<'PY' || exit 1
+import os, re, sys
+site = sys.argv[1]
+worst, where = 0, None
+for d, _, names in os.walk(site):
+    for n in names:
+        if not n.endswith('.html'):
+            continue
+        p = os.path.join(d, n)
+        s = open(p, encoding='utf-8', errors='replace').read()
+        i = s.find('class="qu-nav"')
+        nav = s[i:s.find('</nav>', i)] if i >= 0 else ''
+        k = nav.count('<a ')
+        if k > worst:
+            worst, where = k, os.path.relpath(p, site)
+        if n.startswith('genindex') and os.path.getsize(p) > 300 * 1024:
+            sys.exit('%s is %d KB, over 300 KB' % (n, os.path.getsize(p) // 1024))
+print('most sidebar links on a page: %d (%s)' % (worst, where))
+if worst > 150:
+    sys.exit('a sidebar of %d links' % worst)
+f = open(os.path.join(site, 'include/linux/index.html')).read()
+briefs = len(re.findall(r'class="qu-brief">[^<]+<', f))
+print('include/linux/: %d files listed with a brief' % briefs)
+if briefs < 400:
+    sys.exit('include/linux/index.html lists only %d briefs' % briefs)
+PY
