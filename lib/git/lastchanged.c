@@ -48,7 +48,43 @@ struct walk {
 	struct qu_git_change *out;
 	uint32_t epoch;
 	struct qu_buf pre;
+	/* trees met lately: a parent's trees are its child's next */
+	struct qu_map trees;
+	struct qu_arena tkeys;
 };
+
+/* trees kept between commits; past this, all are let go */
+#define TREE_CACHE 16384
+
+static void trees_flush(struct walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->trees.cap; i++)
+		if (w->trees.slots[i].key)
+			git_tree_free(w->trees.slots[i].value);
+	qu_map_fini(&w->trees);
+	qu_map_init(&w->trees);
+	qu_arena_fini(&w->tkeys);
+	qu_arena_init(&w->tkeys);
+}
+
+/* a tree, owned by the cache until the next flush */
+static int tree_get(git_tree **out, struct walk *w, const git_oid *id)
+{
+	void *v = qu_map_get(&w->trees, (const char *)id->id, GIT_OID_RAWSZ);
+	int error;
+
+	if (v) {
+		*out = v;
+		return 0;
+	}
+	if ((error = git_tree_lookup(out, w->repo, id)) < 0)
+		return error;
+	*qu_map_slot(&w->trees, qu_arena_memdup(&w->tkeys, id->id,
+			GIT_OID_RAWSZ), GIT_OID_RAWSZ) = *out;
+	return 0;
+}
 
 static uint32_t find(struct walk *w, uint32_t x)
 {
@@ -221,10 +257,9 @@ static int diff(struct walk *w, const git_tree *a, const git_tree *b,
 		switch (git_tree_entry_type(ea)) {
 		case GIT_OBJECT_TREE:
 			qu_buf_addc(&w->pre, '/');
-			if ((error = git_tree_lookup(&sa, w->repo,
-						git_tree_entry_id(ea))) < 0 ||
-			    (eb && (error = git_tree_lookup(&sb, w->repo,
-						git_tree_entry_id(eb))) < 0)) {
+			if ((error = tree_get(&sa, w, git_tree_entry_id(ea))) < 0 ||
+			    (eb && git_tree_entry_type(eb) == GIT_OBJECT_TREE &&
+			     (error = tree_get(&sb, w, git_tree_entry_id(eb))) < 0)) {
 				git_error_to(err, "cannot read folder", w->pre.buf);
 				goto next;
 			}
@@ -241,8 +276,6 @@ static int diff(struct walk *w, const git_tree *a, const git_tree *b,
 			break;	/* a submodule */
 		}
 next:
-		git_tree_free(sa);
-		git_tree_free(sb);
 		w->pre.len = plen;
 		w->pre.buf[plen] = '\0';
 		if (error < 0)
@@ -258,13 +291,13 @@ static int diff_trees(struct walk *w, uint32_t a, uint32_t b, diff_fn *fn,
 	int error;
 
 	qu_buf_reset(&w->pre);
-	if ((error = git_tree_lookup(&ta, w->repo, &w->n[a].tree)) < 0 ||
-	    (error = git_tree_lookup(&tb, w->repo, &w->n[b].tree)) < 0)
+	if (w->trees.n > TREE_CACHE)
+		trees_flush(w);
+	if ((error = tree_get(&ta, w, &w->n[a].tree)) < 0 ||
+	    (error = tree_get(&tb, w, &w->n[b].tree)) < 0)
 		git_error_to(err, "cannot read a tree", NULL);
 	else
 		error = diff(w, ta, tb, fn, payload, err);
-	git_tree_free(ta);
-	git_tree_free(tb);
 	return error;
 }
 
@@ -397,6 +430,8 @@ int qu_git_last_changed(struct qu_git_change **out, size_t *n_out,
 	qu_map_init(&w.paths);
 	qu_arena_init(&w.keys);
 	qu_buf_init(&w.pre);
+	qu_map_init(&w.trees);
+	qu_arena_init(&w.tkeys);
 	if (paths) {
 		w.out = calloc(n_paths ? n_paths : 1, sizeof(*w.out));
 		if (!w.out)
@@ -493,6 +528,9 @@ out:
 	qu_map_fini(&w.paths);
 	qu_arena_fini(&w.keys);
 	qu_buf_fini(&w.pre);
+	trees_flush(&w);
+	qu_map_fini(&w.trees);
+	qu_arena_fini(&w.tkeys);
 	return error < 0 ? -1 : 0;
 }
 
