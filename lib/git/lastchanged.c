@@ -48,6 +48,8 @@ struct walk {
 	struct qu_git_change *out;
 	uint32_t epoch;
 	struct qu_buf pre;
+	/* folder -> files below it still unanswered, + 1 (0: none asked) */
+	struct qu_map folders;
 	/* trees met lately: a parent's trees are its child's next */
 	struct qu_map trees;
 	struct qu_arena tkeys;
@@ -197,10 +199,32 @@ out:
 	return error;
 }
 
+/* count @f in (or, @d < 0, out of) every folder above it */
+static void folders_add(struct walk *w, const char *path, int d)
+{
+	const char *slash;
+
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		size_t len = (size_t)(slash - path);
+		/* the key is the file's own path: it outlives the map */
+		void **slot = qu_map_slot(&w->folders, path, len);
+
+		*slot = (void *)((uintptr_t)*slot + (uintptr_t)(intptr_t)d);
+	}
+}
+
+/* whether a folder (w->pre, without its slash) has files unanswered */
+static bool folder_wanted(struct walk *w)
+{
+	return (uintptr_t)qu_map_get(&w->folders, w->pre.buf,
+				     w->pre.len - 1) != 0;
+}
+
 static void answer(struct walk *w, uint32_t f, const struct node *n)
 {
 	w->done[f] = true;
 	w->left--;
+	folders_add(w, w->out[f].path, -1);
 	if (!n)
 		return;
 	w->out[f].time = n->time;
@@ -257,6 +281,9 @@ static int diff(struct walk *w, const git_tree *a, const git_tree *b,
 		switch (git_tree_entry_type(ea)) {
 		case GIT_OBJECT_TREE:
 			qu_buf_addc(&w->pre, '/');
+			/* nothing below is waiting: its trees need no reading */
+			if (!folder_wanted(w))
+				break;
 			if ((error = tree_get(&sa, w, git_tree_entry_id(ea))) < 0 ||
 			    (eb && git_tree_entry_type(eb) == GIT_OBJECT_TREE &&
 			     (error = tree_get(&sb, w, git_tree_entry_id(eb))) < 0)) {
@@ -432,6 +459,7 @@ int qu_git_last_changed(struct qu_git_change **out, size_t *n_out,
 	qu_buf_init(&w.pre);
 	qu_map_init(&w.trees);
 	qu_arena_init(&w.tkeys);
+	qu_map_init(&w.folders);
 	if (paths) {
 		w.out = calloc(n_paths ? n_paths : 1, sizeof(*w.out));
 		if (!w.out)
@@ -480,6 +508,7 @@ int qu_git_last_changed(struct qu_git_change **out, size_t *n_out,
 			continue;
 		}
 		*slot = (void *)(uintptr_t)(i + 1);
+		folders_add(&w, w.out[i].path, 1);
 		push(&w, 0, (uint32_t)i);
 	}
 	for (i = 0; i < n; i++)
@@ -531,6 +560,7 @@ out:
 	trees_flush(&w);
 	qu_map_fini(&w.trees);
 	qu_arena_fini(&w.tkeys);
+	qu_map_fini(&w.folders);
 	return error < 0 ? -1 : 0;
 }
 
