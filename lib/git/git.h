@@ -52,11 +52,13 @@ int qu_git_describe(struct qu_buf *out, const char *workdir);
 /* Reading a revision ------------------------------------------------- */
 
 /**
- * struct qu_git_tree - one revision of a repository, opened for reading
+ * DOC: Reading a revision
  *
- * Opaque: a libgit2 repository handle, the commit a revision named and
- * its tree. Made by qu_git_tree_open() or qu_git_tree_dup(), freed with
- * qu_git_tree_free(). Use it from one thread at a time.
+ * struct qu_git_tree is one revision of a repository, opened for
+ * reading; it is opaque: a libgit2 repository handle, the commit a
+ * revision named and its tree. qu_git_tree_open() or qu_git_tree_dup()
+ * make one, qu_git_tree_free() frees it. Use it from one thread at a
+ * time.
  */
 struct qu_git_tree;
 
