@@ -133,6 +133,11 @@ int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev)
 	}
 	if (hlen == 0 || (f = forge_of(host, hlen)) == NONE_FORGE)
 		return 1;
+	/* a host name is letters, digits, dots and hyphens */
+	for (i = 0; i < hlen; i++)
+		if (!isalnum((unsigned char)host[i]) && host[i] != '.' &&
+		    host[i] != '-')
+			return 1;
 	while (*path == '/')
 		path++;
 	plen = strcspn(path, "?#");
@@ -177,13 +182,6 @@ int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev)
 	default:
 		return 1;
 	}
-	/* a host name with bytes a URL must not carry */
-	for (i = 0; i < out->len; i++)
-		if (!safe((unsigned char)out->buf[i]) &&
-		    !strchr(":{}#?=%", out->buf[i])) {
-			qu_buf_reset(out);
-			return 1;
-		}
 	return 0;
 }
 

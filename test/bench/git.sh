@@ -64,7 +64,8 @@ if [ -n "$tree" ]; then
 	echo "committing $tree..."
 	t0=$(date +%s%N)
 	git init -q "$tmp/tree"
-	git -C "$tmp/tree" --work-tree="$(readlink -f "$tree")" add -A .
+	git --git-dir="$tmp/tree/.git" --work-tree="$(readlink -f "$tree")" \
+		-C "$(readlink -f "$tree")" add -A .
 	GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@example.org \
 	GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@example.org \
 		git -C "$tmp/tree" commit -q -m tree

@@ -387,6 +387,8 @@ FORGES = [
     ("https://github.com/o/<script>", "v1", None),
     ("https://github.com/o/../r", "v1", None),
     ("https://github.com/o/r", "v1\"<x>", "https://github.com/o/r/blob/v1%22%3Cx%3E/{path}#L{line}"),
+    ("ssh://git@gitlab.g{path}nome.org:2222/GNOME/glib", "v1", None),
+    ("https://gitlab.exa_mple.org/a/b", "v1", None),
     ("", "v1", None),
     ("https://github.com/o/r", "", None),
 ]
