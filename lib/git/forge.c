@@ -188,16 +188,22 @@ int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev)
 int qu_git_source_url(struct qu_buf *out, struct qu_git_tree *t,
 		      const char *rev)
 {
-	git_remote *r = NULL;
+	git_config *cfg = NULL;
+	git_buf url = {0};
 	int ret = 1;
 
+	/*
+	 * The configuration value as it is: git_remote_lookup() would also
+	 * apply url.*.insteadOf, through regular expressions whose matches
+	 * libgit2 1.5 never frees.
+	 */
 	qu_buf_reset(out);
-	if (git_remote_lookup(&r, t->repo, "origin") < 0)
+	if (git_repository_config_snapshot(&cfg, t->repo) < 0 ||
+	    git_config_get_string_buf(&url, cfg, "remote.origin.url") < 0)
 		goto out;
-	if (!git_remote_url(r))
-		goto out;
-	ret = qu_git_forge_url(out, git_remote_url(r), rev ? rev : t->hex);
+	ret = qu_git_forge_url(out, url.ptr, rev ? rev : t->hex);
 out:
-	git_remote_free(r);
+	git_buf_dispose(&url);
+	git_config_free(cfg);
 	return ret;
 }

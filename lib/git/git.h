@@ -305,7 +305,8 @@ int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev);
 /**
  * qu_git_source_url() - the source URL template of a revision's `origin`
  * @out: receives the template, as qu_git_forge_url() makes it
- * @t: the revision; its repository's `remote.origin.url` is read
+ * @t: the revision; its repository's `remote.origin.url` is read as it
+ *	is configured (`url.*.insteadOf` rewrites are not applied)
  * @rev: the revision the links show; NULL for the commit's full id
  *
  * Context: not thread-safe for the same @t.

@@ -117,12 +117,14 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "forge")) {
 		r = qu_git_forge_url(&out, argv[2], argv[3]);
 		puts(r ? "none" : out.buf);
+		qu_buf_fini(&out);
 		return 0;
 	}
 	git_libgit2_init();
 	r = qu_git_tree_open(&t, argv[2], argv[3], &err);
 	if (r == 1) {
 		puts("no repository");
+		git_libgit2_shutdown();
 		return 1;
 	}
 	if (r < 0)
@@ -178,5 +180,7 @@ int main(int argc, char **argv)
 	qu_git_tree_free(t);
 	qu_buf_fini(&out);
 	git_libgit2_shutdown();
-	return fail(r);
+	r = fail(r);
+	qu_buf_fini(&err);
+	return r;
 }
