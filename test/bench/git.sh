@@ -16,7 +16,9 @@
 # usage: test/bench/git.sh GITDUMP [COMMITS] [FILES] [RUNS] [TREE]
 #   GITDUMP  build/test/git/gitdump
 #   COMMITS  default 100000; FILES default 10000; RUNS default 5
-#   TREE     an extracted tree to commit and read (e.g. linux-6.1), optional
+#   TREE     an extracted tree to commit and read (e.g. linux-6.1), optional;
+#            every file is added, even those its .gitignore names (the
+#            Debian tarball ignores everything at its top level)
 set -euo pipefail
 dump=$(readlink -f "$1")
 commits=${2:-100000}
@@ -65,7 +67,7 @@ if [ -n "$tree" ]; then
 	t0=$(date +%s%N)
 	git init -q "$tmp/tree"
 	git --git-dir="$tmp/tree/.git" --work-tree="$(readlink -f "$tree")" \
-		-C "$(readlink -f "$tree")" add -A .
+		-C "$(readlink -f "$tree")" add -A -f .
 	GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@example.org \
 	GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@example.org \
 		git -C "$tmp/tree" commit -q -m tree
