@@ -5,7 +5,7 @@
 #   last changed  qu_git_last_changed() for every file of a generated
 #                 history of COMMITS commits touching FILES files (with
 #                 merges), first-parent and full walks; generation (git
-#                 fast-import, then `git gc` as a clone would be packed) is
+#                 fast-import, then `git repack -ad` as a clone is packed) is
 #                 outside the timed part. Median of RUNS runs.
 #   reading       every file of a revision read from the object database
 #                 with 1 and 2 threads (one handle each), when a TREE is
@@ -34,7 +34,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "generating $commits commits over $files files..."
 t0=$(date +%s%N)
 python3 "$here/../git/genrepo.py" "$tmp/repo" "$commits" "$files" 1 50
-git -C "$tmp/repo" gc -q --aggressive 2>/dev/null || git -C "$tmp/repo" gc -q
+git -C "$tmp/repo" repack -adq  # packed as a clone is, deltas and all
 echo "generated in $(( ($(date +%s%N) - t0) / 1000000 )) ms" \
      "($(git -C "$tmp/repo" rev-list --count HEAD) commits," \
      "$(git -C "$tmp/repo" rev-list --merges --count HEAD) merges)"
