@@ -5,9 +5,11 @@
  *
  * intersphinx reads it to link other projects' docs into this site:
  * every item, member and enum constant with its C-domain role and URL,
- * and every page as a std:doc entry. Written once per build by
+ * every page as a std:doc entry, and every heading as a std:label
+ * named `PAGE:ID` (what :ref: looks up). Written once per build by
  * cmd/quire.
  */
+#include <ctype.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -81,8 +83,33 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		const struct qu_page *p = &g->site->pages[i];
 		size_t l = strlen(p->out);
 
+		size_t h, k;
+
 		qu_buf_addf(&body, "%.*s std:doc -1 %s %s\n", (int)(l - 5),
 			    p->out, p->out, p->title);
+		/*
+		 * :ref: lowercases its target, so the label is lower case;
+		 * a path with blanks cannot be a name of the line format
+		 */
+		if (strchr(p->out, ' '))
+			continue;
+		for (h = 0; h < p->nheadings; h++) {
+			const struct qu_heading *hd = &p->headings[h];
+
+			if (!hd->id || !*hd->id || strchr(hd->id, ' '))
+				continue;
+			for (k = 0; k + 5 < l; k++)
+				qu_buf_addc(&body, (char)tolower(
+					(unsigned char)p->out[k]));
+			qu_buf_addc(&body, ':');
+			qu_buf_adds(&body, hd->id);
+			qu_buf_addf(&body, " std:label -1 %s#%s ", p->out,
+				    hd->id);
+			for (k = 0; hd->text[k]; k++)
+				qu_buf_addc(&body, hd->text[k] == '\n' ?
+						' ' : hd->text[k]);
+			qu_buf_addc(&body, '\n');
+		}
 	}
 	zlen = compressBound(body.len);
 	head = out->len;
