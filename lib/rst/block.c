@@ -12,7 +12,9 @@
 #include "rst_int.h"
 
 /* Which directive names are known, and how their content is kept. */
-enum content_kind { RST_CONTENT_NATIVE, RST_CONTENT_NESTED, RST_CONTENT_RAW };
+enum content_kind {
+	RST_CONTENT_NATIVE, RST_CONTENT_NESTED, RST_CONTENT_TITLED, RST_CONTENT_RAW
+};
 enum args_kind { RST_ARGS_NONE, RST_ARGS_ONE };
 
 static const struct directive_row {
@@ -1497,16 +1499,36 @@ static const enum qu_rst_kind admonition_kind[] = {
 	QU_RST_ADMONITION,
 };
 
-/* A directive option's value: the field body's lines, unescaped. */
+/* A directive option's value: the field body's lines as written, joined
+ * by newlines (docutils' "unchanged" keeps backslashes too). */
 static char *option_value(struct rst_ctx *c, const struct blk *b, size_t a,
 			  size_t e, uint32_t strip0, size_t *len_out)
 {
 	struct joined j = join(c, b, a, e, strip0);
-	char *v = qu_arena_alloc(c->a, j.len + 1);
 
-	*len_out = rst_unescape(v, j.s, j.len);
-	v[*len_out] = '\0';
-	return v;
+	*len_out = j.len;
+	return j.s;
+}
+
+/* Sections inside a directive's content: title styles and levels of
+ * their own, the enclosing ones restored after. */
+static void titled(struct rst_ctx *c, struct qu_rst_node *parent,
+		   const struct blk *b)
+{
+	char styles[RST_MAX_SECTION_LEVELS][2];
+	struct qu_rst_node *secs[RST_MAX_SECTION_LEVELS + 1];
+	int nstyles = c->nstyles, level = c->level;
+
+	memcpy(styles, c->styles, sizeof(styles));
+	memcpy(secs, c->secs, sizeof(secs));
+	c->nstyles = 0;
+	c->level = 0;
+	c->secs[0] = parent;
+	rst_parse_body(c, parent, b, true);
+	memcpy(c->styles, styles, sizeof(styles));
+	memcpy(c->secs, secs, sizeof(secs));
+	c->nstyles = nstyles;
+	c->level = level;
 }
 
 /* Parse the directive at line @i, its name at [@n0, @n1) of the line and
@@ -1585,6 +1607,13 @@ static size_t directive(struct rst_ctx *c, struct qu_rst_node *parent,
 			return next;
 		}
 	}
+	if (d && !strcmp(d->name, "title")) {
+		/* docutils' "title" names the document and adds no node */
+		struct joined j = join(c, &sub, k, optstart, 0);
+
+		rst_setn(c, c->doc->root, "title", j.s, j.len);
+		return next;
+	}
 	if (ck == RST_CONTENT_NATIVE && d && strcmp(d->name, "replace")) {
 		enum qu_rst_kind kind = admonition_kind[d - directives];
 
@@ -1631,6 +1660,15 @@ static size_t directive(struct rst_ctx *c, struct qu_rst_node *parent,
 			l0++;
 		a = rst_child(c, node, QU_RST_DIRECTIVE_ARGUMENTS, blk_off(c, &sub, k));
 		rst_text(c, a, j.s + l0, j.len - l0, a->off);
+	}
+	/* in a substitution definition, docutils presets the option "alt"
+	 * to the substitution's name */
+	if (sub_name) {
+		struct qu_rst_node *opt =
+			rst_child(c, node, QU_RST_DIRECTIVE_OPTION, sub_off);
+
+		rst_set(c, opt, "name", "alt");
+		rst_text(c, opt, sub_name, strlen(sub_name), sub_off);
 	}
 	/* the options: a field list, each body one paragraph of text */
 	for (size_t o = optstart; o < argend;) {
@@ -1681,10 +1719,11 @@ static size_t directive(struct rst_ctx *c, struct qu_rst_node *parent,
 
 		if (ck == RST_CONTENT_NESTED) {
 			rst_parse_body(c, cn, &cont, false);
+		} else if (ck == RST_CONTENT_TITLED) {
+			titled(c, cn, &cont);
 		} else {
 			struct joined j = join(c, &cont, cont.a, cont.b, 0);
 
-			rst_set(c, cn, "xml:space", "preserve");
 			rst_text(c, cn, j.s, j.len, cn->off);
 		}
 	}

@@ -104,18 +104,15 @@ struct il {
 	size_t run_end;
 	bool run_none;
 	size_t scheme_end, email_end;
+	/* escb[i]: the byte at i is a backslash escaping the next one */
+	unsigned char *escb;
 };
 
-/* The byte at @i is a backslash that escapes the next one. */
+/* The byte at @i is a backslash that escapes the next one (or ends the
+ * text). Precomputed: a run of backslashes pairs up from its left. */
 static bool esc(const struct il *x, size_t i)
 {
-	size_t k = 0;
-
-	if (i >= x->n || x->s[i] != '\\')
-		return false;
-	while (k < i && x->s[i - 1 - k] == '\\')
-		k++;
-	return (k & 1) == 0 && i + 1 < x->n;
+	return i < x->n && x->escb[i];
 }
 
 /* Before a start-string: the start, white space, an opener or a
@@ -322,8 +319,10 @@ size_t rst_unescape(char *dst, const char *s, size_t len)
 	size_t o = 0;
 
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\\' && i + 1 < len) {
-			i++;
+		if (s[i] == '\\') {
+			/* a backslash at the very end escapes nothing and goes */
+			if (++i == len)
+				break;
 			if (s[i] == ' ' || s[i] == '\n')
 				continue;
 		}
@@ -367,14 +366,22 @@ static struct qu_rst_node *add(struct il *x, enum qu_rst_kind kind, size_t at)
 	return rst_child(x->c, x->parent, kind, x->off + (uint32_t)at);
 }
 
-static const char *known_schemes[] = {
-	"about", "afs", "callto", "cid", "data", "dav", "dict", "dns", "fax",
-	"feed", "file", "finger", "ftp", "git", "go", "gopher", "h323", "http",
-	"https", "im", "imap", "info", "ipp", "irc", "jar", "javascript",
-	"ldap", "mailto", "mid", "news", "nfs", "nntp", "phone", "pop", "pop3",
-	"rtsp", "service", "shttp", "sip", "sips", "smb", "snews", "snmp",
-	"ssh", "tag", "tcp", "tel", "telephone", "telnet", "tftp", "tip", "tv",
-	"urn", "uuid", "view-source", "wais", "whois++", "x-man-page",
+/* docutils' urischemes.schemes: a URI of another scheme is plain text. */
+static const char *const known_schemes[] = {
+	"about", "acap", "addbook", "afp", "afs", "aim", "callto", "castanet",
+	"chttp", "cid", "crid", "data", "dav", "dict", "dns", "eid", "fax", "feed",
+	"file", "finger", "freenet", "ftp", "go", "gopher", "gsm-sms", "h323",
+	"h324", "hdl", "hnews", "http", "https", "hydra", "iioploc", "ilu", "im",
+	"imap", "info", "ior", "ipp", "irc", "iris.beep", "iseek", "jar",
+	"javascript", "jdbc", "ldap", "lifn", "livescript", "lrq", "mailbox",
+	"mailserver", "mailto", "md5", "mid", "mocha", "modem", "mtqp", "mupdate",
+	"news", "nfs", "nntp", "opaquelocktoken", "phone", "pop", "pop3", "pres",
+	"printer", "prospero", "rdar", "res", "rtsp", "rvp", "rwhois", "rx", "sdp",
+	"service", "shttp", "sip", "sips", "smb", "snews", "snmp", "soap.beep",
+	"soap.beeps", "ssh", "t120", "tag", "tcp", "tel", "telephone", "telnet",
+	"tftp", "tip", "tn3270", "tv", "urn", "uuid", "vemmi", "videotex",
+	"view-source", "wais", "whodp", "whois++", "x-man-page", "xmlrpc.beep",
+	"xmlrpc.beeps", "z39.50r", "z39.50s",
 };
 
 static bool known_scheme(const char *s, size_t len)
@@ -428,6 +435,40 @@ static int uri_ends(const struct il *x, size_t i, size_t *cands, int max)
 	return n;
 }
 
+/* After the hierarchical part of a URI ends at @e: an optional fragment
+ * "#...", then the end-string suffix. Returns the end, or 0. */
+static size_t uri_fragment(const struct il *x, size_t e)
+{
+	size_t f[64];
+
+	if (e < x->n && x->s[e] == '#') {
+		int nf = uri_ends(x, e + 1, f, 64);
+
+		for (int k = 0; k < nf; k++)
+			if (suffix_ok(x, f[k]))
+				return f[k];
+	}
+	return suffix_ok(x, e) ? e : 0;
+}
+
+/* An optional query "?...", then uri_fragment(). */
+static size_t uri_tail(const struct il *x, size_t e)
+{
+	size_t qe[64];
+
+	if (e < x->n && x->s[e] == '?') {
+		int nq = uri_ends(x, e + 1, qe, 64);
+
+		for (int k = 0; k < nq; k++) {
+			size_t r = uri_fragment(x, qe[k]);
+
+			if (r)
+				return r;
+		}
+	}
+	return uri_fragment(x, e);
+}
+
 /* A standalone URI or e-mail address starting at @p: its end, or 0.
  * *@mismatch is set when it has a scheme docutils does not know. */
 static size_t standalone(struct il *x, size_t p, bool *email, bool *mismatch)
@@ -449,47 +490,15 @@ static size_t standalone(struct il *x, size_t p, bool *email, bool *mismatch)
 			x->scheme_end = q;
 		}
 		if (q < n && s[q] == ':') {
-			size_t h[64], qq[64], ff[64];
-			int nh, nq, nf;
-			size_t start = q + 1;
+			size_t h[64];
+			int nh = uri_ends(x, q + 1, h, 64);
 
 			/* the regexp backtracks from the longest match */
-			nh = uri_ends(x, start, h, 64);
-			for (int a = 0; a < nh; a++) {
-				size_t e = h[a];
+			for (int k = 0; k < nh; k++) {
+				size_t e = uri_tail(x, h[k]);
 
-				if (e < n && s[e] == '?') {
-					nq = uri_ends(x, e + 1, qq, 64);
-					for (int b = 0; b < nq; b++) {
-						size_t e2 = qq[b];
-
-						if (e2 < n && s[e2] == '#') {
-							nf = uri_ends(x, e2 + 1, ff, 64);
-							for (int f = 0; f < nf; f++)
-								if (suffix_ok(x, ff[f]))
-									goto found_q_f;
-							continue;
-found_q_f:
-							;
-						}
-						if (suffix_ok(x, e2)) {
-							e = e2;
-							goto found;
-						}
-					}
-				}
-				if (e < n && s[e] == '#') {
-					nf = uri_ends(x, e + 1, ff, 64);
-					for (int f = 0; f < nf; f++)
-						if (suffix_ok(x, ff[f])) {
-							e = ff[f];
-							goto found;
-						}
-				}
-				if (suffix_ok(x, e))
-					goto found;
-				continue;
-found:
+				if (!e)
+					continue;
 				if (!known_scheme(s + p, q - p))
 					*mismatch = true;
 				return e;
@@ -512,7 +521,8 @@ found:
 			if (r < n && emailc(x, r)) {
 				while (r < n && (emailc(x, r) || s[r] == '.'))
 					r++;
-				for (size_t e = r; e > at + 1; e--) {
+				/* emailc+ then uri_end: two characters at least */
+				for (size_t e = r; e > at + 2; e--) {
 					unsigned char last = (unsigned char)s[e - 1];
 
 					if ((urilast(last) || (e < n && s[e] == '>')) &&
@@ -848,6 +858,10 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 
 	for (int k = 0; k < 8; k++)
 		x.at[k] = (size_t)-1;
+	x.escb = qu_xcalloc(len + 1, 1);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '\\')
+			x.escb[i++] = 1;
 	for (p = 0; p < len; p++) {
 		unsigned char ch = (unsigned char)s[p];
 		size_t e = 0, q, sfx = 0, ne = 0, l0, l1;
@@ -1061,4 +1075,5 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 		}
 	}
 	implicit(&x, text_from, len);
+	free(x.escb);
 }

@@ -593,7 +593,9 @@ static bool simple_table(struct rst_ctx *c, struct qu_rst_node *parent,
 			}
 			if (off2 > start || span) {
 				size_t ci = 0;
-				bool any = off2 > start;
+				/* a span line ends a row even with no text in it
+				 * (docutils then gives a row of empty entries) */
+				bool any = off2 > start || span;
 
 				for (size_t k = 0; k < nsp && any; k++) {
 					size_t more = 0;

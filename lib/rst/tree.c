@@ -170,10 +170,28 @@ char *rst_normalize(struct rst_ctx *c, const char *s, size_t len, bool lower)
 	return out;
 }
 
-/* docutils' make_id(): lower case, runs of anything but [a-z0-9] become
- * one hyphen, leading digits and hyphens and trailing hyphens go.
- * Non-ASCII letters are dropped (docutils decomposes them first, so "é"
- * gives "e" there). */
+/* What docutils' make_id() turns a letter of Latin-1 and Latin
+ * Extended-A into after NFKD and its translation tables (U+00C0 on, in
+ * lower case); "" drops it. */
+static const char *const latin[] = {
+	/* U+00E0 */ "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e",
+	"i", "i", "i", "i", "", "n", "o", "o", "o", "o", "o", "", "o", "u", "u",
+	"u", "u", "y", "", "y",
+	/* U+0100 */ "a", "a", "a", "a", "a", "a", "c", "c", "c", "c", "c", "c",
+	"c", "c", "d", "d", "d", "d", "e", "e", "e", "e", "e", "e", "e", "e",
+	"e", "e", "g", "g", "g", "g", "g", "g", "g", "g", "h", "h", "h", "h",
+	"i", "i", "i", "i", "i", "i", "i", "i", "i", "i", "ij", "ij", "j", "j",
+	"k", "k", "k", "l", "l", "l", "l", "l", "l", "l", "l", "l", "l", "n",
+	"n", "n", "n", "n", "n", "n", "n", "n", "o", "o", "o", "o", "o", "o",
+	"oe", "oe", "r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s",
+	"s", "s", "t", "t", "t", "t", "t", "t", "u", "u", "u", "u", "u", "u",
+	"u", "u", "u", "u", "u", "u", "w", "w", "y", "y", "y", "z", "z", "z",
+	"z", "z", "z", "s",
+};
+
+/* docutils' make_id(): lower case, accents dropped, runs of anything but
+ * [a-z0-9] become one hyphen, leading digits and hyphens and trailing
+ * hyphens go. */
 void rst_make_id(struct qu_buf *out, const char *s, size_t len)
 {
 	bool dash = false;
@@ -181,19 +199,47 @@ void rst_make_id(struct qu_buf *out, const char *s, size_t len)
 
 	for (size_t i = 0; i < len; i++) {
 		unsigned char ch = tolower((unsigned char)s[i]);
+		const char *rep = NULL;
+		char one[2] = { 0, 0 };
 
-		if (ch >= 0x80)
-			continue;
-		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
-			if (dash && out->len > start)
-				qu_buf_addc(out, '-');
-			dash = false;
-			/* an id begins with a letter */
-			if (out->len == start && !(ch >= 'a' && ch <= 'z'))
+		if (ch >= 0x80) {
+			unsigned cp = 0;
+
+			if ((ch & 0xe0) == 0xc0 && i + 1 < len) {
+				cp = (ch & 31u) << 6 | (s[i + 1] & 0x3fu);
+				i++;
+			} else {
+				while (i + 1 < len && ((unsigned char)s[i + 1] & 0xc0) == 0x80)
+					i++;
+			}
+			if (cp >= 0xc0 && cp < 0xe0 && cp != 0xd7)
+				cp += 0x20;
+			if (cp == 0xdf + 0x20 || cp == 0xdf)
+				rep = "sz";
+			else if (cp >= 0xe0 && cp < 0xe0 + QU_ARRAY_SIZE(latin) && cp != 0xf7)
+				rep = latin[cp - 0xe0];
+			else if (cp == 0xb9 || cp == 0xb2 || cp == 0xb3)
+				rep = cp == 0xb9 ? "1" : cp == 0xb2 ? "2" : "3";
+			/* others have no ASCII decomposition and vanish */
+			if (!rep || !*rep)
 				continue;
-			qu_buf_addc(out, ch);
 		} else {
-			dash = true;
+			one[0] = (char)ch;
+			rep = one;
+		}
+		for (; *rep; rep++) {
+			ch = (unsigned char)*rep;
+			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+				if (dash && out->len > start)
+					qu_buf_addc(out, '-');
+				dash = false;
+				/* an id begins with a letter */
+				if (out->len == start && !(ch >= 'a' && ch <= 'z'))
+					continue;
+				qu_buf_addc(out, ch);
+			} else {
+				dash = true;
+			}
 		}
 	}
 }
@@ -280,9 +326,17 @@ void rst_note_target(struct rst_ctx *c, struct qu_rst_node *n,
 	}
 	if (explicit_) {
 		if (e->explicit_) {
-			if (e->node)
+			/* the same URI twice only informs in docutils: the
+			 * first target keeps its name */
+			const char *uri = qu_rst_attr(n, "refuri");
+			const char *ouri = e->node ? qu_rst_attr(e->node, "refuri") : NULL;
+			const char *onames = e->node ? qu_rst_attr(e->node, "names") : NULL;
+			bool same = uri && ouri && onames && *onames && !strcmp(uri, ouri);
+
+			if (e->node && !same) {
 				dupname(c, e->node, name);
-			e->node = NULL;
+				e->node = NULL;
+			}
 			dupname(c, n, name);
 		} else {
 			if (e->node)

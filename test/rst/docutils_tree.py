@@ -101,6 +101,17 @@ def make_directive(name, kind):
                 if kind == 'nested':
                     self.state.nested_parse(self.content, self.content_offset,
                                             c)
+                elif kind == 'titled':
+                    # Sphinx's nested_parse_with_titles()
+                    memo = self.state.memo
+                    styles, level = memo.title_styles, memo.section_level
+                    memo.title_styles, memo.section_level = [], 0
+                    try:
+                        self.state.nested_parse(self.content,
+                                                self.content_offset, c,
+                                                match_titles=True)
+                    finally:
+                        memo.title_styles, memo.section_level = styles, level
                 else:
                     c += nodes.Text('\n'.join(self.content))
                 node += c
@@ -151,7 +162,8 @@ def install():
 
     def lookup(role_name, language_module, lineno, reporter):
         fn, msgs = orig(role_name, language_module, lineno, reporter)
-        if fn is None or role_name.lower() not in NATIVE_ROLES:
+        if role_name and (fn is None or
+                          role_name.lower() not in NATIVE_ROLES):
             return (lambda *a, **k: generic_role(role_name, *a[1:], **k)), []
         return fn, msgs
     roles.role = lookup
