@@ -115,6 +115,30 @@ static bool esc(const struct il *x, size_t i)
 	return i < x->n && x->escb[i];
 }
 
+/* Unicode opening (Ps) and closing (Pe) punctuation: a start-string may
+ * not follow a closer, an end-string may not precede an opener. */
+static bool is_uopen(uint32_t cp)
+{
+	if ((cp >= 0x3008 && cp <= 0x301b) || (cp >= 0xff08 && cp <= 0xff09))
+		return !(cp & 1);
+	return cp == 0x201a || cp == 0x201e || cp == 0x2045 || cp == 0x207d ||
+	       cp == 0x208d || cp == 0x301d || cp == 0xff3b || cp == 0xff5b ||
+	       cp == 0xff5f || cp == 0xff62 || cp == 0x2329 || cp == 0x2768 ||
+	       cp == 0x276a || cp == 0x276c || cp == 0x276e || cp == 0x2770 ||
+	       cp == 0x2772 || cp == 0x2774;
+}
+
+static bool is_uclose(uint32_t cp)
+{
+	if ((cp >= 0x3008 && cp <= 0x301b) || (cp >= 0xff08 && cp <= 0xff09))
+		return cp & 1;
+	return cp == 0x2046 || cp == 0x207e || cp == 0x208e || cp == 0x301e ||
+	       cp == 0x301f || cp == 0xff3d || cp == 0xff5d || cp == 0xff60 ||
+	       cp == 0xff63 || cp == 0x232a || cp == 0x2769 || cp == 0x276b ||
+	       cp == 0x276d || cp == 0x276f || cp == 0x2771 || cp == 0x2773 ||
+	       cp == 0x2775;
+}
+
 /* Before a start-string: the start, white space, an opener or a
  * delimiter. @seg is where the text being searched begins. */
 static bool prefix_ok(const struct il *x, size_t p, size_t seg)
@@ -128,7 +152,7 @@ static bool prefix_ok(const struct il *x, size_t p, size_t seg)
 	cp = decode_before(x->s, x->n, p);
 	if (cp < 0x80)
 		return is_space_cp(cp) || strchr("\"'(<[{-/:", (int)cp);
-	return is_space_cp(cp) || is_upunct(cp);
+	return is_space_cp(cp) || (is_upunct(cp) && !is_uclose(cp));
 }
 
 /* After an end-string: the end, white space, an escape, or punctuation. */
@@ -142,7 +166,7 @@ static bool suffix_ok(const struct il *x, size_t q)
 	cp = decode(x->s, x->n, q, &n);
 	if (cp < 0x80)
 		return is_space_cp(cp) || strchr("\\.,;!?-/:\"')>]}", (int)cp);
-	return is_space_cp(cp) || is_upunct(cp);
+	return is_space_cp(cp) || (is_upunct(cp) && !is_uopen(cp));
 }
 
 static bool space_at(const struct il *x, size_t i)

@@ -45,12 +45,17 @@ static void split_lines(struct rst_ctx *c, const char *src, size_t len)
 		l->tabbed = tab;
 		if (tab || odd) {
 			struct qu_buf b = QU_BUF_INIT;
+			size_t col = 0;
 
+			/* Python's expandtabs() counts characters, not bytes */
 			for (size_t k = s; k < e; k++) {
+				if (((unsigned char)src[k] & 0xc0) != 0x80)
+					col++;
 				if (src[k] == '\t') {
+					col--;
 					do
 						qu_buf_addc(&b, ' ');
-					while (b.len % 8);
+					while (++col % 8);
 				} else if (src[k] == '\v' || src[k] == '\f') {
 					qu_buf_addc(&b, ' ');
 				} else {

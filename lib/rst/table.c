@@ -263,13 +263,13 @@ static int cmp_corner(const void *a, const void *b)
 
 static void build(struct rst_ctx *c, struct qu_rst_node *parent, uint32_t off,
 		  const struct tline *tl, const size_t *widths, size_t ncols,
-		  struct cell *cells, size_t ncells, size_t nhead)
+		  struct cell *cells, size_t ncells, size_t nrows, size_t nhead)
 {
 	struct qu_rst_node *table = rst_child(c, parent, QU_RST_TABLE, off);
 	struct qu_rst_node *tg = rst_child(c, table, QU_RST_TGROUP, off);
-	struct qu_rst_node *part = NULL, *row = NULL;
+	struct qu_rst_node *part = NULL;
 	char num[24];
-	size_t cur = (size_t)-1;
+	size_t k = 0;
 
 	snprintf(num, sizeof(num), "%zu", ncols);
 	rst_set(c, tg, "cols", num);
@@ -279,28 +279,28 @@ static void build(struct rst_ctx *c, struct qu_rst_node *parent, uint32_t off,
 		snprintf(num, sizeof(num), "%zu", widths[i]);
 		rst_set(c, cs, "colwidth", num);
 	}
-	if (nhead)
-		part = rst_child(c, tg, QU_RST_THEAD, off);
-	for (size_t k = 0; k < ncells; k++) {
-		struct cell *e = &cells[k];
-		struct qu_rst_node *entry;
+	/* every row, even one whose cells all come from rows above */
+	for (size_t r = 0; r < nrows; r++) {
+		struct qu_rst_node *row;
 
-		if (e->row != cur) {
-			if (e->row >= nhead && (!part || part->kind != QU_RST_TBODY))
-				part = rst_child(c, tg, QU_RST_TBODY, off);
-			row = rst_child(c, part, QU_RST_ROW, off);
-			cur = e->row;
+		if (!part || (r == nhead && part->kind == QU_RST_THEAD))
+			part = rst_child(c, tg, r < nhead ? QU_RST_THEAD : QU_RST_TBODY,
+					 off);
+		row = rst_child(c, part, QU_RST_ROW, off);
+		for (; k < ncells && cells[k].row == r; k++) {
+			struct cell *e = &cells[k];
+			struct qu_rst_node *entry = rst_child(c, row, QU_RST_ENTRY, off);
+
+			if (e->morerows) {
+				snprintf(num, sizeof(num), "%zu", e->morerows);
+				rst_set(c, entry, "morerows", num);
+			}
+			if (e->morecols) {
+				snprintf(num, sizeof(num), "%zu", e->morecols);
+				rst_set(c, entry, "morecols", num);
+			}
+			cell_body(c, entry, tl, e->r0, e->r1, e->c0, e->c1);
 		}
-		entry = rst_child(c, row, QU_RST_ENTRY, off);
-		if (e->morerows) {
-			snprintf(num, sizeof(num), "%zu", e->morerows);
-			rst_set(c, entry, "morerows", num);
-		}
-		if (e->morecols) {
-			snprintf(num, sizeof(num), "%zu", e->morecols);
-			rst_set(c, entry, "morecols", num);
-		}
-		cell_body(c, entry, tl, e->r0, e->r1, e->c0, e->c1);
 	}
 	if (!part || part->kind != QU_RST_TBODY)
 		rst_child(c, tg, QU_RST_TBODY, off);
@@ -462,7 +462,7 @@ static bool grid_table(struct rst_ctx *c, struct qu_rst_node *parent,
 			goto out;
 	}
 	qsort(g.cells, g.ncells, sizeof(*g.cells), cmp_cell);
-	build(c, parent, off, g.tl, widths, ncol - 1, g.cells, g.ncells,
+	build(c, parent, off, g.tl, widths, ncol - 1, g.cells, g.ncells, nr - 1,
 	      head ? rowidx[head] : 0);
 	ok = true;
 out:
@@ -639,7 +639,7 @@ static bool simple_table(struct rst_ctx *c, struct qu_rst_node *parent,
 					ci++;
 				}
 				if (any) {
-					if (head && start < head)
+					if (head && start <= head)
 						nhead = nrows + 1;
 					nrows++;
 				}
@@ -682,7 +682,8 @@ static bool simple_table(struct rst_ctx *c, struct qu_rst_node *parent,
 		}
 	}
 	/* head rows: those that start above the separator */
-	build(c, parent, off, tl, widths, ncols, cells, ncells, head ? nhead : 0);
+	build(c, parent, off, tl, widths, ncols, cells, ncells, nrows,
+	      head ? nhead : 0);
 	ok = true;
 out:
 	free(cols);

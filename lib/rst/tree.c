@@ -208,6 +208,16 @@ void rst_make_id(struct qu_buf *out, const char *s, size_t len)
 			if ((ch & 0xe0) == 0xc0 && i + 1 < len) {
 				cp = (ch & 31u) << 6 | (s[i + 1] & 0x3fu);
 				i++;
+			} else if ((ch & 0xf0) == 0xe0 && i + 2 < len) {
+				cp = (ch & 15u) << 12 | (s[i + 1] & 0x3fu) << 6 |
+				     (s[i + 2] & 0x3fu);
+				i += 2;
+				/* full-width forms decompose to ASCII */
+				if (cp >= 0xff01 && cp <= 0xff5e) {
+					one[0] = (char)tolower((int)(cp - 0xfee0));
+					rep = one;
+					goto emit;
+				}
 			} else {
 				while (i + 1 < len && ((unsigned char)s[i + 1] & 0xc0) == 0x80)
 					i++;
@@ -227,6 +237,7 @@ void rst_make_id(struct qu_buf *out, const char *s, size_t len)
 			one[0] = (char)ch;
 			rep = one;
 		}
+emit:
 		for (; *rep; rep++) {
 			ch = (unsigned char)*rep;
 			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
@@ -366,8 +377,10 @@ uint32_t rst_line_off(const struct rst_ctx *c, size_t line, uint32_t col)
 		return l->off + (col < l->len ? col : l->len);
 	p = c->doc->src + l->off;
 	end = c->doc->src + c->doc->len;
+	/* the expanded line counts characters: walk the bytes to column @col */
 	while (p < end && *p != '\n' && vc < col) {
-		vc = *p == '\t' ? (vc / 8 + 1) * 8 : vc + 1;
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			vc = *p == '\t' ? (vc / 8 + 1) * 8 : vc + 1;
 		p++;
 	}
 	return (uint32_t)(p - c->doc->src);
