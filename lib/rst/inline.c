@@ -1027,7 +1027,8 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 
 				q = find_end(&x, E_INTERP, bq + 1, &e, &sfx);
 				if (q > len || q == bq + 1) {
-					implicit(&x, text_from, p);
+					/* the role stays text; the backquote is the problem */
+					implicit(&x, text_from, bq);
 					problem(&x, bq, bq + 1, "interpreted text or phrase reference");
 					seg = text_from = bq + 1;
 					p = seg - 1;
