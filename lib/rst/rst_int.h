@@ -21,11 +21,15 @@
  * (Python's recursion limit).
  * RST_MAX_TABLE_CELLS: rows times columns of one grid or simple table; a
  * 10 MB table of one-character cells stays linear below it.
+ * RST_MAX_TABLE_AREA: columns times lines of one grid table, 32 M (128 MB
+ * of code points while it is cut into cells); a 10 MB table is a third
+ * of it.
  * RST_MAX_SECTION_LEVELS: distinct title adornment styles in a document;
  * docutils has no limit, but no document uses more than a dozen.
  */
 #define RST_MAX_DEPTH 100
 #define RST_MAX_TABLE_CELLS (1u << 20)
+#define RST_MAX_TABLE_AREA ((size_t)32 << 20)
 #define RST_MAX_SECTION_LEVELS 32
 
 /*

@@ -41,7 +41,8 @@ static bool wide(uint32_t cp)
 
 static void decode_line(struct tline *t, const char *s, uint32_t len)
 {
-	size_t alloc = (size_t)len * 2 + 1;
+	/* a wide character (and its pad) takes at least three bytes */
+	size_t alloc = (size_t)len + 1;
 
 	t->cp = qu_xmalloc(alloc * sizeof(*t->cp));
 	t->n = 0;
@@ -348,7 +349,7 @@ static bool grid_table(struct rst_ctx *c, struct qu_rst_node *parent,
 		    (at(&g.tl[i], 0) != '+' && at(&g.tl[i], 0) != '|') ||
 		    (at(&g.tl[i], g.width - 1) != '+' && at(&g.tl[i], g.width - 1) != '|'))
 			goto out;
-	if (n < 2 || g.width * n > RST_MAX_TABLE_CELLS * 4)
+	if (n < 2 || g.width * n > RST_MAX_TABLE_AREA)
 		goto out;
 	/* the head/body separator +===+ becomes an ordinary border */
 	for (size_t i = 1; i + 1 < n; i++) {
@@ -414,14 +415,26 @@ static bool grid_table(struct rst_ctx *c, struct qu_rst_node *parent,
 		cl->r1 = bottom;
 		cl->c0 = left + 1;
 		cl->c1 = right;
-		/* new corners; the list stays sorted and small */
+		/* new corners, inserted in order (docutils sorts the list) */
 		for (int k = 0; k < 2; k++) {
+			size_t nw[2] = { k ? bottom : top, k ? left : right };
+			size_t lo = 0, hi = nc;
+
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+
+				if (cmp_corner(corners[mid], nw) <= 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
 			QU_VEC_GROW(corners, nc, calloc_);
-			corners[nc][0] = k ? bottom : top;
-			corners[nc][1] = k ? left : right;
+			memmove(corners + lo + 1, corners + lo,
+				(nc - lo) * sizeof(*corners));
+			corners[lo][0] = nw[0];
+			corners[lo][1] = nw[1];
 			nc++;
 		}
-		qsort(corners, nc, sizeof(*corners), cmp_corner);
 	}
 	for (size_t col = 0; col + 1 < g.width; col++)
 		if (g.done[col] != (long)n - 2)
