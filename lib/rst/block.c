@@ -209,7 +209,7 @@ static long from_roman(const char *s, uint32_t len)
 static bool all_of(const char *s, uint32_t len, const char *set)
 {
 	for (uint32_t i = 0; i < len; i++)
-		if (!strchr(set, s[i]))
+		if (!s[i] || !strchr(set, s[i]))
 			return false;
 	return len > 0;
 }
@@ -1744,7 +1744,7 @@ static uint32_t simplename(const char *s, uint32_t len, uint32_t i)
 			i += (uint32_t)cl;
 		if (i == w)
 			return w == start ? start : w - 1;
-		if (i < len && strchr("-._+:", s[i]) && i + 1 < len &&
+		if (i < len && s[i] && strchr("-._+:", s[i]) && i + 1 < len &&
 		    s[i + 1] != '_' && rst_is_simplename_char(s, len, i + 1, &cl)) {
 			i++;
 			continue;

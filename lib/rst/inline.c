@@ -17,6 +17,35 @@
 
 #include "rst_int.h"
 
+/* ASCII classes, one bit each: may precede a start-string (C_PRE), may
+ * follow an end-string (C_SUF), docutils' uric, emailc and urilast
+ * classes of URIs, and the joiners of a simplename. */
+enum { C_PRE = 1, C_SUF = 2, C_URIC = 4, C_EMAIL = 8, C_ULAST = 16,
+       C_JOIN = 32 };
+static const unsigned char ctab[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3,
+	3, 14, 3, 8, 12, 12, 12, 15, 5, 6, 28, 60, 6, 47, 38, 31,
+	28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 39, 6, 1, 28, 2, 10,
+	4, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
+	28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 5, 2, 6, 8, 60,
+	8, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
+	28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 9, 8, 10, 28, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static bool cls(unsigned char ch, unsigned bit)
+{
+	return ctab[ch] & bit;
+}
+
 /* Decode the code point at @s[i]; *@n gets its length in bytes. */
 static uint32_t decode(const char *s, size_t len, size_t i, size_t *n)
 {
@@ -151,7 +180,7 @@ static bool prefix_ok(const struct il *x, size_t p, size_t seg)
 		return false;
 	cp = decode_before(x->s, x->n, p);
 	if (cp < 0x80)
-		return is_space_cp(cp) || strchr("\"'(<[{-/:", (int)cp);
+		return cls((unsigned char)cp, C_PRE);
 	return is_space_cp(cp) || (is_upunct(cp) && !is_uclose(cp));
 }
 
@@ -165,7 +194,7 @@ static bool suffix_ok(const struct il *x, size_t q)
 		return true;
 	cp = decode(x->s, x->n, q, &n);
 	if (cp < 0x80)
-		return is_space_cp(cp) || strchr("\\.,;!?-/:\"')>]}", (int)cp);
+		return cls((unsigned char)cp, C_SUF);
 	return is_space_cp(cp) || (is_upunct(cp) && !is_uopen(cp));
 }
 
@@ -278,7 +307,7 @@ static bool end_at(const struct il *x, enum endk k, size_t q, size_t *e,
 				while (t < n && s[t] != '_' &&
 				       rst_is_simplename_char(s, n, t, &cl))
 					t += cl;
-				while (t + 1 < n && strchr("-._+:", s[t]) && s[t + 1] != '_' &&
+				while (t + 1 < n && cls((unsigned char)s[t], C_JOIN) && s[t + 1] != '_' &&
 				       rst_is_simplename_char(s, n, t + 1, &cl) && t > r + 1) {
 					if (s[t] == ':' && t + 1 < n && s[t + 1] == '`')
 						break;
@@ -421,24 +450,19 @@ static bool uric(const struct il *x, size_t i)
 {
 	unsigned char ch = (unsigned char)x->s[i];
 
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       (ch >= '0' && ch <= '9') || strchr("-_.!~*'()[];/:@&=+$,%", ch) ||
-	       (ch == '\\' && esc(x, i));
+	return cls(ch, C_URIC) || (ch == '\\' && esc(x, i));
 }
 
 static bool urilast(unsigned char ch)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       (ch >= '0' && ch <= '9') || strchr("_~*/=+", ch);
+	return cls(ch, C_ULAST);
 }
 
 static bool emailc(const struct il *x, size_t i)
 {
 	unsigned char ch = (unsigned char)x->s[i];
 
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       (ch >= '0' && ch <= '9') || strchr("-_!~*'{|}/#?^`&=+$%", ch) ||
-	       (ch == '\\' && esc(x, i));
+	return cls(ch, C_EMAIL) || (ch == '\\' && esc(x, i));
 }
 
 /* The ends at which "uric* uri_end" starting at @i may stop, longest
@@ -572,6 +596,11 @@ static void implicit(struct il *x, size_t a, size_t b)
 
 	if (a >= b)
 		return;
+	/* every URI has a colon, every address an at sign */
+	if (!memchr(x->s + a, ':', b - a) && !memchr(x->s + a, '@', b - a)) {
+		add_text(x, x->parent, a, b);
+		return;
+	}
 	x->n = b;
 	x->scheme_end = x->email_end = 0;
 	for (p = a; p < b; p++) {
@@ -795,7 +824,7 @@ static size_t standalone_ref(struct il *x, size_t p, size_t *name_end)
 		if (s[r] != '_' && rst_is_simplename_char(s, n, r, &cl)) {
 			joiner = false;
 			r += cl;
-		} else if (strchr("-._+:", s[r]) && s[r]) {
+		} else if (cls((unsigned char)s[r], C_JOIN)) {
 			if (joiner && limit == (size_t)-1)
 				limit = r - 1;
 			joiner = true;
@@ -842,7 +871,7 @@ static size_t footnote_ref(struct il *x, size_t p, size_t *l0, size_t *l1,
 		while (q < n && s[q] != ']' && s[q] != '_' &&
 		       rst_is_simplename_char(s, n, q, &cl))
 			q += cl;
-		while (q + 1 < n && strchr("-._+:", s[q]) && s[q] &&
+		while (q + 1 < n && cls((unsigned char)s[q], C_JOIN) &&
 		       rst_is_simplename_char(s, n, q + 1, &cl) && s[q + 1] != '_') {
 			q++;
 			while (q < n && s[q] != '_' && rst_is_simplename_char(s, n, q, &cl))
@@ -859,7 +888,7 @@ static size_t footnote_ref(struct il *x, size_t p, size_t *l0, size_t *l1,
 			q += cl;
 		if (q == p + 1)
 			return 0;
-		while (q + 1 < n && strchr("-._+:", s[q]) && s[q] &&
+		while (q + 1 < n && cls((unsigned char)s[q], C_JOIN) &&
 		       s[q + 1] != '_' && rst_is_simplename_char(s, n, q + 1, &cl)) {
 			q++;
 			while (q < n && s[q] != '_' && rst_is_simplename_char(s, n, q, &cl))
@@ -878,7 +907,8 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 		size_t len, uint32_t off)
 {
 	struct il x = { .c = c, .parent = parent, .s = s, .n = len, .off = off };
-	size_t seg = 0, text_from = 0, p;
+	size_t seg = 0, text_from = 0, p, last_us;
+	bool any_us;
 
 	for (int k = 0; k < 8; k++)
 		x.at[k] = (size_t)-1;
@@ -886,11 +916,21 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 	for (size_t i = 0; i < len; i++)
 		if (s[i] == '\\')
 			x.escb[i++] = 1;
+	/* a standalone reference ends in "_": none after the last one */
+	{
+		const char *u = memrchr(s, '_', len);
+
+		last_us = u ? (size_t)(u - s) : 0;
+		any_us = u != NULL;
+	}
 	for (p = 0; p < len; p++) {
 		unsigned char ch = (unsigned char)s[p];
 		size_t e = 0, q, sfx = 0, ne = 0, l0, l1;
 		bool cit;
 
+		if (ch != '*' && ch != '`' && ch != '|' && ch != '_' && ch != ':' &&
+		    ch != '[' && (!any_us || p >= last_us))
+			continue;
 		if (!prefix_ok(&x, p, seg))
 			continue;
 		/* start-strings: ** * `` _` | */
@@ -1012,7 +1052,7 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 
 			while (t < len && s[t] != '_' && rst_is_simplename_char(s, len, t, &cl))
 				t += cl;
-			while (t + 1 < len && strchr("-._+:", s[t]) && s[t] &&
+			while (t + 1 < len && cls((unsigned char)s[t], C_JOIN) &&
 			       s[t + 1] != '_' && rst_is_simplename_char(s, len, t + 1, &cl) &&
 			       !(s[t] == ':' && s[t + 1] == '`')) {
 				t++;
