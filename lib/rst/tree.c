@@ -16,7 +16,9 @@ struct qu_rst_node *rst_node(struct rst_ctx *c, enum qu_rst_kind kind,
 	struct qu_rst_node *n = qu_arena_zalloc(c->a, sizeof(*n));
 
 	n->kind = kind;
-	n->off = off;
+	/* inline nodes place themselves by their position in the joined
+	 * (tab-expanded) text of a paragraph, which can run past the end */
+	n->off = off < c->doc->len ? off : (uint32_t)c->doc->len;
 	return n;
 }
 
