@@ -76,6 +76,7 @@ static void split_lines(struct rst_ctx *c, const char *src, size_t len)
 		if (i == len)
 			break;
 	}
+	c->lines_alloc = alloc;
 }
 
 struct qu_rst_doc *qu_rst_parse(struct qu_diags *diags, const char *path,

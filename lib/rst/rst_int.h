@@ -63,7 +63,7 @@ struct rst_ctx {
 	struct qu_arena *a;
 	struct qu_diags *diags;
 	struct rline *lines;
-	size_t nlines;
+	size_t nlines, lines_alloc;
 	/* title adornments seen, in order: [0] overline or 0, [1] underline */
 	char styles[RST_MAX_SECTION_LEVELS][2];
 	int nstyles;

@@ -102,14 +102,11 @@ static uint32_t at(const struct tline *t, size_t col)
 /* A new line at the end of the line table holding @text, placed at the
  * input offset @off. */
 static size_t add_line(struct rst_ctx *c, const char *text, size_t len,
-		       uint32_t off, size_t *alloc)
+		       uint32_t off)
 {
 	struct rline *l;
 
-	if (c->nlines >= *alloc) {
-		*alloc = *alloc ? *alloc * 2 : c->nlines * 2 + 16;
-		c->lines = qu_xrealloc(c->lines, *alloc * sizeof(*c->lines));
-	}
+	QU_VEC_GROW(c->lines, c->nlines, c->lines_alloc);
 	l = &c->lines[c->nlines];
 	l->s = qu_arena_strndup(c->a, text, len);
 	l->len = (uint32_t)len;
@@ -129,7 +126,6 @@ static void cell_body(struct rst_ctx *c, struct qu_rst_node *entry,
 	struct qu_buf b = QU_BUF_INIT;
 	bool any = false;
 	struct blk blk;
-	size_t alloc = 0;
 
 	for (size_t r = r0; r < r1; r++) {
 		size_t e = c1 < tl[r].n ? c1 : tl[r].n, s = c0, k;
@@ -147,7 +143,6 @@ static void cell_body(struct rst_ctx *c, struct qu_rst_node *entry,
 	if (!any)
 		return;
 	/* the line table grows: remember where ours begin */
-	alloc = c->nlines;
 	first = c->nlines;
 	for (size_t r = r0; r < r1; r++) {
 		size_t e = c1 < tl[r].n ? c1 : tl[r].n, s = c0 + indent;
@@ -158,7 +153,7 @@ static void cell_body(struct rst_ctx *c, struct qu_rst_node *entry,
 		qu_buf_reset(&b);
 		if (e > s)
 			encode(&b, tl[r].cp + s, e - s);
-		add_line(c, b.buf, b.len, off, &alloc);
+		add_line(c, b.buf, b.len, off);
 	}
 	qu_buf_fini(&b);
 	blk.a = first;
