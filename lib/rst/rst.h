@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rst.h - the reStructuredText reader (rst stage)
+ *
+ * In: the bytes of one reST page and its path. Out: a document tree owned
+ * by one arena, the parse docutils' own parser would give before its
+ * transforms run (references unresolved, the title not promoted), with
+ * Sphinx's and the kernel's directives and roles kept generically; every
+ * node carries its byte offset into the input. Bad input never stops the
+ * parse: it gives diagnostics (-Wrst-*) and the text stays in the tree.
+ * May be included by the stages after site/ (graph, markdown, render) and
+ * by cmd/.
+ */
+#ifndef QU_RST_RST_H
+#define QU_RST_RST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+/*
+ * enum qu_rst_kind - one enumerator per row of lib/rst/nodes.def, named
+ * QU_RST_<ID>, then QU_RST__COUNT.
+ */
+enum qu_rst_kind {
+#define RST_NODE(id, tag) QU_RST_##id,
+#include "nodes.def"
+#undef RST_NODE
+	QU_RST__COUNT
+};
+
+/**
+ * struct qu_rst_attr - one attribute of a node, docutils' way
+ * @name: the attribute's name ("ids", "refuri", "enumtype", ...)
+ * @value: its value; list-valued attributes (ids, names, classes,
+ *	dupnames) hold their items separated by spaces, a space or a
+ *	backslash inside an item escaped by a backslash, as pseudo-XML
+ *	prints them
+ * @next: the next attribute, in the order they were set
+ */
+struct qu_rst_attr {
+	const char *name;
+	const char *value;
+	struct qu_rst_attr *next;
+};
+
+/**
+ * struct qu_rst_node - one node of a document tree
+ * @kind: what it is
+ * @off: byte offset in the input where its source begins
+ * @text: for QU_RST_TEXT, the text (escapes removed), NUL-terminated
+ * @len: the length of @text
+ * @attrs: the attributes, or NULL
+ * @parent: the enclosing node (NULL for the document)
+ * @first: the first child
+ * @last: the last child
+ * @next: the next sibling
+ *
+ * Everything lives in the document's arena.
+ */
+struct qu_rst_node {
+	enum qu_rst_kind kind;
+	uint32_t off;
+	const char *text;
+	size_t len;
+	struct qu_rst_attr *attrs;
+	struct qu_rst_node *parent, *first, *last, *next;
+};
+
+/**
+ * struct qu_rst_doc - a parsed reST document
+ * @arena: owns every node, attribute and string of the tree
+ * @root: the QU_RST_DOCUMENT node
+ * @path: the path given to qu_rst_parse(), copied into @arena
+ * @src: the input bytes (not owned: they must outlive the document)
+ * @len: their length
+ * @lines: the line index of @src, for turning offsets into line:col
+ */
+struct qu_rst_doc {
+	struct qu_arena arena;
+	struct qu_rst_node *root;
+	const char *path;
+	const char *src;
+	size_t len;
+	struct qu_lines lines;
+};
+
+/**
+ * qu_rst_parse() - parse one reST document
+ * @diags: receives the diagnostics (path:line:col, -Wrst-*)
+ * @path: the file's path as diagnostics should print it
+ * @src: the bytes; need not be NUL-terminated, may hold anything
+ * @len: how many (at most 4 GiB - 1; longer input is cut with a warning)
+ *
+ * Never fails on bad input: what cannot be parsed stays in the tree as
+ * text or a literal block, with a diagnostic.
+ *
+ * Context: thread-safe for distinct @diags.
+ * Return: the document; free it with qu_rst_free().
+ */
+struct qu_rst_doc *qu_rst_parse(struct qu_diags *diags, const char *path,
+				const char *src, size_t len);
+
+/**
+ * qu_rst_free() - free a document and its whole tree
+ * @doc: the document, or NULL
+ */
+void qu_rst_free(struct qu_rst_doc *doc);
+
+/**
+ * qu_rst_kind_name() - the tag name of a node kind
+ * @kind: the kind
+ *
+ * Return: docutils' element name ("paragraph"), static storage.
+ */
+const char *qu_rst_kind_name(enum qu_rst_kind kind);
+
+/**
+ * qu_rst_attr() - find an attribute of a node
+ * @n: the node
+ * @name: the attribute's name
+ *
+ * Return: its value, or NULL when @n does not have it.
+ */
+const char *qu_rst_attr(const struct qu_rst_node *n, const char *name);
+
+/**
+ * qu_rst_dump() - print a tree as docutils' pseudo-XML
+ * @out: the text is appended here
+ * @doc: the document
+ *
+ * The form of "python3 -m docutils --writer=pseudoxml" on the parse tree
+ * (attributes sorted by name, four spaces a level), so goldens can be
+ * made by docutils and compared line for line.
+ */
+void qu_rst_dump(struct qu_buf *out, const struct qu_rst_doc *doc);
+
+#endif /* QU_RST_RST_H */
