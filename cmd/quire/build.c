@@ -8,12 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-
-#include <cmark-gfm-core-extensions.h>
-#include <git2.h>
-#include <libxml/parser.h>
 
 #include "build/build.h"
 #include "cmd.h"
@@ -72,7 +67,6 @@ int cmd_build(int argc, char **argv)
 	double t0 = now();
 	size_t nwarn = 0, nerr = 0;
 	int c, ret = QU_EXIT_USAGE;
-	struct stat sb;
 
 	qu_diags_init(&all);
 	o.timing = getenv("QUIRE_TIMING") != NULL;
@@ -114,22 +108,12 @@ int cmd_build(int argc, char **argv)
 			return cmd_usage_error("build", "bad arguments");
 		}
 	}
-	if (optind < argc)
-		o.dir = argv[optind++];
-	if (optind < argc)
-		return cmd_usage_error("build", "one folder at most");
 	if (o.cache && o.no_cache)
 		return cmd_usage_error("build",
 				       "--cache and --no-cache exclude each other");
-	if (stat(o.dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-		fprintf(stderr, "quire build: %s: no such folder\n", o.dir);
-		return QU_EXIT_USAGE;
-	}
-
-	/* libraries with global set-up, before any thread starts */
-	xmlInitParser();
-	git_libgit2_init();
-	cmark_gfm_core_extensions_ensure_registered();
+	if ((c = cmd_folder_arg(&o.dir, "build", argc, argv)))
+		return c;
+	cmd_init_libraries();
 
 	if (qu_build_new(&b, &o, &err) < 0) {
 		/* a broken configuration: its errors in compiler format */

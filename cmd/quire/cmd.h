@@ -122,4 +122,22 @@ int cmd_files_expand(struct cmd_files *f, const char *cmd, const char *path,
  */
 void cmd_files_fini(struct cmd_files *f);
 
+/**
+ * cmd_folder_arg() - take the optional folder argument of a command
+ * @dir: the folder; left as it is (the default) when none is given
+ * @cmd: the command, for messages
+ * @argc: as main() got it
+ * @argv: likewise; read from optind on
+ *
+ * Return: 0, or the exit status (QU_EXIT_USAGE) after a message when
+ * there are more arguments or the folder does not exist.
+ */
+int cmd_folder_arg(const char **dir, const char *cmd, int argc, char **argv);
+
+/**
+ * cmd_init_libraries() - set up libxml2, libgit2 and cmark-gfm's
+ * extensions, once, before any thread starts (STYLE: threads)
+ */
+void cmd_init_libraries(void);
+
 #endif /* QU_CMD_CMD_H */

@@ -13,6 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <getopt.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <git2.h>
+#include <libxml/parser.h>
+
 #include "cmd.h"
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
@@ -189,4 +195,26 @@ int cmd_files_expand(struct cmd_files *f, const char *cmd, const char *path,
 	qu_buf_fini(&b);
 	qsort(f->v + first, f->n - first, sizeof(*f->v), cmp_str);
 	return 0;
+}
+
+int cmd_folder_arg(const char **dir, const char *cmd, int argc, char **argv)
+{
+	struct stat st;
+
+	if (optind < argc)
+		*dir = argv[optind++];
+	if (optind < argc)
+		return cmd_usage_error(cmd, "one folder at most");
+	if (stat(*dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "quire %s: %s: no such folder\n", cmd, *dir);
+		return QU_EXIT_USAGE;
+	}
+	return 0;
+}
+
+void cmd_init_libraries(void)
+{
+	xmlInitParser();
+	git_libgit2_init();
+	cmark_gfm_core_extensions_ensure_registered();
 }

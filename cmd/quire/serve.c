@@ -8,11 +8,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#include <cmark-gfm-core-extensions.h>
-#include <git2.h>
-#include <libxml/parser.h>
 
 #include "cmd.h"
 #include "serve/serve.h"
@@ -50,7 +45,6 @@ int cmd_serve(int argc, char **argv)
 	};
 	struct qu_serve_opts o = {.dir = ".", .port = 8000};
 	struct qu_buf err = QU_BUF_INIT;
-	struct stat st;
 	char *end;
 	long port;
 	int c, r;
@@ -89,17 +83,9 @@ int cmd_serve(int argc, char **argv)
 			return cmd_usage_error("serve", "bad arguments");
 		}
 	}
-	if (optind < argc)
-		o.dir = argv[optind++];
-	if (optind < argc)
-		return cmd_usage_error("serve", "one folder at most");
-	if (stat(o.dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "quire serve: %s: no such folder\n", o.dir);
-		return QU_EXIT_USAGE;
-	}
-	xmlInitParser();
-	git_libgit2_init();
-	cmark_gfm_core_extensions_ensure_registered();
+	if ((c = cmd_folder_arg(&o.dir, "serve", argc, argv)))
+		return c;
+	cmd_init_libraries();
 	r = qu_serve_run(&o, &err);
 	if (r < 0)
 		fprintf(stderr, "quire serve: %s\n", err.buf);
