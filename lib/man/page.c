@@ -220,10 +220,22 @@ static void body(struct man_w *w, const struct qu_item *it)
 		size_t start = w->b->len;
 
 		qu_buf_adds(w->b, ";");
-		/* glue the ";" to the closing brace's line */
-		if (start && w->b->buf[start - 1] == '\n') {
+		const char *prev = start > 1 ? memrchr(w->b->buf, '\n',
+						       start - 1)
+					     : NULL;
+		size_t plen = prev ? start - 1 - (size_t)(prev + 1 - w->b->buf)
+				   : start - 1;
+
+		/*
+		 * glue the ";" to the closing brace's line, unless that
+		 * would make it longer than mandoc allows (found by fuzz-man)
+		 */
+		if (start && w->b->buf[start - 1] == '\n' &&
+		    plen < MAN_LINE_MAX) {
 			w->b->buf[start - 1] = ';';
 			w->b->len = start;
+			qu_buf_addc(w->b, '\n');
+		} else if (start && w->b->buf[start - 1] == '\n') {
 			qu_buf_addc(w->b, '\n');
 		}
 	}

@@ -755,7 +755,7 @@ size_t rst_table(struct rst_ctx *c, struct qu_rst_node *parent,
 				break;
 			if (s[0] != '+' && s[0] != '|')
 				break;
-			if (s[0] == '+' && s[1] == '-')
+			if (s[0] == '+' && len > 1 && s[1] == '-')
 				last = e;
 		}
 		if (last == i)
