@@ -59,6 +59,13 @@ void man_escape(struct qu_buf *b, const char *p, size_t n, enum man_esc esc);
  * blanks dropped, a leading "." or "'" (which would make it a request)
  * guarded with "\&", nothing at all for an empty line.
  */
+/*
+ * man_request_fit() - shorten the quoted argument of the request line at
+ * @start (its text begins at @arg, the line ends in '"' and a newline) to
+ * MAN_LINE_MAX bytes, at an escape's boundary, with an ellipsis: a request
+ * cannot be continued on the next line.
+ */
+void man_request_fit(struct qu_buf *b, size_t start, size_t arg);
 void man_line_end(struct man_w *w, size_t start);
 
 /* Appends one line of Markdown with its highlights as roff inline text. */

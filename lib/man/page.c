@@ -382,9 +382,12 @@ static void sections(struct man_w *w, const struct qu_item *it)
 
 		if (blank(sec->body))
 			continue;
+		size_t req = w->b->len;
+
 		qu_buf_adds(w->b, ".SH \"");
 		upper_arg(w->b, sec->title);
 		qu_buf_adds(w->b, "\"\n");
+		man_request_fit(w->b, req, req + 5);
 		w->fresh = true;
 		man_blocks(w, sec->body);
 	}

@@ -167,13 +167,18 @@ static void wrap(struct qu_buf *b, size_t start, bool nofill)
 		return;
 	src = qu_xstrndup(b->buf + start, n);
 	b->len = start;
-	while (n - pos > MAN_LINE_MAX) {
+	/* the last piece may get a "\\&" too: it needs its two bytes */
+	while (n - pos + (pos ? 2 : 0) > MAN_LINE_MAX) {
 		size_t i = pos, last_sp = 0, last_cut = 0;
 
 		while (i < n && i - pos < room) {
 			if (src[i] == ' ' && !nofill && i > pos)
 				last_sp = i;
-			else if (i > pos && src[i] != ' ' && src[i - 1] != ' ')
+			else if (i > pos &&
+				 (nofill || (src[i - 1] != ' ' &&
+					     src[i] != ' ')))
+				/* no-fill text breaks anywhere ("\\c" keeps
+				 * its blanks), or "; ; ;" never would */
 				last_cut = i;
 			i += src[i] == '\\' ? esc_len(src + i, n - i) : 1;
 		}
@@ -207,6 +212,26 @@ static void wrap(struct qu_buf *b, size_t start, bool nofill)
 	}
 	qu_buf_add(b, src + pos, n - pos);
 	free(src);
+}
+
+void man_request_fit(struct qu_buf *b, size_t start, size_t arg)
+{
+	/* room for the ellipsis, the closing quote and the newline */
+	const size_t keep = MAN_LINE_MAX - 10;
+	size_t i = arg, cut = arg, end;
+
+	if (b->len - start <= MAN_LINE_MAX + 1)
+		return;
+	/* the argument runs to the closing quote before the newline */
+	end = b->len - 2;
+	while (i < end && i - start < keep) {
+		cut = i;
+		i += b->buf[i] == '\\' ? esc_len(b->buf + i, end - i) : 1;
+	}
+	if (i - start < keep)
+		cut = i;
+	b->len = cut;
+	qu_buf_adds(b, "\\[u2026]\"\n");
 }
 
 void man_line_end(struct man_w *w, size_t start)
@@ -810,9 +835,12 @@ void man_blocks(struct man_w *w, const char *text)
 				while (e > a && (p[e - 1] == '#' ||
 						 p[e - 1] == ' '))
 					e--;
+				size_t req = w->b->len;
+
 				qu_buf_adds(w->b, ".SS \"");
 				man_escape(w->b, p + a, e - a, MAN_ESC_ARG);
 				qu_buf_adds(w->b, "\"\n");
+				man_request_fit(w->b, req, req + 5);
 				w->fresh = true;
 				in_para = false;
 				blank_before = true;
