@@ -118,14 +118,10 @@ struct build_page_state {
  * struct build_cache - the state a build keeps for the next one
  * @pages: the pages of the last site, sorted by @out
  * @npages: how many
- * @outputs: every file of the last site, relative to it, sorted
- * @noutputs: how many
  */
 struct build_cache {
 	struct build_page_state *pages;
 	size_t npages;
-	char **outputs;
-	size_t noutputs;
 };
 
 /**
@@ -164,6 +160,32 @@ void build_cache_fini(struct build_cache *c);
  */
 const struct build_page_state *build_cache_find(const struct build_cache *c,
 						const char *out);
+
+/**
+ * struct build_rd - a reader of encoded bytes (codec.c)
+ * @p: the next byte
+ * @left: bytes left
+ * @bad: a field was short; every later read fails too
+ */
+struct build_rd {
+	const unsigned char *p;
+	size_t left;
+	bool bad;
+};
+
+void build_put_u32(struct qu_buf *b, uint32_t v);
+void build_put_u64(struct qu_buf *b, uint64_t v);
+/* a NULL string is kept as NULL */
+void build_put_str(struct qu_buf *b, const char *s);
+bool build_get(struct build_rd *r, void *out, size_t n);
+uint32_t build_get_u32(struct build_rd *r);
+uint64_t build_get_u64(struct build_rd *r);
+/*
+ * build_get_str() - the next string, or NULL (a NULL was written, or the
+ * field is short: then @r->bad); copied into @a when given, else pointing
+ * into the bytes; its length in *@len when @len is given
+ */
+const char *build_get_str(struct build_rd *r, struct qu_arena *a, size_t *len);
 
 /**
  * build_diag_by_name() - the registry row of a -W name

@@ -19,80 +19,7 @@
 #include "qu_config.h"
 
 #define CACHE_MAGIC "quire-cache\n"
-#define CACHE_FORMAT 1
-/* a diagnostic text or a path longer than this is not from quire */
-#define CACHE_MAX_STR (1u << 20)
-
-static void put_u32(struct qu_buf *b, uint32_t v)
-{
-	v = htole32(v);
-	qu_buf_add(b, &v, 4);
-}
-
-static void put_u64(struct qu_buf *b, uint64_t v)
-{
-	v = htole64(v);
-	qu_buf_add(b, &v, 8);
-}
-
-static void put_str(struct qu_buf *b, const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	put_u32(b, (uint32_t)n);
-	qu_buf_add(b, s ? s : "", n);
-}
-
-/* A reader that fails for good at the first short or bad field. */
-struct rd {
-	const char *p;
-	size_t left;
-	bool bad;
-};
-
-static bool get(struct rd *r, void *out, size_t n)
-{
-	if (r->bad || r->left < n) {
-		r->bad = true;
-		return false;
-	}
-	memcpy(out, r->p, n);
-	r->p += n;
-	r->left -= n;
-	return true;
-}
-
-static uint32_t get_u32(struct rd *r)
-{
-	uint32_t v = 0;
-
-	get(r, &v, 4);
-	return le32toh(v);
-}
-
-static uint64_t get_u64(struct rd *r)
-{
-	uint64_t v = 0;
-
-	get(r, &v, 8);
-	return le64toh(v);
-}
-
-/* A string of the file; valid while the file's bytes are. */
-static const char *get_str(struct rd *r, size_t *len)
-{
-	uint32_t n = get_u32(r);
-	const char *s = r->p;
-
-	if (r->bad || n > CACHE_MAX_STR || r->left < n) {
-		r->bad = true;
-		return NULL;
-	}
-	r->p += n;
-	r->left -= n;
-	*len = n;
-	return s;
-}
+#define CACHE_FORMAT 2
 
 static void state_file(struct qu_buf *b, const char *dir, const char *site)
 {
@@ -120,7 +47,7 @@ static bool str_is(const char *s, size_t n, const char *want)
 	return s && strlen(want) == n && !memcmp(s, want, n);
 }
 
-static const char *parse(struct build_cache *c, struct rd *r,
+static const char *parse(struct build_cache *c, struct build_rd *r,
 			 const char *site, struct qu_arena *paths)
 {
 	char magic[sizeof(CACHE_MAGIC) - 1];
@@ -128,18 +55,18 @@ static const char *parse(struct build_cache *c, struct rd *r,
 	size_t n, i;
 	uint64_t np;
 
-	if (!get(r, magic, sizeof(magic)) ||
+	if (!build_get(r, magic, sizeof(magic)) ||
 	    memcmp(magic, CACHE_MAGIC, sizeof(magic)))
 		return "not a quire cache";
-	if (get_u32(r) != CACHE_FORMAT)
+	if (build_get_u32(r) != CACHE_FORMAT)
 		return "written in another format";
-	s = get_str(r, &n);
+	s = build_get_str(r, NULL, &n);
 	if (!str_is(s, n, QU_VERSION))
 		return r->bad ? "truncated" : "written by another quire";
-	s = get_str(r, &n);
+	s = build_get_str(r, NULL, &n);
 	if (!str_is(s, n, site))
 		return r->bad ? "truncated" : "written for another site";
-	np = get_u64(r);
+	np = build_get_u64(r);
 	if (r->bad || np > r->left / 16)
 		return "truncated";
 	c->pages = qu_xcalloc(np + 1, sizeof(*c->pages));
@@ -147,27 +74,30 @@ static const char *parse(struct build_cache *c, struct rd *r,
 		struct build_page_state *ps = &c->pages[i];
 		uint32_t nd, k;
 
-		s = get_str(r, &n);
+		s = build_get_str(r, NULL, &n);
 		if (!s)
 			break;
 		ps->out = qu_xstrndup(s, n);
-		ps->key = get_u64(r);
+		ps->key = build_get_u64(r);
 		qu_diags_init(&ps->diags);
 		c->npages++;
-		nd = get_u32(r);
+		nd = build_get_u32(r);
 		for (k = 0; k < nd && !r->bad; k++) {
 			const char *name, *path, *msg;
 			size_t nn, pn, mn;
 			enum qu_diag_id id;
 			uint32_t line, col;
 
-			name = get_str(r, &nn);
-			path = get_str(r, &pn);
-			line = get_u32(r);
-			col = get_u32(r);
-			msg = get_str(r, &mn);
+			name = build_get_str(r, NULL, &nn);
+			path = build_get_str(r, NULL, &pn);
+			line = build_get_u32(r);
+			col = build_get_u32(r);
+			msg = build_get_str(r, NULL, &mn);
 			if (r->bad)
 				break;
+			/* quire never writes a NULL here */
+			if (!name || !path || !msg)
+				return "corrupt (a missing string)";
 			if (!build_diag_by_name(&id, name, nn))
 				return "names an unknown diagnostic";
 			qu_diag(&ps->diags, id,
@@ -191,7 +121,7 @@ const char *build_cache_read(struct build_cache *c, const char *dir,
 		      err = QU_BUF_INIT;
 	const char *why = NULL;
 	uint64_t sum;
-	struct rd r;
+	struct build_rd r;
 
 	memset(c, 0, sizeof(*c));
 	state_file(&path, dir, site);
@@ -206,7 +136,7 @@ const char *build_cache_read(struct build_cache *c, const char *dir,
 		why = "corrupt (checksum)";
 		goto out;
 	}
-	r.p = data.buf;
+	r.p = (const unsigned char *)data.buf;
 	r.left = data.len - 8;
 	r.bad = false;
 	why = parse(c, &r, site, paths);
@@ -237,25 +167,25 @@ int build_cache_write(const struct build_cache *c, const char *dir,
 	memcpy(v, c->pages, c->npages * sizeof(*v));
 	qsort(v, c->npages, sizeof(*v), cmp_state);
 	qu_buf_add(&b, CACHE_MAGIC, sizeof(CACHE_MAGIC) - 1);
-	put_u32(&b, CACHE_FORMAT);
-	put_str(&b, QU_VERSION);
-	put_str(&b, site);
-	put_u64(&b, c->npages);
+	build_put_u32(&b, CACHE_FORMAT);
+	build_put_str(&b, QU_VERSION);
+	build_put_str(&b, site);
+	build_put_u64(&b, c->npages);
 	for (i = 0; i < c->npages; i++) {
-		put_str(&b, v[i].out);
-		put_u64(&b, v[i].key);
-		put_u32(&b, (uint32_t)v[i].diags.n);
+		build_put_str(&b, v[i].out);
+		build_put_u64(&b, v[i].key);
+		build_put_u32(&b, (uint32_t)v[i].diags.n);
 		for (k = 0; k < v[i].diags.n; k++) {
 			const struct qu_diag *d = &v[i].diags.v[k];
 
-			put_str(&b, qu_diag_info(d->id)->name);
-			put_str(&b, d->path);
-			put_u32(&b, d->line);
-			put_u32(&b, d->col);
-			put_str(&b, d->msg);
+			build_put_str(&b, qu_diag_info(d->id)->name);
+			build_put_str(&b, d->path);
+			build_put_u32(&b, d->line);
+			build_put_u32(&b, d->col);
+			build_put_str(&b, d->msg);
 		}
 	}
-	put_u64(&b, XXH3_64bits(b.buf, b.len));
+	build_put_u64(&b, XXH3_64bits(b.buf, b.len));
 	if (qu_mkdir_p(dir, err) < 0)
 		goto out;
 	qu_buf_addf(&path, "%s/%s", dir, QU_CACHE_MARKER);
@@ -280,9 +210,6 @@ void build_cache_fini(struct build_cache *c)
 		qu_diags_fini(&c->pages[i].diags);
 	}
 	free(c->pages);
-	for (i = 0; i < c->noutputs; i++)
-		free(c->outputs[i]);
-	free(c->outputs);
 	memset(c, 0, sizeof(*c));
 }
 

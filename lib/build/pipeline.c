@@ -894,11 +894,6 @@ static void decide_pages(struct qu_build *b)
 	}
 }
 
-static int cmp_cstr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Pages of the last site that this one no longer has. */
 static size_t count_removed(const struct qu_build *b)
 {
@@ -907,7 +902,7 @@ static size_t count_removed(const struct qu_build *b)
 
 	for (i = 0; i < b->site.npages; i++)
 		outs[i] = b->site.pages[i].out;
-	qsort(outs, b->site.npages, sizeof(char *), cmp_cstr);
+	qsort(outs, b->site.npages, sizeof(char *), cmp_str);
 	for (i = 0; i < b->cache.npages; i++) {
 		const char *k = b->cache.pages[i].out;
 
@@ -915,7 +910,7 @@ static size_t count_removed(const struct qu_build *b)
 			continue;
 
 		if (!bsearch(&k, outs, b->site.npages, sizeof(char *),
-			     cmp_cstr))
+			     cmp_str))
 			n++;
 	}
 	free(outs);

@@ -29,67 +29,8 @@
 
 #define UNITS_FORMAT "2"
 #define UNITS_FILE "units.sqlite"
-#define NO_STR 0xffffffffu
 /* a file changed this close to the cache's writing is checked by hash */
 #define RACY_NS (2ull * 1000000000ull)
-
-struct rd {
-	const unsigned char *p;
-	size_t left;
-	bool bad;
-};
-
-static uint32_t get_u32(struct rd *r)
-{
-	uint32_t v;
-
-	if (r->bad || r->left < 4) {
-		r->bad = true;
-		return 0;
-	}
-	memcpy(&v, r->p, 4);
-	r->p += 4;
-	r->left -= 4;
-	return le32toh(v);
-}
-
-/* A string, or NULL; copied into @a when @a is given. */
-static const char *get_str(struct rd *r, struct qu_arena *a, size_t *len)
-{
-	uint32_t n = get_u32(r);
-	const char *s = (const char *)r->p;
-
-	if (n == NO_STR || r->bad)
-		return NULL;
-	if (r->left < n) {
-		r->bad = true;
-		return NULL;
-	}
-	r->p += n;
-	r->left -= n;
-	if (len)
-		*len = n;
-	return a ? qu_arena_strndup(a, s, n) : s;
-}
-
-static void put_u32(struct qu_buf *b, uint32_t v)
-{
-	v = htole32(v);
-	qu_buf_add(b, &v, 4);
-}
-
-static void put_str(struct qu_buf *b, const char *s)
-{
-	size_t n;
-
-	if (!s) {
-		put_u32(b, NO_STR);
-		return;
-	}
-	n = strlen(s);
-	put_u32(b, (uint32_t)n);
-	qu_buf_add(b, s, n);
-}
 
 /* strcmp() order of two strings given with their lengths */
 static int cmp_path(const char *a, size_t al, const char *b, size_t bl)
@@ -120,46 +61,46 @@ void build_stat_of(struct build_stat *out, const struct stat *st)
 }
 
 /* Skip one unit's body, checking its shape; false when malformed. */
-static bool skip_body(struct rd *r)
+static bool skip_body(struct build_rd *r)
 {
 	uint32_t n, k, j;
 
-	n = get_u32(r);
+	n = build_get_u32(r);
 	for (k = 0; k < n && !r->bad; k++) {
-		get_u32(r);
-		get_str(r, NULL, NULL);
-		get_str(r, NULL, NULL);
-		get_str(r, NULL, NULL);
-		get_u32(r);
-		get_u32(r);
-		get_str(r, NULL, NULL);
-		for (j = get_u32(r); j && !r->bad; j--) {
-			get_str(r, NULL, NULL);
-			get_str(r, NULL, NULL);
-			get_str(r, NULL, NULL);
-			get_u32(r);
+		build_get_u32(r);
+		build_get_str(r, NULL, NULL);
+		build_get_str(r, NULL, NULL);
+		build_get_str(r, NULL, NULL);
+		build_get_u32(r);
+		build_get_u32(r);
+		build_get_str(r, NULL, NULL);
+		for (j = build_get_u32(r); j && !r->bad; j--) {
+			build_get_str(r, NULL, NULL);
+			build_get_str(r, NULL, NULL);
+			build_get_str(r, NULL, NULL);
+			build_get_u32(r);
 		}
-		for (j = get_u32(r); j && !r->bad; j--) {
-			get_str(r, NULL, NULL);
-			get_str(r, NULL, NULL);
-			get_u32(r);
+		for (j = build_get_u32(r); j && !r->bad; j--) {
+			build_get_str(r, NULL, NULL);
+			build_get_str(r, NULL, NULL);
+			build_get_u32(r);
 		}
 	}
-	for (n = get_u32(r); n && !r->bad; n--) {
-		get_str(r, NULL, NULL);
-		get_str(r, NULL, NULL);
-		get_u32(r);
+	for (n = build_get_u32(r); n && !r->bad; n--) {
+		build_get_str(r, NULL, NULL);
+		build_get_str(r, NULL, NULL);
+		build_get_u32(r);
 	}
-	for (n = get_u32(r); n && !r->bad; n--) {
+	for (n = build_get_u32(r); n && !r->bad; n--) {
 		size_t len;
-		const char *name = get_str(r, NULL, &len);
+		const char *name = build_get_str(r, NULL, &len);
 		enum qu_diag_id id;
 
 		if (!name || !build_diag_by_name(&id, name, len))
 			r->bad = true;
-		get_u32(r);
-		get_u32(r);
-		get_str(r, NULL, NULL);
+		build_get_u32(r);
+		build_get_u32(r);
+		build_get_str(r, NULL, NULL);
 	}
 	return !r->bad;
 }
@@ -304,7 +245,7 @@ static const char *load_rows(struct build_units *u, uint64_t exe)
 	}
 	for (i = 0; i < u->n; i++) {
 		struct build_unit_entry *e = &u->v[i];
-		struct rd r;
+		struct build_rd r;
 
 		e->path = u->data.buf + (uintptr_t)e->path;
 		e->body = (const unsigned char *)u->data.buf +
@@ -398,7 +339,7 @@ bool build_units_fresh(const struct build_units *u,
 void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
 		      const struct build_unit_entry *e, const char *diag_path)
 {
-	struct rd r = {e->body, e->body_len, false};
+	struct build_rd r = {e->body, e->body_len, false};
 	uint32_t n, k, j;
 
 	memset(unit, 0, sizeof(*unit));
@@ -406,7 +347,7 @@ void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
 	qu_diags_init(&unit->diags);
 	unit->hash = e->hash;
 	unit->ncomments = (size_t)e->ncomments;
-	n = get_u32(&r);
+	n = build_get_u32(&r);
 	unit->items = n ? qu_arena_alloc(&unit->arena,
 					 n * sizeof(*unit->items))
 			: NULL;
@@ -415,26 +356,26 @@ void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
 		struct qu_item *it = &unit->items[k];
 
 		memset(it, 0, sizeof(*it));
-		it->kind = (enum qu_kind)get_u32(&r);
-		it->name = get_str(&r, &unit->arena, NULL);
-		it->brief = get_str(&r, &unit->arena, NULL);
-		it->decl = get_str(&r, &unit->arena, NULL);
-		it->line = get_u32(&r);
-		it->decl_line = get_u32(&r);
-		it->exported = get_str(&r, &unit->arena, NULL);
-		it->nparams = get_u32(&r);
+		it->kind = (enum qu_kind)build_get_u32(&r);
+		it->name = build_get_str(&r, &unit->arena, NULL);
+		it->brief = build_get_str(&r, &unit->arena, NULL);
+		it->decl = build_get_str(&r, &unit->arena, NULL);
+		it->line = build_get_u32(&r);
+		it->decl_line = build_get_u32(&r);
+		it->exported = build_get_str(&r, &unit->arena, NULL);
+		it->nparams = build_get_u32(&r);
 		it->params = it->nparams
 				     ? qu_arena_alloc(&unit->arena,
 						      it->nparams *
 							      sizeof(*it->params))
 				     : NULL;
 		for (j = 0; j < it->nparams; j++) {
-			it->params[j].name = get_str(&r, &unit->arena, NULL);
-			it->params[j].type = get_str(&r, &unit->arena, NULL);
-			it->params[j].desc = get_str(&r, &unit->arena, NULL);
-			it->params[j].line = get_u32(&r);
+			it->params[j].name = build_get_str(&r, &unit->arena, NULL);
+			it->params[j].type = build_get_str(&r, &unit->arena, NULL);
+			it->params[j].desc = build_get_str(&r, &unit->arena, NULL);
+			it->params[j].line = build_get_u32(&r);
 		}
-		it->nsections = get_u32(&r);
+		it->nsections = build_get_u32(&r);
 		it->sections =
 			it->nsections
 				? qu_arena_alloc(&unit->arena,
@@ -443,35 +384,35 @@ void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
 				: NULL;
 		for (j = 0; j < it->nsections; j++) {
 			it->sections[j].title =
-				get_str(&r, &unit->arena, NULL);
-			it->sections[j].body = get_str(&r, &unit->arena, NULL);
-			it->sections[j].line = get_u32(&r);
+				build_get_str(&r, &unit->arena, NULL);
+			it->sections[j].body = build_get_str(&r, &unit->arena, NULL);
+			it->sections[j].line = build_get_u32(&r);
 		}
 	}
-	n = get_u32(&r);
+	n = build_get_u32(&r);
 	if (n) {
 		struct qu_export *v =
 			qu_arena_alloc(&unit->arena, n * sizeof(*v));
 
 		for (k = 0; k < n; k++) {
-			v[k].name = get_str(&r, &unit->arena, NULL);
-			v[k].macro = get_str(&r, &unit->arena, NULL);
-			v[k].line = get_u32(&r);
+			v[k].name = build_get_str(&r, &unit->arena, NULL);
+			v[k].macro = build_get_str(&r, &unit->arena, NULL);
+			v[k].line = build_get_u32(&r);
 		}
 		ex->v = v;
 		ex->n = n;
 	}
-	for (n = get_u32(&r); n; n--) {
+	for (n = build_get_u32(&r); n; n--) {
 		size_t len, mlen;
-		const char *name = get_str(&r, NULL, &len);
+		const char *name = build_get_str(&r, NULL, &len);
 		enum qu_diag_id id = QU_W_UNREADABLE;
 		uint32_t line, col;
 		const char *msg;
 
 		build_diag_by_name(&id, name, len);
-		line = get_u32(&r);
-		col = get_u32(&r);
-		msg = get_str(&r, NULL, &mlen);
+		line = build_get_u32(&r);
+		col = build_get_u32(&r);
+		msg = build_get_str(&r, NULL, &mlen);
 		qu_diag(&unit->diags, id, diag_path, line, col, "%.*s",
 			(int)mlen, msg ? msg : "");
 	}
@@ -483,43 +424,43 @@ static void put_unit(struct qu_buf *b, const struct qu_unit *u,
 {
 	size_t k, j;
 
-	put_u32(b, (uint32_t)u->nitems);
+	build_put_u32(b, (uint32_t)u->nitems);
 	for (k = 0; k < u->nitems; k++) {
 		const struct qu_item *it = &u->items[k];
 
-		put_u32(b, (uint32_t)it->kind);
-		put_str(b, it->name);
-		put_str(b, it->brief);
-		put_str(b, it->decl);
-		put_u32(b, it->line);
-		put_u32(b, it->decl_line);
-		put_str(b, it->exported);
-		put_u32(b, (uint32_t)it->nparams);
+		build_put_u32(b, (uint32_t)it->kind);
+		build_put_str(b, it->name);
+		build_put_str(b, it->brief);
+		build_put_str(b, it->decl);
+		build_put_u32(b, it->line);
+		build_put_u32(b, it->decl_line);
+		build_put_str(b, it->exported);
+		build_put_u32(b, (uint32_t)it->nparams);
 		for (j = 0; j < it->nparams; j++) {
-			put_str(b, it->params[j].name);
-			put_str(b, it->params[j].type);
-			put_str(b, it->params[j].desc);
-			put_u32(b, it->params[j].line);
+			build_put_str(b, it->params[j].name);
+			build_put_str(b, it->params[j].type);
+			build_put_str(b, it->params[j].desc);
+			build_put_u32(b, it->params[j].line);
 		}
-		put_u32(b, (uint32_t)it->nsections);
+		build_put_u32(b, (uint32_t)it->nsections);
 		for (j = 0; j < it->nsections; j++) {
-			put_str(b, it->sections[j].title);
-			put_str(b, it->sections[j].body);
-			put_u32(b, it->sections[j].line);
+			build_put_str(b, it->sections[j].title);
+			build_put_str(b, it->sections[j].body);
+			build_put_u32(b, it->sections[j].line);
 		}
 	}
-	put_u32(b, (uint32_t)ex->n);
+	build_put_u32(b, (uint32_t)ex->n);
 	for (k = 0; k < ex->n; k++) {
-		put_str(b, ex->v[k].name);
-		put_str(b, ex->v[k].macro);
-		put_u32(b, ex->v[k].line);
+		build_put_str(b, ex->v[k].name);
+		build_put_str(b, ex->v[k].macro);
+		build_put_u32(b, ex->v[k].line);
 	}
-	put_u32(b, (uint32_t)u->diags.n);
+	build_put_u32(b, (uint32_t)u->diags.n);
 	for (k = 0; k < u->diags.n; k++) {
-		put_str(b, qu_diag_info(u->diags.v[k].id)->name);
-		put_u32(b, u->diags.v[k].line);
-		put_u32(b, u->diags.v[k].col);
-		put_str(b, u->diags.v[k].msg);
+		build_put_str(b, qu_diag_info(u->diags.v[k].id)->name);
+		build_put_u32(b, u->diags.v[k].line);
+		build_put_u32(b, u->diags.v[k].col);
+		build_put_str(b, u->diags.v[k].msg);
 	}
 }
 

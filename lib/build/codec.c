@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * codec.c - the byte encoding of what lib/build keeps between builds
+ *
+ * Part of lib/build: little-endian integers and length-prefixed strings
+ * (a length of ~0 is NULL), written to a buffer and read back by a reader
+ * that fails for good at the first short field, for the page state
+ * (cache.c) and the parsed units (units.c) alike.
+ */
+#include <endian.h>
+#include <string.h>
+
+#include "build_int.h"
+
+#define NO_STR 0xffffffffu
+
+void build_put_u32(struct qu_buf *b, uint32_t v)
+{
+	v = htole32(v);
+	qu_buf_add(b, &v, 4);
+}
+
+void build_put_u64(struct qu_buf *b, uint64_t v)
+{
+	v = htole64(v);
+	qu_buf_add(b, &v, 8);
+}
+
+void build_put_str(struct qu_buf *b, const char *s)
+{
+	size_t n;
+
+	if (!s) {
+		build_put_u32(b, NO_STR);
+		return;
+	}
+	n = strlen(s);
+	build_put_u32(b, (uint32_t)n);
+	qu_buf_add(b, s, n);
+}
+
+bool build_get(struct build_rd *r, void *out, size_t n)
+{
+	if (r->bad || r->left < n) {
+		r->bad = true;
+		return false;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+	r->left -= n;
+	return true;
+}
+
+uint32_t build_get_u32(struct build_rd *r)
+{
+	uint32_t v = 0;
+
+	build_get(r, &v, 4);
+	return le32toh(v);
+}
+
+uint64_t build_get_u64(struct build_rd *r)
+{
+	uint64_t v = 0;
+
+	build_get(r, &v, 8);
+	return le64toh(v);
+}
+
+const char *build_get_str(struct build_rd *r, struct qu_arena *a, size_t *len)
+{
+	uint32_t n = build_get_u32(r);
+	const char *s = (const char *)r->p;
+
+	if (n == NO_STR || r->bad)
+		return NULL;
+	if (r->left < n) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p += n;
+	r->left -= n;
+	if (len)
+		*len = n;
+	return a ? qu_arena_strndup(a, s, n) : s;
+}
