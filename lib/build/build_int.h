@@ -16,33 +16,65 @@
  * @abs: the folder it will replace, resolved
  * @tmp: the hidden sibling written into (".NAME.quire-new-PID"), or NULL
  *	once committed
+ * @back: the cache's back tree (the site before the last one), or NULL
+ *	without a cache
+ * @sparse: @back can be composed (back.c): @tmp need hold only the files
+ *	that are not kept from @abs
+ * @composed: qu_out_compose() made @back the new site: it is what the
+ *	commit swaps in
  */
 struct qu_out {
 	char *abs;
 	char *tmp;
+	char *back;
+	bool sparse;
+	bool composed;
 };
 
 /**
  * qu_out_begin() - make the hidden sibling of @out to write a site into
  * @o: filled in; qu_out_fini() frees it even on failure
  * @out: the folder the site will replace
+ * @back: where the cache keeps its back tree, or NULL
  * @err: receives a one-line message on failure
  *
  * Also removes what killed builds left beside @out (hidden siblings of
  * dead processes that carry the marker). The caller has checked @out with
- * qu_owned_check().
+ * qu_owned_check(). @o->sparse says whether the caller may leave out of
+ * @o->tmp the files it keeps from @out.
  *
  * Return: 0, or -1.
  */
-int qu_out_begin(struct qu_out *o, const char *out, struct qu_buf *err);
+int qu_out_begin(struct qu_out *o, const char *out, const char *back,
+		 struct qu_buf *err);
+
+/**
+ * qu_out_compose() - make the back tree the new site, in place
+ * @o: a sparse folder, fully written
+ * @kept: the files (relative to the site) the new site keeps from @o->abs
+ * @nkept: how many
+ * @kept_dirs: folders whose every file the new site keeps from @o->abs
+ * @nkept_dirs: how many
+ * @err: receives a one-line message on failure
+ *
+ * The new site is @o->tmp's files over the kept ones; a file of @o->tmp
+ * that has the bytes of @o->abs's is linked from there instead, so it
+ * keeps its inode and time. Everything else in the back tree is removed.
+ *
+ * Return: 0 (the commit then swaps @o->back in), or -1.
+ */
+int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
+		   const char *const *kept_dirs, size_t nkept_dirs,
+		   struct qu_buf *err);
 
 /**
  * qu_out_commit() - replace @o->abs with the finished folder
- * @o: the folder, fully written
+ * @o: the folder, fully written (and composed, when sparse)
  * @err: receives a one-line message on failure
  *
- * One rename(2) with RENAME_EXCHANGE, then the old site is removed; where
- * the file system cannot exchange, two renames, undone on failure.
+ * One rename(2) with RENAME_EXCHANGE; where the file system cannot
+ * exchange, two renames, undone on failure. The old site then becomes the
+ * back tree, or is removed without a cache.
  *
  * Return: 0, or -1 (the old site is left in place).
  */
@@ -148,6 +180,17 @@ const char *build_cache_read(struct build_cache *c, const char *dir,
  */
 int build_cache_write(const struct build_cache *c, const char *dir,
 		      const char *site, struct qu_buf *err);
+
+/**
+ * build_back_path() - append where a cache keeps a site's back tree
+ * @b: the buffer
+ * @dir: the cache folder
+ * @site: the site's folder, resolved
+ *
+ * The back tree is the site before the last one, which the next build
+ * composes into its new site (back.c).
+ */
+void build_back_path(struct qu_buf *b, const char *dir, const char *site);
 
 void build_cache_fini(struct build_cache *c);
 

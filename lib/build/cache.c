@@ -114,6 +114,12 @@ static const char *parse(struct build_cache *c, struct build_rd *r,
 	return NULL;
 }
 
+void build_back_path(struct qu_buf *b, const char *dir, const char *site)
+{
+	qu_buf_addf(b, "%s/back-%016llx", dir,
+		    (unsigned long long)XXH3_64bits(site, strlen(site)));
+}
+
 const char *build_cache_read(struct build_cache *c, const char *dir,
 			     const char *site, struct qu_arena *paths)
 {

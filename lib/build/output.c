@@ -6,7 +6,8 @@
  * empty, or carries the marker a finished quire folder has, and never one
  * that is or holds an input. A site is built aside, in a hidden sibling of
  * OUT, and exchanged with OUT in one rename, so OUT is at every moment
- * either the last good site or the new one.
+ * either the last good site or the new one. With a cache, the site OUT
+ * held becomes the cache's back tree (back.c) instead of being removed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -230,7 +231,22 @@ static int write_marker(const char *dir, const char *marker,
 	return r;
 }
 
-int qu_out_begin(struct qu_out *o, const char *out, struct qu_buf *err)
+/*
+ * Whether @back can be composed into the next site: a site quire wrote,
+ * on the file system of a live site that carries the marker too.
+ */
+static bool back_usable(const char *back, const char *live)
+{
+	struct stat bs, ls;
+
+	return !lstat(back, &bs) && S_ISDIR(bs.st_mode) &&
+	       !lstat(live, &ls) && S_ISDIR(ls.st_mode) &&
+	       bs.st_dev == ls.st_dev && has_marker(back, QU_SITE_MARKER) &&
+	       has_marker(live, QU_SITE_MARKER);
+}
+
+int qu_out_begin(struct qu_out *o, const char *out, const char *back,
+		 struct qu_buf *err)
 {
 	struct qu_buf b = QU_BUF_INIT;
 
@@ -239,6 +255,10 @@ int qu_out_begin(struct qu_out *o, const char *out, struct qu_buf *err)
 	if (!strcmp(o->abs, "/")) {
 		qu_buf_adds(err, "refusing to write to /");
 		return -1;
+	}
+	if (back) {
+		o->back = qu_xstrdup(back);
+		o->sparse = back_usable(back, o->abs);
 	}
 	sweep_stale(o->abs, QU_SITE_MARKER);
 	aside_name(&b, o->abs, "new", (long)getpid());
@@ -254,13 +274,29 @@ int qu_out_begin(struct qu_out *o, const char *out, struct qu_buf *err)
 	return 0;
 }
 
+/*
+ * The site OUT held is now at @old: it becomes the back tree when there
+ * is one, else it is removed.
+ */
+static void retire(struct qu_out *o, const char *old)
+{
+	if (o->back && strcmp(old, o->back)) {
+		qu_rm_tree(o->back);
+		if (!rename(old, o->back))
+			return;
+	}
+	if (!o->back || strcmp(old, o->back))
+		qu_rm_tree(old);
+}
+
 int qu_out_commit(struct qu_out *o, struct qu_buf *err)
 {
+	const char *site = o->composed ? o->back : o->tmp;
 	struct stat st;
 
 	if (lstat(o->abs, &st) < 0) {
-		if (rename(o->tmp, o->abs) < 0) {
-			qu_buf_addf(err, "cannot rename %s to %s: %s", o->tmp,
+		if (rename(site, o->abs) < 0) {
+			qu_buf_addf(err, "cannot rename %s to %s: %s", site,
 				    o->abs, strerror(errno));
 			return -1;
 		}
@@ -270,13 +306,13 @@ int qu_out_commit(struct qu_out *o, struct qu_buf *err)
 	 * One rename exchanges the two folders: OUT is never missing, and
 	 * the old site ends where the new one was built.
 	 */
-	if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->abs, RENAME_EXCHANGE) <
+	if (renameat2(AT_FDCWD, site, AT_FDCWD, o->abs, RENAME_EXCHANGE) <
 	    0) {
 		struct qu_buf old = QU_BUF_INIT;
 
 		if (errno != EINVAL && errno != ENOSYS) {
-			qu_buf_addf(err, "cannot exchange %s and %s: %s",
-				    o->tmp, o->abs, strerror(errno));
+			qu_buf_addf(err, "cannot exchange %s and %s: %s", site,
+				    o->abs, strerror(errno));
 			return -1;
 		}
 		/* a file system without RENAME_EXCHANGE: two renames */
@@ -287,27 +323,31 @@ int qu_out_commit(struct qu_out *o, struct qu_buf *err)
 			qu_buf_fini(&old);
 			return -1;
 		}
-		if (rename(o->tmp, o->abs) < 0) {
+		if (rename(site, o->abs) < 0) {
 			int e = errno;
 
 			if (rename(old.buf, o->abs) < 0)
 				qu_buf_addf(err,
 					    "cannot rename %s to %s (%s), and "
 					    "the last site is left at %s",
-					    o->tmp, o->abs, strerror(e),
+					    site, o->abs, strerror(e),
 					    old.buf);
 			else
 				qu_buf_addf(err, "cannot rename %s to %s: %s",
-					    o->tmp, o->abs, strerror(e));
+					    site, o->abs, strerror(e));
 			qu_buf_fini(&old);
 			return -1;
 		}
-		free(o->tmp);
-		o->tmp = qu_buf_detach(&old, NULL);
+		retire(o, old.buf);
+		qu_buf_fini(&old);
+	} else {
+		/* @site now holds the old site, which carries the marker */
+		retire(o, site);
 	}
-	/* o->tmp now holds the old site, which carries the marker */
-	qu_rm_tree(o->tmp);
 done:
+	/* what the sparse folder still holds was linked, not moved */
+	if (o->composed)
+		qu_rm_tree(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
 	return 0;
@@ -319,5 +359,6 @@ void qu_out_fini(struct qu_out *o)
 		qu_rm_tree(o->tmp);
 	free(o->tmp);
 	free(o->abs);
+	free(o->back);
 	memset(o, 0, sizeof(*o));
 }

@@ -578,7 +578,8 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 				     : b->render.extras[i - npages].out;
 	int r;
 
-	if (i < npages && b->keep[i] && !keep_page(b, out))
+	/* a sparse folder leaves kept pages to the compose (back.c) */
+	if (i < npages && b->keep[i] && (b->out.sparse || !keep_page(b, out)))
 		goto done;
 	if (i < npages) {
 		b->keep[i] = false;
@@ -614,7 +615,7 @@ static int make_dirs(const struct qu_build *b, struct qu_buf *err)
 		const char *out = b->site.pages[i].out;
 		const char *sl = strrchr(out, '/');
 
-		if (sl)
+		if (sl && !(b->out.sparse && b->keep[i]))
 			dirs[n++] = qu_xstrndup(out, (size_t)(sl - out));
 	}
 	qsort(dirs, n, sizeof(char *), cmp_str);
@@ -787,10 +788,22 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 	/* the search index, OUT/_search/: the one call into lib/search */
 	if (!r) {
 		struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
+		bool kept = false;
 
 		qu_buf_addf(&from, "%s/_search", b->out_abs);
 		qu_buf_addf(&to, "%s/_search", b->out.tmp);
-		if (!b->keep_search || link_tree(from.buf, to.buf) < 0) {
+		if (b->keep_search && b->out.sparse) {
+			/* the compose keeps the folder whole */
+			struct qu_buf idx = QU_BUF_INIT;
+
+			qu_buf_addf(&idx, "%s/index.js", from.buf);
+			kept = !access(idx.buf, R_OK);
+			qu_buf_fini(&idx);
+		} else if (b->keep_search) {
+			kept = link_tree(from.buf, to.buf) == 0;
+		}
+		if (!kept) {
+			b->keep_search = false;
 			qu_rm_tree(to.buf);
 			r = qu_search_write(b->out.tmp, &b->site, &b->graph,
 					    b->opts->threads, err);
@@ -860,6 +873,19 @@ static void theme_deps(struct qu_build *b)
 	qu_buf_fini(&p);
 }
 
+/* Whether the last site has a page, as a file that can be kept. */
+static bool in_last_site(const struct qu_build *b, const char *out)
+{
+	struct qu_buf p = QU_BUF_INIT;
+	struct stat st;
+	bool r;
+
+	qu_buf_addf(&p, "%s/%s", b->out_abs, out);
+	r = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
+	qu_buf_fini(&p);
+	return r;
+}
+
 /* Which pages can be taken from the last site, from their fingerprints. */
 static void decide_pages(struct qu_build *b)
 {
@@ -882,7 +908,8 @@ static void decide_pages(struct qu_build *b)
 		const struct build_page_state *ps =
 			build_cache_find(&b->cache, b->site.pages[i].out);
 
-		b->keep[i] = ps && ps->key == b->keys[i];
+		b->keep[i] = ps && ps->key == b->keys[i] &&
+			     in_last_site(b, b->site.pages[i].out);
 	}
 	/* the search index reads every page: it changes with any of them */
 	b->search_key = XXH3_64bits(b->keys, b->site.npages * sizeof(*b->keys));
@@ -949,6 +976,23 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 	return r;
 }
 
+/* A sparse folder over the kept pages and index: the back tree composed. */
+static int compose(struct qu_build *b, struct qu_buf *err)
+{
+	const char **kept = qu_xcalloc(b->site.npages + 1, sizeof(char *));
+	const char *dirs[] = {"_search"};
+	size_t i, n = 0;
+	int r;
+
+	for (i = 0; i < b->site.npages; i++)
+		if (b->keep[i])
+			kept[n++] = b->site.pages[i].out;
+	r = qu_out_compose(&b->out, kept, n, dirs, b->keep_search ? 1 : 0,
+			   err);
+	free(kept);
+	return r;
+}
+
 int qu_build_write(struct qu_build *b, struct qu_buf *err)
 {
 	const struct qu_build_opts *o = b->opts;
@@ -975,7 +1019,10 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		goto out;
 	decide_pages(b);
 	phase(b, "keys");
-	if (qu_out_begin(&b->out, b->out_abs, err) < 0 ||
+	if (b->cache_dir)
+		build_back_path(&tmp, b->cache_dir, b->out_abs);
+	if (qu_out_begin(&b->out, b->out_abs, tmp.len ? tmp.buf : NULL,
+			 err) < 0 ||
 	    make_dirs(b, err) < 0)
 		goto out;
 	ntasks = b->site.npages + b->render.nextras;
@@ -1022,6 +1069,8 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			      b->site.nsources, err) < 0)
 		goto out;
 	phase(b, "cache");
+	if (b->out.sparse && compose(b, err) < 0)
+		goto out;
 	if (qu_out_commit(&b->out, err) < 0)
 		goto out;
 	phase(b, "write");

@@ -182,6 +182,8 @@ def docs_tree(work, root, env):
                       'quire.css'), '{', '{ /* edit */', )
     step(work, docs, "the theme's CSS", env, want_rendered=0)
 
+    back_tree(work, docs, env)
+
     # the cache's defences
     cache = os.path.join(work, '.quire-cache')
     states = [os.path.join(cache, n) for n in os.listdir(cache)
@@ -252,6 +254,49 @@ def docs_tree(work, root, env):
         f.truncate(100)
     step(work, docs, 'units: truncated', env, want_rendered=0,
          note='corrupt')
+
+
+def back_tree(work, docs, env):
+    """The last site kept in the cache and composed: spoiled, repaired."""
+    cache = os.path.join(work, '.quire-cache')
+    backs = [os.path.join(cache, n) for n in os.listdir(cache)
+             if n.startswith('back-')]
+    if len(backs) != 1:
+        fail('expected one back tree in %s, found %s' %
+             (cache, os.listdir(cache)))
+        return
+    back, site = backs[0], os.path.join(work, 'site')
+    # an unchanged file keeps its inode and time: rsync and caches skip it
+    before = {k: os.stat(os.path.join(site, k)).st_ino
+              for k in ('index.html', 'objects.inv', '_static/quire.css')}
+    step(work, docs, 'back tree: no change', env, want_rendered=0)
+    for k, ino in before.items():
+        if os.stat(os.path.join(site, k)).st_ino != ino:
+            fail('back tree: %s was rewritten with the same bytes' % k)
+    pages = sorted(k for k in tree(back) if k.endswith('.html'))
+    if len(pages) < 3:
+        fail('back tree: only %d pages in %s' % (len(pages), back))
+        return
+    # a killed compose leaves anything: missing, foreign, changed files
+    os.remove(os.path.join(back, pages[0]))
+    with open(os.path.join(back, 'junk.html'), 'w') as f:
+        f.write('left by a killed build')
+    os.makedirs(os.path.join(back, 'junk', 'deeper'))
+    with open(os.path.join(back, 'junk', 'deeper', 'x.js'), 'w') as f:
+        f.write('x')
+    p = os.path.join(back, pages[1])
+    with open(p, 'rb') as f:
+        data = f.read()
+    os.remove(p)
+    with open(p, 'wb') as f:
+        f.write(data.replace(b'<', b'[', 3))
+    step(work, docs, 'back tree: spoiled', env, want_rendered=0)
+    for k in ('junk.html', 'junk'):
+        if os.path.exists(os.path.join(site, k)):
+            fail('back tree: %s reached the site' % k)
+    # a back tree of another site (no marker) is not composed
+    os.remove(os.path.join(back, '.quire-site'))
+    step(work, docs, 'back tree: not a site', env, want_rendered=0)
 
 
 def zero_tree(work, env):

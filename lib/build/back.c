@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * back.c - the previous site, kept in the cache and brought up to date
+ *
+ * Part of lib/build. After a build exchanges its new site with OUT, the
+ * site it replaced is not removed: it moves into the cache as the "back"
+ * tree. The next build writes only what changed into a sparse folder
+ * beside OUT, then composes the back tree into the new site in place:
+ * every file the new site keeps from OUT becomes a hard link to OUT's
+ * file, every file written anew is renamed in (or linked from OUT when its
+ * bytes equal OUT's), and every other file is removed. The back tree is
+ * never shown to a reader, so it may be half-composed when a build is
+ * killed; the next compose checks each file against OUT and repairs it.
+ * The finished back tree is exchanged with OUT in one rename, as a fresh
+ * tree would be. A build's writes are thus proportional to what changed,
+ * not to the size of the site, and a file whose bytes did not change
+ * keeps its inode and modification time (so rsync and HTTP caches skip
+ * it).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build_int.h"
+
+/* Where a file of the new site comes from. */
+enum want_from {
+	FROM_LIVE = 1,	/* OUT's file, unchanged */
+	FROM_NEW,	/* the sparse folder's file */
+};
+
+struct want {
+	enum want_from from;
+	bool in_back;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct compose {
+	struct qu_map want;	/* relative path -> struct want */
+	struct qu_arena arena;	/* the paths and the entries */
+	const char *live, *sparse, *back;
+	struct qu_buf a, b;
+	size_t nlinked, nwritten, nremoved;
+};
+
+static struct want *want_add(struct compose *c, const char *rel,
+			     enum want_from from)
+{
+	struct want *w = qu_map_get(&c->want, rel, strlen(rel));
+
+	if (!w) {
+		w = qu_arena_alloc(&c->arena, sizeof(*w));
+		memset(w, 0, sizeof(*w));
+		/* the map keeps the key: give it a copy that lives on */
+		qu_map_put(&c->want, qu_arena_strdup(&c->arena, rel), w);
+	}
+	w->from = from;
+	return w;
+}
+
+/* Cut @b back to its first @len bytes. */
+static void truncate_to(struct qu_buf *b, size_t len)
+{
+	b->len = len;
+	if (b->buf)
+		b->buf[len] = 0;
+}
+
+/*
+ * Visit every regular file below @root/@rel (a folder), depth first, in
+ * no particular order; @fn gets the path relative to @root. Folders are
+ * given to @dir_done after their contents, for removing emptied ones.
+ */
+static int walk(struct compose *c, const char *root, struct qu_buf *rel,
+		int (*fn)(struct compose *, const char *, const struct stat *),
+		void (*dir_done)(struct compose *, const char *))
+{
+	struct qu_buf p = QU_BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+	size_t keep = rel->len;
+	int r = 0;
+
+	qu_buf_addf(&p, "%s%s%s", root, rel->len ? "/" : "",
+		    rel->len ? rel->buf : "");
+	d = opendir(p.buf);
+	if (!d) {
+		qu_buf_fini(&p);
+		return errno == ENOENT ? 0 : -1;
+	}
+	while (!r && (de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		truncate_to(rel, keep);
+		qu_buf_addf(rel, "%s%s", keep ? "/" : "", de->d_name);
+		qu_buf_reset(&p);
+		qu_buf_addf(&p, "%s/%s", root, rel->buf);
+		if (lstat(p.buf, &st) < 0) {
+			r = -1;
+			break;
+		}
+		if (S_ISDIR(st.st_mode))
+			r = walk(c, root, rel, fn, dir_done);
+		else
+			r = fn(c, rel->buf, &st);
+	}
+	closedir(d);
+	truncate_to(rel, keep);
+	if (!r && dir_done && keep)
+		dir_done(c, rel->buf);
+	qu_buf_fini(&p);
+	return r;
+}
+
+static int from_sparse(struct compose *c, const char *rel,
+		       const struct stat *st)
+{
+	(void)st;
+	want_add(c, rel, FROM_NEW);
+	return 0;
+}
+
+static int from_live(struct compose *c, const char *rel, const struct stat *st)
+{
+	(void)st;
+	want_add(c, rel, FROM_LIVE);
+	return 0;
+}
+
+/* A file of the back tree: kept (noting its inode) or removed. */
+static int back_file(struct compose *c, const char *rel, const struct stat *st)
+{
+	struct want *w = qu_map_get(&c->want, rel, strlen(rel));
+
+	if (w && S_ISREG(st->st_mode)) {
+		w->in_back = true;
+		w->dev = st->st_dev;
+		w->ino = st->st_ino;
+		return 0;
+	}
+	qu_buf_reset(&c->a);
+	qu_buf_addf(&c->a, "%s/%s", c->back, rel);
+	c->nremoved++;
+	return unlink(c->a.buf) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static void back_dir_done(struct compose *c, const char *rel)
+{
+	qu_buf_reset(&c->a);
+	qu_buf_addf(&c->a, "%s/%s", c->back, rel);
+	/* only an emptied folder goes; a full one says ENOTEMPTY */
+	rmdir(c->a.buf);
+}
+
+/* Whether two files hold the same bytes. */
+static bool same_bytes(const char *x, const char *y, off_t size)
+{
+	char bx[65536], by[65536];
+	int fx = open(x, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fy = fx < 0 ? -1 : open(y, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	bool same = fx >= 0 && fy >= 0;
+	off_t done = 0;
+
+	while (same && done < size) {
+		size_t want = (size_t)(size - done) < sizeof(bx)
+				      ? (size_t)(size - done)
+				      : sizeof(bx);
+		ssize_t nx = read(fx, bx, want), ny;
+
+		if (nx <= 0) {
+			same = false;
+			break;
+		}
+		ny = read(fy, by, (size_t)nx);
+		same = ny == nx && !memcmp(bx, by, (size_t)nx);
+		done += nx;
+	}
+	if (fx >= 0)
+		close(fx);
+	if (fy >= 0)
+		close(fy);
+	return same;
+}
+
+/* Make the folder a back tree path lies in. */
+static int parent_dir(struct qu_buf *path, struct qu_buf *err)
+{
+	char *sl = strrchr(path->buf, '/');
+	int r;
+
+	*sl = 0;
+	r = qu_mkdir_p(path->buf, err);
+	*sl = '/';
+	return r;
+}
+
+/* Bring one file of the back tree to what the new site has. */
+static int compose_one(struct compose *c, const char *rel, struct want *w,
+		       struct qu_buf *err)
+{
+	struct stat ls, ns;
+	bool have_live;
+
+	qu_buf_reset(&c->a);
+	qu_buf_addf(&c->a, "%s/%s", c->live, rel);
+	have_live = !lstat(c->a.buf, &ls) && S_ISREG(ls.st_mode);
+	if (w->from == FROM_NEW) {
+		qu_buf_reset(&c->b);
+		qu_buf_addf(&c->b, "%s/%s", c->sparse, rel);
+		if (lstat(c->b.buf, &ns) < 0)
+			goto fail;
+		if (!have_live || ls.st_size != ns.st_size ||
+		    !same_bytes(c->a.buf, c->b.buf, ns.st_size)) {
+			qu_buf_reset(&c->a);
+			qu_buf_addf(&c->a, "%s/%s", c->back, rel);
+			if (parent_dir(&c->a, err) < 0)
+				return -1;
+			if (rename(c->b.buf, c->a.buf) < 0)
+				goto fail;
+			c->nwritten++;
+			return 0;
+		}
+	} else if (!have_live) {
+		qu_buf_addf(err, "%s: missing from the last site", c->a.buf);
+		return -1;
+	}
+	/* OUT's file, as it is */
+	if (w->in_back && w->dev == ls.st_dev && w->ino == ls.st_ino)
+		return 0;
+	qu_buf_reset(&c->b);
+	qu_buf_addf(&c->b, "%s/%s", c->back, rel);
+	if (parent_dir(&c->b, err) < 0)
+		return -1;
+	if ((unlink(c->b.buf) < 0 && errno != ENOENT) ||
+	    link(c->a.buf, c->b.buf) < 0)
+		goto fail;
+	c->nlinked++;
+	return 0;
+fail:
+	qu_buf_addf(err, "%s: cannot compose the site: %s", rel,
+		    strerror(errno));
+	return -1;
+}
+
+int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
+		   const char *const *kept_dirs, size_t nkept_dirs,
+		   struct qu_buf *err)
+{
+	struct compose c;
+	struct qu_buf rel = QU_BUF_INIT;
+	size_t i;
+	int r = -1;
+
+	memset(&c, 0, sizeof(c));
+	qu_map_init(&c.want);
+	qu_arena_init(&c.arena);
+	c.live = o->abs;
+	c.sparse = o->tmp;
+	c.back = o->back;
+	if (walk(&c, o->tmp, &rel, from_sparse, NULL) < 0)
+		goto io;
+	for (i = 0; i < nkept; i++)
+		want_add(&c, kept[i], FROM_LIVE);
+	for (i = 0; i < nkept_dirs; i++) {
+		qu_buf_reset(&rel);
+		qu_buf_adds(&rel, kept_dirs[i]);
+		if (walk(&c, o->abs, &rel, from_live, NULL) < 0)
+			goto io;
+	}
+	qu_buf_reset(&rel);
+	if (walk(&c, o->back, &rel, back_file, back_dir_done) < 0)
+		goto io;
+	for (i = 0; i < c.want.cap; i++) {
+		const struct qu_map_slot *s = &c.want.slots[i];
+
+		if (s->key && compose_one(&c, s->key, s->value, err) < 0)
+			goto out;
+	}
+	o->composed = true;
+	r = 0;
+	goto out;
+io:
+	qu_buf_addf(err, "%s: cannot compose the site: %s", o->back,
+		    strerror(errno));
+out:
+	qu_buf_fini(&rel);
+	qu_buf_fini(&c.a);
+	qu_buf_fini(&c.b);
+	qu_map_fini(&c.want);
+	qu_arena_fini(&c.arena);
+	return r;
+}
