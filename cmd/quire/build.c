@@ -70,6 +70,7 @@ int cmd_build(int argc, char **argv)
 
 	qu_diags_init(&all);
 	o.timing = getenv("QUIRE_TIMING") != NULL;
+	o.skip_unchanged = true;
 	/* 0, not 1: GNU getopt re-reads its state after main.c used it */
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:j:W:qh", longopts, NULL)) !=
@@ -144,9 +145,9 @@ int cmd_build(int argc, char **argv)
 			o.out);
 		fprintf(stderr,
 			"quire build: %zu pages rendered, %zu kept, "
-			"%zu removed; %zu of %zu sources parsed\n",
+			"%zu removed; %zu of %zu sources parsed%s\n",
 			st.nwritten, st.nkept, st.nremoved, st.nparsed,
-			st.nunits);
+			st.nunits, st.unchanged ? " (nothing changed)" : "");
 	}
 	ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 out:

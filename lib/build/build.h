@@ -41,6 +41,9 @@
  * @threads: worker threads, 0 for one per processor
  * @quiet: no progress line
  * @timing: print each phase's time on stderr (QUIRE_TIMING=1)
+ * @skip_unchanged: with a cache, stop at once when no input changed since
+ *	the last build (its stamp): the diagnostics and the summary are the
+ *	last build's, and nothing but the depfile is written
  */
 struct qu_build_opts {
 	const char *dir;
@@ -52,6 +55,7 @@ struct qu_build_opts {
 	unsigned threads;
 	bool quiet;
 	bool timing;
+	bool skip_unchanged;
 };
 
 /**
@@ -64,6 +68,7 @@ struct qu_build_opts {
  * @nkept: pages kept from the last site because nothing they show changed
  * @nremoved: outputs of the last site that this one no longer has
  * @cache_note: why the cache was not used, or NULL (static text)
+ * @unchanged: no input changed since the last build: nothing was done
  */
 struct qu_build_stats {
 	size_t npages;
@@ -74,6 +79,7 @@ struct qu_build_stats {
 	size_t nkept;
 	size_t nremoved;
 	const char *cache_note;
+	bool unchanged;
 };
 
 struct qu_build;

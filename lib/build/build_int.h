@@ -182,6 +182,76 @@ int build_cache_write(const struct build_cache *c, const char *dir,
 		      const char *site, struct qu_buf *err);
 
 /**
+ * struct build_stamp - what a finished build read and printed (stamp.c)
+ * @key: the build's options and quire's executable, hashed
+ * @version_from: the folder whose git work tree gave the version, or ""
+ *	when quire.yml set it
+ * @version: the version shown, or NULL
+ * @deps: the inputs read (written), or filled from the stamp (read)
+ * @diags: the diagnostics printed, sorted (written), or filled (read)
+ * @stats: the summary (npages, nitems, nunits)
+ */
+struct build_stamp {
+	uint64_t key;
+	const char *version_from;
+	const char *version;
+	struct build_deps *deps;
+	struct qu_diags *diags;
+	struct qu_build_stats stats;
+};
+
+/**
+ * build_stamp_write() - record what a finished build read and printed
+ * @s: the stamp
+ * @dir: the cache folder
+ * @site: the site's folder, resolved
+ * @started: when the build started (CLOCK_REALTIME seconds): inputs
+ *	changed since are recorded as never matching
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1.
+ */
+int build_stamp_write(const struct build_stamp *s, const char *dir,
+		      const char *site, double started, struct qu_buf *err);
+
+/**
+ * build_stamp_check() - whether nothing changed since the stamp was written
+ * @s: @key set; @deps and @diags empty, filled when it returns true
+ * @dir: the cache folder
+ * @site: the site's folder, resolved
+ * @a: owns the strings read
+ *
+ * Return: true when every input is as recorded, the version is the same
+ * and @site still holds a site.
+ */
+bool build_stamp_check(struct build_stamp *s, const char *dir,
+		       const char *site, struct qu_arena *a);
+
+/**
+ * build_stamp_remove() - forget a site's stamp
+ * @dir: the cache folder
+ * @site: the site's folder, resolved
+ */
+void build_stamp_remove(const char *dir, const char *site);
+
+/**
+ * build_git_version() - the version a site shows when quire.yml sets none
+ * @out: receives `git describe --tags` of the work tree holding @from
+ * @from: a folder, or NULL or "" for none
+ */
+void build_git_version(struct qu_buf *out, const char *from);
+
+/**
+ * build_stamp_version_from() - the folder the version of a site comes from
+ * @s: the site
+ * @dir: the folder the build was given
+ *
+ * Return: "" when quire.yml sets the version.
+ */
+const char *build_stamp_version_from(const struct qu_site *s,
+				     const char *dir);
+
+/**
  * build_back_path() - append where a cache keeps a site's back tree
  * @b: the buffer
  * @dir: the cache folder

@@ -51,6 +51,7 @@ struct qu_build {
 	uint64_t search_key;
 	bool keep_search;
 	uint64_t exe;
+	uint64_t stamp_key;
 	struct build_units ucache;
 	struct build_stat *st;
 	bool *st_ok;
@@ -62,7 +63,8 @@ struct qu_build {
 	char *theme;
 	char *version;
 	bool linked;
-	double t0, tp;
+	bool uptodate;
+	double t0, tp, started;
 	struct qu_build_stats stats;
 };
 
@@ -201,6 +203,46 @@ static bool sources_in(const struct qu_build *b, const char *shown,
 	return hit;
 }
 
+/* Seconds since the epoch, to compare with file times. */
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Whether the last build's stamp (stamp.c) says nothing changed: then the
+ * build replays its diagnostics and summary, and writes nothing but the
+ * depfile. The key covers what the inputs do not: quire itself, the
+ * folders named and where themes are looked up.
+ */
+static bool up_to_date(struct qu_build *b)
+{
+	const char *themes = getenv("QUIRE_THEMES");
+	struct qu_buf k = QU_BUF_INIT;
+	struct build_stamp st = {.deps = &b->deps, .diags = &b->diags};
+
+	qu_buf_addf(&k, "%016llx\n%s\n%s\n%s", (unsigned long long)b->exe,
+		    b->dir_abs, b->out_abs, themes ? themes : "");
+	b->stamp_key = st.key = XXH3_64bits(k.buf, k.len);
+	qu_buf_fini(&k);
+	b->cache_dir = cache_folder(b->opts, b->out_abs);
+	if (!build_stamp_check(&st, b->cache_dir, b->out_abs,
+			       &b->cache_paths)) {
+		free(b->cache_dir);
+		b->cache_dir = NULL;
+		return false;
+	}
+	b->uptodate = true;
+	b->stats = st.stats;
+	b->stats.nkept = st.stats.npages;
+	b->stats.unchanged = true;
+	phase(b, "stamp");
+	return true;
+}
+
 int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		 struct qu_buf *err)
 {
@@ -214,6 +256,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	b->opts = opts;
 	b->exe = exe_hash();
 	b->t0 = b->tp = now();
+	b->started = wall_now();
 	qu_diags_init(&b->diags);
 	qu_arena_init(&b->cache_paths);
 	b->dir_abs = qu_path_resolve(dir);
@@ -231,6 +274,11 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 				    (int)(strcmp(dir, "/") ? dl : 0), dir,
 				    b->out_abs + strlen(b->dir_abs));
 		}
+	}
+	if (opts->out && !opts->no_cache && opts->skip_unchanged &&
+	    up_to_date(b)) {
+		r = 0;
+		goto out;
 	}
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, err) < 0)
 		goto out;
@@ -453,6 +501,8 @@ void qu_build_link(struct qu_build *b)
 
 	assert(!b->linked);
 	b->linked = true;
+	if (b->uptodate)
+		return;
 	b->units = qu_xcalloc(b->site.nsources + 1, sizeof(*b->units));
 	b->exports = qu_xcalloc(b->site.nsources + 1, sizeof(*b->exports));
 	b->src_paths = qu_xcalloc(b->site.nsources + 1, sizeof(char *));
@@ -685,6 +735,9 @@ static int copy_tree(struct qu_build *b, const char *from, const char *to,
 
 	if (n < 0)
 		return 0;
+	/* a file added to the folder is a change too */
+	build_deps_add(&b->deps, from);
+	b->deps.v[b->deps.n - 1].dir = true;
 	if (qu_mkdir_p(to, err) < 0)
 		r = -1;
 	for (k = 0; k < n; k++) {
@@ -976,6 +1029,80 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 	return r;
 }
 
+/* The depfile, when asked for: every input the build read. */
+static int write_depfile(struct qu_build *b, struct qu_buf *err)
+{
+	const struct qu_build_opts *o = b->opts;
+	char *parent;
+	int r;
+
+	if (!o->depfile)
+		return 0;
+	parent = qu_xstrdup(b->out_abs);
+	*strrchr(parent, '/') = 0;
+	r = build_deps_write(&b->deps, o->depfile,
+			     o->depfile_target ? o->depfile_target : o->out,
+			     *parent ? parent : "/", err);
+	free(parent);
+	return r;
+}
+
+/* A copy of every diagnostic the build gives, as qu_build_diags() sorts. */
+static void copy_diags(struct qu_diags *to, const struct qu_build *b)
+{
+	const struct qu_diags *from[3] = {&b->site.diags, &b->diags, NULL};
+	size_t i, k, f;
+
+	for (f = 0; from[f]; f++)
+		for (k = 0; k < from[f]->n; k++) {
+			const struct qu_diag *d = &from[f]->v[k];
+
+			qu_diag(to, d->id, d->path, d->line, d->col, "%s",
+				d->msg);
+		}
+	for (i = 0; i < b->site.nsources; i++)
+		for (k = 0; k < b->units[i].diags.n; k++) {
+			const struct qu_diag *d = &b->units[i].diags.v[k];
+
+			qu_diag(to, d->id, d->path, d->line, d->col, "%s",
+				d->msg);
+		}
+	for (i = 0; i < b->site.npages; i++)
+		for (k = 0; k < b->page_diags[i].n; k++) {
+			const struct qu_diag *d = &b->page_diags[i].v[k];
+
+			qu_diag(to, d->id, d->path, d->line, d->col, "%s",
+				d->msg);
+		}
+	qu_diags_sort(to);
+}
+
+/*
+ * The stamp that lets the next build stop at once when nothing changed;
+ * without one it only does its usual work, so a failure is no error.
+ */
+static void write_stamp(struct qu_build *b)
+{
+	struct qu_buf err = QU_BUF_INIT;
+	struct qu_diags all;
+	struct build_stamp st = {
+		.key = b->stamp_key,
+		.version_from = build_stamp_version_from(&b->site, b->opts->dir),
+		.version = b->version,
+		.deps = &b->deps,
+		.diags = &all,
+	};
+
+	qu_diags_init(&all);
+	copy_diags(&all, b);
+	st.stats = b->stats;
+	if (build_stamp_write(&st, b->cache_dir, b->out_abs, b->started,
+			      &err) < 0)
+		build_stamp_remove(b->cache_dir, b->out_abs);
+	qu_diags_fini(&all);
+	qu_buf_fini(&err);
+}
+
 /* A sparse folder over the kept pages and index: the back tree composed. */
 static int compose(struct qu_build *b, struct qu_buf *err)
 {
@@ -1001,17 +1128,16 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	int r = -1;
 
 	assert(b->linked && o->out);
-	if (b->site.cfg.version)
+	if (b->uptodate)
+		return write_depfile(b, err);
+	if (b->site.cfg.version) {
 		b->version = qu_xstrdup(b->site.cfg.version);
-	else if (qu_git_workdir(&tmp, b->site.zero_config ? o->dir
-							 : b->site.srctree) ==
-		 0) {
-		struct qu_buf v = QU_BUF_INIT;
-
-		qu_git_describe(&v, tmp.buf);
-		if (v.len)
-			b->version = qu_buf_detach(&v, NULL);
-		qu_buf_fini(&v);
+	} else {
+		build_git_version(&tmp, build_stamp_version_from(&b->site,
+								 o->dir));
+		if (tmp.len)
+			b->version = qu_buf_detach(&tmp, NULL);
+		qu_buf_reset(&tmp);
 	}
 	theme_deps(b);
 	if (qu_render_init(&b->render, &b->site, &b->graph, b->md, b->theme,
@@ -1074,18 +1200,10 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	if (qu_out_commit(&b->out, err) < 0)
 		goto out;
 	phase(b, "write");
-	if (o->depfile) {
-		char *parent = qu_xstrdup(b->out_abs);
-
-		*strrchr(parent, '/') = 0;
-		r = build_deps_write(&b->deps, o->depfile,
-				     o->depfile_target ? o->depfile_target
-						       : o->out,
-				     *parent ? parent : "/", err);
-		free(parent);
-		if (r < 0)
-			goto out;
-	}
+	if (write_depfile(b, err) < 0)
+		goto out;
+	if (b->cache_dir)
+		write_stamp(b);
 	r = 0;
 out:
 	qu_buf_fini(&tmp);

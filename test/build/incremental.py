@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 QUIRE = None
 FAILS = []
@@ -69,7 +70,7 @@ def same_site(a, b, step):
 
 
 def step(work, src, name, env, want_kept=True, want_rendered=None,
-         note=None, want_parsed=None):
+         note=None, want_parsed=None, want_unchanged=None):
     out = os.path.join(work, 'site')
     clean = os.path.join(work, 'clean')
     r = build(src, out, env=env)
@@ -104,6 +105,10 @@ def step(work, src, name, env, want_kept=True, want_rendered=None,
     if want_parsed is not None and parsed != want_parsed:
         fail('%s: %s sources parsed, expected %d' %
              (name, parsed, want_parsed))
+    unchanged = '(nothing changed)' in r.stderr
+    if want_unchanged is not None and unchanged != want_unchanged:
+        fail('%s: the build %s "nothing changed"' %
+             (name, 'did not say' if want_unchanged else 'said'))
     if note is not None and ('ignoring the cache: ' + note) not in r.stderr:
         fail('%s: no note "%s":\n%s' % (name, note, r.stderr[-300:]))
     shutil.rmtree(clean)
@@ -148,6 +153,11 @@ def docs_tree(work, root, env):
     step(work, docs, 'no change, old files', env, want_rendered=0)
     step(work, docs, 'no change, from the unit cache', env,
          want_rendered=0, want_parsed=0)
+    # settled: the stamp says nothing changed, the build stops at once
+    # (inputs changed in the second a build starts are never trusted)
+    time.sleep(1.1)
+    step(work, docs, 'no change, the stamp', env, want_rendered=0,
+         want_parsed=0, want_unchanged=True)
     edit(os.path.join(proj, 'lib', 'kdoc', 'kdoc.h'), 'qu_kind_name() -',
          'qu_kind_name() - (edited)')
     age(os.path.join(proj, 'lib', 'kdoc'), 30)
@@ -181,6 +191,26 @@ def docs_tree(work, root, env):
     edit(os.path.join(env['QUIRE_THEMES'], 'default', 'static',
                       'quire.css'), '{', '{ /* edit */', )
     step(work, docs, "the theme's CSS", env, want_rendered=0)
+    with open(os.path.join(env['QUIRE_THEMES'], 'default', 'static',
+                           'added.css'), 'w') as f:
+        f.write('p { }\n')
+    step(work, docs, "a file added to the theme", env, want_rendered=0,
+         want_unchanged=False)
+    # the version comes from git: a first commit, then a tag, change it
+    git = ['git', '-C', os.path.dirname(docs), '-c', 'user.name=t',
+           '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false']
+    subprocess.run(git + ['init', '-q'], check=True)
+    subprocess.run(git + ['add', '-A'], check=True)
+    subprocess.run(git + ['commit', '-qm', 'x'], check=True)
+    age(os.path.dirname(docs), 60)
+    step(work, docs, 'a first commit', env, want_kept=False,
+         want_unchanged=False)
+    step(work, docs, 'after the commit', env, want_rendered=0)
+    subprocess.run(git + ['tag', 'v9.9'], check=True)
+    step(work, docs, 'a tag', env, want_kept=False, want_unchanged=False)
+    time.sleep(1.1)
+    step(work, docs, 'after the tag', env, want_rendered=0,
+         want_unchanged=True)
 
     back_tree(work, docs, env)
 
@@ -196,7 +226,31 @@ def docs_tree(work, root, env):
     with open(state, 'rb') as f:
         good = f.read()
 
+    def unstamp():
+        """The stamp would say nothing changed: the defences go unused."""
+        for n in os.listdir(cache):
+            if n.startswith('stamp-'):
+                os.remove(os.path.join(cache, n))
+
+    stamps = [os.path.join(cache, n) for n in os.listdir(cache)
+              if n.startswith('stamp-')]
+    if len(stamps) != 1:
+        fail('expected one stamp in %s, found %s' %
+             (cache, os.listdir(cache)))
+        return
+    with open(stamps[0], 'r+b') as f:
+        data = f.read()
+        f.seek(len(data) // 2)
+        f.write(bytes([data[len(data) // 2] ^ 1]))
+    step(work, docs, 'a corrupt stamp', env, want_rendered=0,
+         want_unchanged=False)
+    with open(stamps[0], 'r+b') as f:
+        f.truncate(10)
+    step(work, docs, 'a truncated stamp', env, want_rendered=0,
+         want_unchanged=False)
+
     def spoil(data, name, note):
+        unstamp()
         with open(state, 'wb') as f:
             f.write(data)
         step(work, docs, name, env, want_kept=False, note=note)
@@ -229,6 +283,7 @@ def docs_tree(work, root, env):
          want_parsed=0)
 
     def units_sql(sql, name, note):
+        unstamp()
         c = sqlite3.connect(db)
         c.execute(sql)
         c.commit()
@@ -246,10 +301,12 @@ def docs_tree(work, root, env):
     for f in ('-wal', '-shm'):
         if os.path.exists(db + f):
             os.remove(db + f)
+    unstamp()
     with open(db, 'r+b') as f:
         f.write(b'this is not an SQLite database at all')
     step(work, docs, 'units: not a database', env, want_rendered=0,
          note='corrupt')
+    unstamp()
     with open(db, 'r+b') as f:
         f.truncate(100)
     step(work, docs, 'units: truncated', env, want_rendered=0,

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stamp.c - what a finished build read, so that the next can do nothing
+ *
+ * Part of lib/build. After a build with a cache, the stamp records every
+ * input it read (files and the folders it listed, as the depfile lists
+ * them) with its stat data, the version it showed and where that came
+ * from, and what it printed: its diagnostics and its summary. The next
+ * build stats those inputs first: when every one is as recorded, the
+ * site in OUT is the site this build would write, so it replays the
+ * diagnostics and stops, without walking the tree or reading the units.
+ * An input whose change time is not before the second the build started
+ * in is recorded as never matching (it may have changed while it was read, in
+ * the same tick of the file system's clock), as git treats racy entries.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "build_int.h"
+#include "git/git.h"
+#include "qu_config.h"
+
+#define STAMP_MAGIC "quire-stamp\n"
+#define STAMP_FORMAT 1
+
+static void stamp_file(struct qu_buf *b, const char *dir, const char *site)
+{
+	qu_buf_addf(b, "%s/stamp-%016llx", dir,
+		    (unsigned long long)XXH3_64bits(site, strlen(site)));
+}
+
+/* What of a stat says a file is unchanged; all zero when it is missing. */
+struct fstamp {
+	uint64_t dev, ino, size, mode;
+	int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
+};
+
+static void fstamp_of(struct fstamp *f, const char *path)
+{
+	struct stat st;
+
+	memset(f, 0, sizeof(*f));
+	if (stat(path, &st) < 0)
+		return;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->size = (uint64_t)st.st_size;
+	f->mode = st.st_mode;
+	f->mtime_s = st.st_mtim.tv_sec;
+	f->mtime_ns = st.st_mtim.tv_nsec;
+	f->ctime_s = st.st_ctim.tv_sec;
+	f->ctime_ns = st.st_ctim.tv_nsec;
+}
+
+static void put_fstamp(struct qu_buf *b, const struct fstamp *f)
+{
+	build_put_u64(b, f->dev);
+	build_put_u64(b, f->ino);
+	build_put_u64(b, f->size);
+	build_put_u64(b, f->mode);
+	build_put_u64(b, (uint64_t)f->mtime_s);
+	build_put_u64(b, (uint64_t)f->mtime_ns);
+	build_put_u64(b, (uint64_t)f->ctime_s);
+	build_put_u64(b, (uint64_t)f->ctime_ns);
+}
+
+static void get_fstamp(struct build_rd *r, struct fstamp *f)
+{
+	f->dev = build_get_u64(r);
+	f->ino = build_get_u64(r);
+	f->size = build_get_u64(r);
+	f->mode = build_get_u64(r);
+	f->mtime_s = (int64_t)build_get_u64(r);
+	f->mtime_ns = (int64_t)build_get_u64(r);
+	f->ctime_s = (int64_t)build_get_u64(r);
+	f->ctime_ns = (int64_t)build_get_u64(r);
+}
+
+void build_git_version(struct qu_buf *out, const char *from)
+{
+	struct qu_buf wd = QU_BUF_INIT;
+
+	if (from && *from && qu_git_workdir(&wd, from) == 0)
+		qu_git_describe(out, wd.buf);
+	qu_buf_fini(&wd);
+}
+
+int build_stamp_write(const struct build_stamp *s, const char *dir,
+		      const char *site, double started, struct qu_buf *err)
+{
+	struct qu_buf b = QU_BUF_INIT, path = QU_BUF_INIT;
+	size_t i;
+	int r;
+
+	qu_buf_add(&b, STAMP_MAGIC, sizeof(STAMP_MAGIC) - 1);
+	build_put_u32(&b, STAMP_FORMAT);
+	build_put_str(&b, QU_VERSION);
+	build_put_u64(&b, s->key);
+	build_put_str(&b, s->version_from);
+	build_put_str(&b, s->version);
+	build_put_u64(&b, s->deps->n);
+	for (i = 0; i < s->deps->n; i++) {
+		const struct build_dep *d = &s->deps->v[i];
+		struct fstamp f;
+
+		fstamp_of(&f, d->path);
+		/*
+		 * Changed in the second the build started or later: it may
+		 * have changed while it was read, within one tick of the
+		 * file system's clock, so it is never trusted.
+		 */
+		if (f.ctime_s >= (int64_t)started)
+			f.ino = f.dev = UINT64_MAX;
+		build_put_str(&b, d->path);
+		build_put_u32(&b, d->dir);
+		put_fstamp(&b, &f);
+	}
+	build_put_u64(&b, s->stats.npages);
+	build_put_u64(&b, s->stats.nitems);
+	build_put_u64(&b, s->stats.nunits);
+	build_put_u64(&b, s->diags->n);
+	for (i = 0; i < s->diags->n; i++) {
+		const struct qu_diag *d = &s->diags->v[i];
+
+		build_put_str(&b, qu_diag_info(d->id)->name);
+		build_put_str(&b, d->path);
+		build_put_u32(&b, d->line);
+		build_put_u32(&b, d->col);
+		build_put_str(&b, d->msg);
+	}
+	build_put_u64(&b, XXH3_64bits(b.buf, b.len));
+	stamp_file(&path, dir, site);
+	r = qu_file_write_atomic(path.buf, b.buf, b.len, err);
+	qu_buf_fini(&b);
+	qu_buf_fini(&path);
+	return r;
+}
+
+void build_stamp_remove(const char *dir, const char *site)
+{
+	struct qu_buf path = QU_BUF_INIT;
+
+	stamp_file(&path, dir, site);
+	unlink(path.buf);
+	qu_buf_fini(&path);
+}
+
+/* Read the stamp, stopping at the first input that changed. */
+static bool check(struct build_rd *r, struct build_stamp *s,
+		  struct qu_arena *a, const char *site)
+{
+	struct qu_buf v = QU_BUF_INIT;
+	const char *ver, *from, *str;
+	char magic[sizeof(STAMP_MAGIC) - 1];
+	uint64_t n, i;
+	bool same;
+
+	if (!build_get(r, magic, sizeof(magic)) ||
+	    memcmp(magic, STAMP_MAGIC, sizeof(magic)) ||
+	    build_get_u32(r) != STAMP_FORMAT ||
+	    !(str = build_get_str(r, a, NULL)) || strcmp(str, QU_VERSION) ||
+	    build_get_u64(r) != s->key)
+		return false;
+	from = build_get_str(r, a, NULL);
+	ver = build_get_str(r, a, NULL);
+	if (r->bad)
+		return false;
+	/* the version comes from git: a commit or a tag changes it */
+	if (from && *from) {
+		build_git_version(&v, from);
+		same = !strcmp(v.len ? v.buf : "", ver ? ver : "");
+		qu_buf_fini(&v);
+		if (!same)
+			return false;
+	}
+	n = build_get_u64(r);
+	for (i = 0; i < n && !r->bad; i++) {
+		struct fstamp was, now;
+		const char *p = build_get_str(r, a, NULL);
+		bool dir = build_get_u32(r);
+
+		get_fstamp(r, &was);
+		if (!p || r->bad)
+			return false;
+		fstamp_of(&now, p);
+		if (memcmp(&was, &now, sizeof(was)))
+			return false;
+		build_deps_add(s->deps, p);
+		s->deps->v[s->deps->n - 1].dir = dir;
+	}
+	s->stats.npages = build_get_u64(r);
+	s->stats.nitems = build_get_u64(r);
+	s->stats.nunits = build_get_u64(r);
+	n = build_get_u64(r);
+	for (i = 0; i < n && !r->bad; i++) {
+		size_t nn, mn;
+		const char *name = build_get_str(r, a, &nn);
+		const char *path = build_get_str(r, a, NULL);
+		uint32_t line = build_get_u32(r), col = build_get_u32(r);
+		const char *msg = build_get_str(r, a, &mn);
+		enum qu_diag_id id;
+
+		if (!name || !msg || !build_diag_by_name(&id, name, nn))
+			return false;
+		qu_diag(s->diags, id, path, line, col, "%.*s", (int)mn, msg);
+	}
+	/* OUT must still be the site the stamp describes */
+	{
+		struct qu_buf m = QU_BUF_INIT;
+		struct stat st;
+
+		qu_buf_addf(&m, "%s/%s", site, QU_SITE_MARKER);
+		same = !lstat(m.buf, &st) && S_ISREG(st.st_mode);
+		qu_buf_fini(&m);
+	}
+	return same && !r->bad && !r->left;
+}
+
+bool build_stamp_check(struct build_stamp *s, const char *dir,
+		       const char *site, struct qu_arena *a)
+{
+	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT,
+		      err = QU_BUF_INIT;
+	struct build_rd r;
+	uint64_t sum;
+	bool ok = false;
+
+	stamp_file(&path, dir, site);
+	if (qu_file_read(&data, path.buf, &err) < 0 || data.len < 8)
+		goto out;
+	memcpy(&sum, data.buf + data.len - 8, 8);
+	if (le64toh(sum) != XXH3_64bits(data.buf, data.len - 8))
+		goto out;
+	r.p = (const unsigned char *)data.buf;
+	r.left = data.len - 8;
+	r.bad = false;
+	ok = check(&r, s, a, site);
+out:
+	if (!ok) {
+		/* nothing of a stamp that did not match is used */
+		build_deps_fini(s->deps);
+		qu_diags_fini(s->diags);
+		qu_diags_init(s->diags);
+		memset(&s->stats, 0, sizeof(s->stats));
+	}
+	qu_buf_fini(&path);
+	qu_buf_fini(&data);
+	qu_buf_fini(&err);
+	return ok;
+}
+
+const char *build_stamp_version_from(const struct qu_site *s,
+				     const char *dir)
+{
+	if (s->cfg.version)
+		return "";
+	return s->zero_config ? dir : s->srctree;
+}
