@@ -64,6 +64,8 @@ struct qu_build_opts {
  * @nitems: items on a page (each counted at its home)
  * @nunits: source files the pages read
  * @nparsed: of those, parsed anew (the others came from the cache)
+ * @nreused: of the others, taken in memory from the build before
+ *	(qu_build_reuse())
  * @nwritten: pages rendered anew
  * @nkept: pages kept from the last site because nothing they show changed
  * @nremoved: outputs of the last site that this one no longer has
@@ -75,6 +77,7 @@ struct qu_build_stats {
 	size_t nitems;
 	size_t nunits;
 	size_t nparsed;
+	size_t nreused;
 	size_t nwritten;
 	size_t nkept;
 	size_t nremoved;
@@ -110,6 +113,19 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
  * cache instead of parsed.
  */
 void qu_build_link(struct qu_build *b);
+
+/**
+ * qu_build_reuse() - take unchanged sources from the build before
+ * @b: the build, fresh from qu_build_new()
+ * @prev: the last build (which must not be written or linked again), or
+ *	NULL
+ *
+ * qu_build_link() then takes from @prev, in memory, the parsed unit of
+ * every source whose stat data is as @prev saw it, instead of reading it
+ * or the cache: what keeps quire serve's rebuilds from reading the tree.
+ * The units move: @prev keeps only what it needs to be freed.
+ */
+void qu_build_reuse(struct qu_build *b, struct qu_build *prev);
 
 /**
  * qu_build_graph() - the symbol graph of a linked build

@@ -57,6 +57,7 @@ struct qu_build {
 	bool *st_ok;
 	bool *dirty;
 	atomic_size_t nparsed;
+	atomic_size_t nreused;
 	char *dir_abs;
 	char *out_abs;
 	char *cache_dir;
@@ -64,6 +65,7 @@ struct qu_build {
 	char *version;
 	bool linked;
 	bool uptodate;
+	struct qu_build *prev;
 	double t0, tp, started;
 	struct qu_build_stats stats;
 };
@@ -338,6 +340,47 @@ out:
 }
 
 /*
+ * Take source @i's unit from the build before (quire serve keeps it in
+ * memory) when the file's stat data is what that build saw, and it was
+ * not changed close to that build's reading it (racy, as units.c says).
+ */
+static int cmp_str(const void *a, const void *b);
+
+static bool take_unit(struct qu_build *b, size_t i)
+{
+	struct qu_build *p = b->prev;
+	const char *key = b->site.sources[i];
+	const char **hit = bsearch(&key, p->site.sources, p->site.nsources,
+				   sizeof(char *), cmp_str);
+	struct build_stat now;
+	struct stat sb;
+	size_t j, k;
+
+	if (!hit || !p->units || stat(b->src_paths[i], &sb) < 0)
+		return false;
+	j = (size_t)(hit - p->site.sources);
+	build_stat_of(&now, &sb);
+	if (!p->st_ok[j] || !p->units[j].path ||
+	    memcmp(&now, &p->st[j], sizeof(now)) ||
+	    (double)now.mtime / 1e9 + 2.0 >= p->started ||
+	    (double)now.ctime / 1e9 + 2.0 >= p->started)
+		return false;
+	b->units[i] = p->units[j];
+	b->exports[i] = p->exports[j];
+	memset(&p->units[j], 0, sizeof(p->units[j]));
+	memset(&p->exports[j], 0, sizeof(p->exports[j]));
+	b->units[i].path = key;
+	for (k = 0; k < b->units[i].diags.n; k++)
+		b->units[i].diags.v[k].path = b->src_paths[i];
+	b->st[i] = now;
+	b->st_ok[i] = true;
+	/* the unit cache on disk has it as the last build left it */
+	b->dirty[i] = false;
+	atomic_fetch_add(&b->nreused, 1);
+	return true;
+}
+
+/*
  * Parse one source on a worker: the unit keeps the items, the exports and
  * the diagnostics; the bytes of the file are freed at once, so the tree's
  * sources are never all in memory.
@@ -351,6 +394,10 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	struct stat sb;
 	size_t k;
 
+	if (b->prev && take_unit(b, i)) {
+		qu_progress_tick(&b->progress, job);
+		return;
+	}
 	if (b->ucache.n && !stat(b->src_paths[i], &sb)) {
 		build_stat_of(&b->st[i], &sb);
 		e = build_units_find(&b->ucache, b->site.sources[i]);
@@ -541,11 +588,13 @@ void qu_build_link(struct qu_build *b)
 			b->stats.cache_note = why;
 	}
 	atomic_init(&b->nparsed, 0);
+	atomic_init(&b->nreused, 0);
 	qu_progress_init(&b->progress, b->site.nsources, o->quiet);
 	qu_pool_run(o->threads, b->site.nsources, parse_one, b);
 	qu_progress_done(&b->progress);
 	b->stats.nunits = b->site.nsources;
 	b->stats.nparsed = atomic_load(&b->nparsed);
+	b->stats.nreused = atomic_load(&b->nreused);
 	phase(b, "parse");
 
 	if (b->site.zero_config)
@@ -560,6 +609,13 @@ void qu_build_link(struct qu_build *b)
 	b->stats.npages = b->site.npages;
 	phase(b, "graph");
 	qu_buf_fini(&tmp);
+}
+
+void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
+{
+	assert(!b->linked);
+	if (prev && prev->linked && !prev->uptodate && prev->units)
+		b->prev = prev;
 }
 
 const struct qu_graph *qu_build_graph(const struct qu_build *b)

@@ -139,6 +139,7 @@ struct server {
 	char *site;
 	char *work;
 	uint64_t builds;
+	struct qu_build *last;
 };
 
 /* One build; its outcome becomes the event every tab hears. */
@@ -158,6 +159,8 @@ static void rebuild(struct server *s)
 	memset(&st, 0, sizeof(st));
 	qu_buf_adds(&ev, "{\"changed\":[");
 	if (qu_build_new(&b, &s->bopts, &err) == 0) {
+		/* unchanged sources come from the last build, in memory */
+		qu_build_reuse(b, s->last);
 		qu_build_link(b);
 		wrote = qu_build_write(b, &err) == 0;
 	}
@@ -202,9 +205,10 @@ static void rebuild(struct server *s)
 			fprintf(stderr,
 				"quire serve: build %llu, %lld ms: %zu pages "
 				"rendered, %zu kept; %zu of %zu sources "
-				"parsed; %zu warnings%s\n",
+				"parsed, %zu from memory; %zu warnings%s\n",
 				(unsigned long long)s->builds, now_ms() - t0,
 				st.nwritten, st.nkept, st.nparsed, st.nunits,
+				st.nreused,
 				nwarn + nerr, nerr ? ", errors" : "");
 		else
 			fprintf(stderr,
@@ -225,7 +229,9 @@ static void rebuild(struct server *s)
 	qu_buf_add(&s->state.event, ev.buf, ev.len);
 	pthread_cond_broadcast(&s->state.cond);
 	pthread_mutex_unlock(&s->state.lock);
-	qu_build_free(b);
+	/* kept for the next build's units (a broken one has none to give) */
+	qu_build_free(s->last);
+	s->last = b;
 	qu_diags_fini(&diags);
 	qu_buf_fini(&err);
 	qu_buf_fini(&ev);
@@ -369,6 +375,7 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 out:
 	serve_http_stop(http);
 	serve_watch_free(s.watch);
+	qu_build_free(s.last);
 	if (s.work) {
 		/* the folder is ours: mkdtemp made it */
 		qu_buf_reset(&b);

@@ -342,6 +342,16 @@ def edits(srv, docs, env):
     else:
         ok('a burst of 200 writes in %.0f ms gave one rebuild' %
            (took * 1000))
+    # the sources no edit touched come from the last build, in memory
+    last = [l for l in srv.lines
+            if re.match(r'quire serve: build \d+', l)][-1]
+    m = re.search(r'(\d+) of (\d+) sources parsed, (\d+) from memory',
+                  last)
+    if not m or int(m.group(3)) == 0 or int(m.group(1)) != 0:
+        fail('a rebuild read its sources anew: %s' % last)
+    else:
+        ok('a rebuild took %s of %s sources from memory' %
+           (m.group(3), m.group(2)))
 
 
 def main():
