@@ -44,6 +44,7 @@ struct compose {
 	struct qu_map want;	/* relative path -> struct want */
 	struct qu_arena arena;	/* the paths and the entries */
 	const char *live, *sparse, *back;
+	const char *skip;	/* a folder of OUT's not to keep, or NULL */
 	struct qu_buf a, b;
 	size_t nlinked, nwritten, nremoved;
 };
@@ -59,7 +60,9 @@ static struct want *want_add(struct compose *c, const char *rel,
 		/* the map keeps the key: give it a copy that lives on */
 		qu_map_put(&c->want, qu_arena_strdup(&c->arena, rel), w);
 	}
-	w->from = from;
+	/* a file written anew wins over the same file kept */
+	if (w->from != FROM_NEW)
+		w->from = from;
 	return w;
 }
 
@@ -70,6 +73,9 @@ static void truncate_to(struct qu_buf *b, size_t len)
 	if (b->buf)
 		b->buf[len] = 0;
 }
+
+static int from_live(struct compose *c, const char *rel,
+		     const struct stat *st);
 
 /*
  * Visit every regular file below @root/@rel (a folder), depth first, in
@@ -106,6 +112,9 @@ static int walk(struct compose *c, const char *root, struct qu_buf *rel,
 			r = -1;
 			break;
 		}
+		if (S_ISDIR(st.st_mode) && fn == from_live && c->skip &&
+		    !strcmp(rel->buf, c->skip))
+			continue;
 		if (S_ISDIR(st.st_mode))
 			r = walk(c, root, rel, fn, dir_done);
 		else
@@ -251,7 +260,7 @@ fail:
 
 int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
 		   const char *const *kept_dirs, size_t nkept_dirs,
-		   struct qu_buf *err)
+		   const char *skip, struct qu_buf *err)
 {
 	struct compose c;
 	struct qu_buf rel = QU_BUF_INIT;
@@ -264,6 +273,7 @@ int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
 	c.live = o->abs;
 	c.sparse = o->tmp;
 	c.back = o->back;
+	c.skip = skip;
 	if (walk(&c, o->tmp, &rel, from_sparse, NULL) < 0)
 		goto io;
 	for (i = 0; i < nkept; i++)

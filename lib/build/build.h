@@ -41,6 +41,9 @@
  * @threads: worker threads, 0 for one per processor
  * @quiet: no progress line
  * @timing: print each phase's time on stderr (QUIRE_TIMING=1)
+ * @defer_search: when pages changed, keep the last site's search index
+ *	and leave the new one to qu_build_search() (quire serve, which
+ *	reloads the tabs in between)
  * @skip_unchanged: with a cache, stop at once when no input changed since
  *	the last build (its stamp): the diagnostics and the summary are the
  *	last build's, and nothing but the depfile is written
@@ -56,6 +59,7 @@ struct qu_build_opts {
 	bool quiet;
 	bool timing;
 	bool skip_unchanged;
+	bool defer_search;
 };
 
 /**
@@ -148,6 +152,21 @@ const struct qu_graph *qu_build_graph(const struct qu_build *b);
  * Return: 0, or -1 (the caller exits with 2).
  */
 int qu_build_write(struct qu_build *b, struct qu_buf *err);
+
+/**
+ * qu_build_search() - write the search index a build deferred, and swap
+ * @b: the build, after a successful qu_build_write()
+ * @err: receives a one-line message on failure
+ *
+ * With @defer_search, qu_build_write() swaps in the new pages with the
+ * last site's search index; this writes the new index and swaps the site
+ * again, which then equals what a build without @defer_search writes.
+ * Does nothing when nothing was deferred.
+ *
+ * Return: 1 when it wrote an index, 0 when nothing was deferred, or -1
+ * (the site keeps the last index; the cache says so).
+ */
+int qu_build_search(struct qu_build *b, struct qu_buf *err);
 
 /**
  * qu_build_diags() - move the build's diagnostics out, sorted

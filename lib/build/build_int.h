@@ -54,7 +54,9 @@ int qu_out_begin(struct qu_out *o, const char *out, const char *back,
  * @kept: the files (relative to the site) the new site keeps from @o->abs
  * @nkept: how many
  * @kept_dirs: folders whose every file the new site keeps from @o->abs
+ *	("" for all of it)
  * @nkept_dirs: how many
+ * @skip: a folder of @o->abs that @kept_dirs leave out, or NULL
  * @err: receives a one-line message on failure
  *
  * The new site is @o->tmp's files over the kept ones; a file of @o->tmp
@@ -65,7 +67,7 @@ int qu_out_begin(struct qu_out *o, const char *out, const char *back,
  */
 int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
 		   const char *const *kept_dirs, size_t nkept_dirs,
-		   struct qu_buf *err);
+		   const char *skip, struct qu_buf *err);
 
 /**
  * qu_out_commit() - replace @o->abs with the finished folder

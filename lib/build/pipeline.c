@@ -50,6 +50,7 @@ struct qu_build {
 	bool *keep;
 	uint64_t search_key;
 	bool keep_search;
+	bool search_pending;
 	uint64_t exe;
 	uint64_t stamp_key;
 	struct build_units ucache;
@@ -819,6 +820,18 @@ static int copy_tree(struct qu_build *b, const char *from, const char *to,
 	return r;
 }
 
+/* Whether the last site has a search index to keep for a while. */
+static bool last_index(const struct qu_build *b)
+{
+	struct qu_buf p = QU_BUF_INIT;
+	bool r;
+
+	qu_buf_addf(&p, "%s/_search/index.js", b->out_abs);
+	r = !access(p.buf, R_OK);
+	qu_buf_fini(&p);
+	return r;
+}
+
 /* The cache's entry for the search index: no page's path ends in "/". */
 #define SEARCH_STATE "_search/"
 
@@ -858,6 +871,40 @@ static int link_tree(const char *from, const char *to)
 	qu_buf_fini(&x);
 	qu_buf_fini(&y);
 	qu_buf_fini(&err);
+	return r;
+}
+
+/* Link the whole last site into the new folder, but for one folder. */
+static int link_site(const struct qu_build *b, const char *skip)
+{
+	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
+	struct dirent **ents = NULL;
+	int n = scandir(b->out_abs, &ents, NULL, alphasort), k, r = 0;
+
+	if (n < 0)
+		return -1;
+	for (k = 0; k < n; k++) {
+		const char *e = ents[k]->d_name;
+		struct stat st;
+
+		if (!r && strcmp(e, ".") && strcmp(e, "..") &&
+		    strcmp(e, skip) && strcmp(e, QU_SITE_MARKER)) {
+			qu_buf_reset(&x);
+			qu_buf_reset(&y);
+			qu_buf_addf(&x, "%s/%s", b->out_abs, e);
+			qu_buf_addf(&y, "%s/%s", b->out.tmp, e);
+			if (lstat(x.buf, &st) < 0)
+				r = -1;
+			else if (S_ISDIR(st.st_mode))
+				r = link_tree(x.buf, y.buf);
+			else if (!S_ISREG(st.st_mode) || link(x.buf, y.buf) < 0)
+				r = -1;
+		}
+		free(ents[k]);
+	}
+	free(ents);
+	qu_buf_fini(&x);
+	qu_buf_fini(&y);
 	return r;
 }
 
@@ -910,6 +957,12 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 			qu_buf_fini(&idx);
 		} else if (b->keep_search) {
 			kept = link_tree(from.buf, to.buf) == 0;
+		}
+		/* quire serve: the last index now, this one after the reload */
+		if (!kept && b->opts->defer_search && last_index(b)) {
+			kept = b->out.sparse ||
+			       link_tree(from.buf, to.buf) == 0;
+			b->keep_search = b->search_pending = kept;
 		}
 		if (!kept) {
 			b->keep_search = false;
@@ -1064,7 +1117,8 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 	next.pages = qu_xcalloc(b->site.npages + 2, sizeof(*next.pages));
 	next.npages = b->site.npages + 1;
 	next.pages[b->site.npages].out = qu_xstrdup(SEARCH_STATE);
-	next.pages[b->site.npages].key = b->search_key;
+	/* an index left for qu_build_search() is not this site's */
+	next.pages[b->site.npages].key = b->search_pending ? 0 : b->search_key;
 	qu_diags_init(&next.pages[b->site.npages].diags);
 	for (i = 0; i < b->site.npages; i++) {
 		struct build_page_state *n = &next.pages[i];
@@ -1171,7 +1225,7 @@ static int compose(struct qu_build *b, struct qu_buf *err)
 		if (b->keep[i])
 			kept[n++] = b->site.pages[i].out;
 	r = qu_out_compose(&b->out, kept, n, dirs, b->keep_search ? 1 : 0,
-			   err);
+			   NULL, err);
 	free(kept);
 	return r;
 }
@@ -1263,6 +1317,41 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	r = 0;
 out:
 	qu_buf_fini(&tmp);
+	return r;
+}
+
+int qu_build_search(struct qu_build *b, struct qu_buf *err)
+{
+	struct qu_buf back = QU_BUF_INIT;
+	const char *all[] = {""};
+	int r = -1;
+
+	if (!b->search_pending)
+		return 0;
+	qu_out_fini(&b->out);
+	if (b->cache_dir)
+		build_back_path(&back, b->cache_dir, b->out_abs);
+	if (qu_out_begin(&b->out, b->out_abs, back.len ? back.buf : NULL,
+			 err) < 0)
+		goto out;
+	/* without a back tree, the rest of the site is linked in whole */
+	if (!b->out.sparse && link_site(b, "_search") < 0) {
+		qu_buf_addf(err, "%s: cannot link the site", b->out.tmp);
+		goto out;
+	}
+	if (qu_search_write(b->out.tmp, &b->site, &b->graph, b->opts->threads,
+			    err) < 0)
+		goto out;
+	b->search_pending = false;
+	if (b->out.sparse &&
+	    qu_out_compose(&b->out, NULL, 0, all, 1, "_search", err) < 0)
+		goto out;
+	if ((b->cache_dir && save_state(b, err) < 0) ||
+	    qu_out_commit(&b->out, err) < 0)
+		goto out;
+	r = 1;
+out:
+	qu_buf_fini(&back);
 	return r;
 }
 

@@ -229,6 +229,19 @@ static void rebuild(struct server *s)
 	qu_buf_add(&s->state.event, ev.buf, ev.len);
 	pthread_cond_broadcast(&s->state.cond);
 	pthread_mutex_unlock(&s->state.lock);
+	if (wrote) {
+		long long t1 = now_ms();
+		int sr;
+
+		qu_buf_reset(&err);
+		sr = qu_build_search(b, &err);
+		if (sr < 0)
+			fprintf(stderr, "quire serve: the search index: %s\n",
+				err.buf);
+		else if (sr > 0 && !s->opts->quiet)
+			fprintf(stderr, "quire serve: search index, %lld ms\n",
+				now_ms() - t1);
+	}
 	/* kept for the next build's units (a broken one has none to give) */
 	qu_build_free(s->last);
 	s->last = b;
@@ -309,6 +322,8 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	s.bopts.out = s.site;
 	s.bopts.threads = opts->threads;
 	s.bopts.quiet = true;
+	/* the tabs reload first; the search index follows */
+	s.bopts.defer_search = true;
 	s.root_abs = qu_path_resolve(opts->dir);
 
 	if (serve_watch_new(&s.watch, opts->poll, err) < 0)

@@ -354,6 +354,43 @@ def edits(srv, docs, env):
            (m.group(3), m.group(2)))
 
 
+def search_follows(srv, quire, docs, env, work):
+    """The search index follows the reload and ends as a clean build's."""
+    n = srv.builds()
+    with open(os.path.join(docs, 'json.md'), 'a') as f:
+        f.write('\nZyzzyvaword appears once.\n')
+    srv.wait_builds(n + 1)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        with srv.cond:
+            done = any('quire serve: search index' in l
+                       for l in srv.lines[-3:])
+        if done:
+            break
+        time.sleep(0.05)
+    clean = os.path.join(work, 'clean-search')
+    r = subprocess.run([quire, 'build', docs, '-o', clean, '--no-cache'],
+                       capture_output=True, env=env)
+    if r.returncode != 0:
+        fail('clean build for the search check exited %d' % r.returncode)
+        return
+    top = os.path.join(clean, '_search')
+    differ = []
+    for d, _, names in os.walk(top):
+        for name in names:
+            rel = os.path.relpath(os.path.join(d, name), clean)
+            st, _, body = srv.get('/' + rel)
+            with open(os.path.join(d, name), 'rb') as f:
+                if st != 200 or body != f.read():
+                    differ.append(rel)
+    shutil.rmtree(clean)
+    if differ:
+        fail('the served search index is not a clean build\'s: %s' %
+             differ[:5])
+    else:
+        ok('the search index follows the reload, as a clean build has it')
+
+
 def main():
     quire, root = os.path.abspath(sys.argv[1]), sys.argv[2]
     with tempfile.TemporaryDirectory() as work:
@@ -387,6 +424,7 @@ def main():
             traversal(srv, work)
             concurrent(srv)
             edits(srv, docs, env)
+            search_follows(srv, quire, docs, env, work)
         finally:
             srv.p.send_signal(signal.SIGTERM)
             try:
