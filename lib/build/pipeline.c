@@ -603,8 +603,13 @@ void qu_build_link(struct qu_build *b)
 	b->md = qu_md_new(b->site.cfg.allow_html);
 	for (i = 0; i < b->site.npages; i++)
 		qu_md_headings(b->md, &b->site.pages[i], &b->site.arena);
-	qu_graph_build(&b->graph, &b->site, b->units, b->exports, &b->diags,
-		       o->threads);
+	{
+		/* the references are found where Markdown draws links */
+		const struct qu_graph_reader rd = {qu_md_runs, b->md};
+
+		qu_graph_build(&b->graph, &b->site, b->units, b->exports, &rd,
+			       &b->diags, o->threads);
+	}
 	for (i = 0; i < b->graph.nplaced; i++)
 		b->stats.nitems += b->graph.placed[i].home;
 	b->stats.npages = b->site.npages;

@@ -142,12 +142,38 @@ struct qu_graph {
 };
 
 /**
+ * typedef qu_graph_run_fn - receives one run of text that can hold links
+ * @payload: the caller's context
+ * @text: the run (not NUL-terminated)
+ * @len: its length
+ */
+typedef void (*qu_graph_run_fn)(void *payload, const char *text, size_t len);
+
+/**
+ * struct qu_graph_reader - how the graph reads pages' and comments' markup
+ * @runs: call @fn, in text order, with each run of @text where a
+ *	reference can become a link: the text outside code, headings,
+ *	links and raw HTML, as the stage that renders it reads it
+ * @ctx: passed to @runs first
+ *
+ * The graph knows no markup: the markup's own reader (lib/markdown's
+ * qu_md_runs()) tells it where references may be, so "Referenced by"
+ * lists exactly the links the pages show.
+ */
+struct qu_graph_reader {
+	void (*runs)(void *ctx, const char *text, size_t len, bool comment,
+		     qu_graph_run_fn fn, void *payload);
+	void *ctx;
+};
+
+/**
  * qu_graph_build() - place the items, index the symbols, count references
  * @g: the graph to fill; zeroed by the caller, freed with qu_graph_fini()
  * @site: the site, with its pages' headings filled in
  * @units: one unit per entry of @site->sources, in that order
  * @exports: per unit, the EXPORT_SYMBOL*() uses of its file, for
  *	:export: and :internal: naming other files; kept by the graph
+ * @rd: the markup's reader, for the references; NULL to count none
  * @diags: receives the duplicate-inclusion and selection warnings
  * @threads: worker threads for the reference scan (0: one per processor)
  *
@@ -158,7 +184,8 @@ struct qu_graph {
 void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_unit *units,
 		    const struct qu_graph_exports *exports,
-		    struct qu_diags *diags, unsigned threads);
+		    const struct qu_graph_reader *rd, struct qu_diags *diags,
+		    unsigned threads);
 
 /**
  * qu_graph_fini() - free a graph

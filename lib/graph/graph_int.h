@@ -7,7 +7,8 @@
 
 #include "graph/graph.h"
 
-void graph_count_refs(struct qu_graph *g, unsigned threads);
+void graph_count_refs(struct qu_graph *g, const struct qu_graph_reader *rd,
+		      unsigned threads);
 uint32_t graph_find_unit(const struct qu_graph *g, const char *path);
 uint32_t graph_first(const struct qu_graph *g, enum qu_ns ns, const char *name,
 		     size_t len);

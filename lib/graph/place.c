@@ -364,7 +364,8 @@ static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
 void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_unit *units,
 		    const struct qu_graph_exports *exports,
-		    struct qu_diags *diags, unsigned threads)
+		    const struct qu_graph_reader *rd, struct qu_diags *diags,
+		    unsigned threads)
 {
 	uint32_t **homes;
 	size_t p, k, i;
@@ -402,7 +403,8 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	for (i = 0; i < g->nunits; i++)
 		free(homes[i]);
 	free(homes);
-	graph_count_refs(g, threads);
+	if (rd)
+		graph_count_refs(g, rd, threads);
 }
 
 void qu_graph_fini(struct qu_graph *g)

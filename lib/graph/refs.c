@@ -2,10 +2,11 @@
 /*
  * refs.c - count who references whom, for "Referenced by" (graph stage)
  *
- * Runs over the raw Markdown of every page and of every item shown at
- * its home, on the thread pool, one result list per page merged in page
- * order. Code spans and fenced blocks are skipped as lib/markdown skips
- * them when it draws the links.
+ * Runs over the text of every page and of every item shown at its home,
+ * on the thread pool, one result list per page merged in page order. The
+ * markup's reader (struct qu_graph_reader) gives the runs of text where
+ * its renderer draws links, so code, headings and links are skipped
+ * exactly as the pages skip them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,85 +26,50 @@ struct page_refs {
 
 struct scan_ctx {
 	struct qu_graph *g;
+	const struct qu_graph_reader *rd;
 	struct page_refs *per_page;
 };
 
-/* An ATX heading line: one to six '#', then a blank or the end. */
-static bool atx_heading(const char *l, size_t len)
-{
-	size_t n = 0;
+/* Where the references of one text go. */
+struct run_ctx {
+	const struct qu_graph *g;
+	struct page_refs *pr;
+	const struct qu_from *from;
+	bool comment;
+};
 
-	while (n < len && n < 7 && l[n] == '#')
-		n++;
-	return n >= 1 && n <= 6 && (n == len || l[n] == ' ' || l[n] == '\t');
+/* One run the markup's reader found: the scanner's references in it. */
+static void on_run(void *payload, const char *t, size_t len)
+{
+	struct run_ctx *c = payload;
+	struct qu_ref r;
+	size_t pos = 0;
+
+	while (qu_graph_scan(&r, t, len, pos, c->comment)) {
+		uint32_t s = qu_graph_resolve(c->g, &r, c->from, NULL);
+
+		pos = r.end;
+		if (s == QU_NONE || s == c->from->sym)
+			continue;
+		QU_VEC_GROW(c->pr->v, c->pr->n, c->pr->alloc);
+		c->pr->v[c->pr->n].target = s;
+		c->pr->v[c->pr->n].from.page = c->from->page;
+		c->pr->v[c->pr->n].from.sym = c->from->sym;
+		c->pr->n++;
+	}
 }
 
-/*
- * Scan one text line by line: fenced blocks are skipped whole, code spans
- * are cut out of each line, and what remains goes to the scanner.
- */
-static void scan_text(const struct qu_graph *g, struct page_refs *pr,
+static void scan_text(const struct scan_ctx *sc, struct page_refs *pr,
 		      const char *t, size_t len, bool comment,
 		      const struct qu_from *from)
 {
-	size_t pos = 0, line_start = 0;
-	bool fenced = false;
+	struct run_ctx c = {sc->g, pr, from, comment};
 	struct qu_ref r;
 
-	while (pos < len) {
-		/* fences toggle at the start of a line */
-		if (pos == line_start) {
-			size_t i = pos;
-
-			while (i < len && i < pos + 3 && t[i] == ' ')
-				i++;
-			if (i + 3 <= len && (!memcmp(t + i, "```", 3) ||
-					     !memcmp(t + i, "~~~", 3)))
-				fenced = !fenced;
-		}
-		{
-			const char *nl = memchr(t + pos, '\n', len - pos);
-			size_t eol = nl ? (size_t)(nl - t) : len;
-			size_t i = pos;
-
-			while (i < eol && i < pos + 3 && t[i] == ' ')
-				i++;
-			/* headings never link, so they never reference */
-			if (fenced || atx_heading(t + i, eol - i)) {
-				pos = line_start = eol + 1;
-				continue;
-			}
-			i = pos;
-			while (i < eol) {
-				const char *tick = memchr(t + i, '`', eol - i);
-				size_t seg_end =
-					tick ? (size_t)(tick - t) : eol;
-				size_t p2 = i;
-
-				while (qu_graph_scan(&r, t, seg_end, p2,
-						     comment)) {
-					uint32_t s = qu_graph_resolve(
-						g, &r, from, NULL);
-
-					p2 = r.end;
-					if (s == QU_NONE || s == from->sym)
-						continue;
-					QU_VEC_GROW(pr->v, pr->n, pr->alloc);
-					pr->v[pr->n].target = s;
-					pr->v[pr->n].from.page = from->page;
-					pr->v[pr->n].from.sym = from->sym;
-					pr->n++;
-				}
-				if (!tick)
-					break;
-				/* skip the code span to its closing tick */
-				tick = memchr(tick + 1, '`',
-					      eol - (size_t)(tick + 1 - t));
-				i = tick ? (size_t)(tick - t) + 1 : eol;
-			}
-			pos = line_start = eol + 1;
-		}
-	}
+	/* most texts name nothing: no need to ask the reader */
+	if (!len || !qu_graph_scan(&r, t, len, 0, comment))
+		return;
+	sc->rd->runs(sc->rd->ctx, t, len, comment, on_run, &c);
 }
 
 /*
@@ -124,7 +90,7 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
 		struct qu_from from = {(uint32_t)p, NULL, QU_NONE};
 
 		if (part->kind == QU_PART_MARKDOWN) {
-			scan_text(g, pr, part->text, part->len, false, &from);
+			scan_text(c, pr, part->text, part->len, false, &from);
 			continue;
 		}
 		for (j = g->part_start[p][k]; j < g->part_start[p][k + 1];
@@ -137,14 +103,14 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
 			it = &g->units[pl->unit].items[pl->item];
 			from.file = g->units[pl->unit].path;
 			from.sym = pl->sym;
-			scan_text(g, pr, it->brief, strlen(it->brief), true,
+			scan_text(c, pr, it->brief, strlen(it->brief), true,
 				  &from);
 			for (i = 0; i < it->nparams; i++)
-				scan_text(g, pr, it->params[i].desc,
+				scan_text(c, pr, it->params[i].desc,
 					  strlen(it->params[i].desc), true,
 					  &from);
 			for (i = 0; i < it->nsections; i++)
-				scan_text(g, pr, it->sections[i].body,
+				scan_text(c, pr, it->sections[i].body,
 					  strlen(it->sections[i].body), true,
 					  &from);
 		}
@@ -166,9 +132,10 @@ static int cmp_ref(const void *a, const void *b)
 	return 0;
 }
 
-void graph_count_refs(struct qu_graph *g, unsigned threads)
+void graph_count_refs(struct qu_graph *g, const struct qu_graph_reader *rd,
+		      unsigned threads)
 {
-	struct scan_ctx c = {g, NULL};
+	struct scan_ctx c = {g, rd, NULL};
 	size_t p, i, total = 0, *fill;
 	size_t np = g->site->npages;
 

@@ -63,6 +63,23 @@ void qu_md_headings(struct qu_md *md, struct qu_page *page,
 		    struct qu_arena *arena);
 
 /**
+ * qu_md_runs() - the runs of a text where references become links
+ * @md: the context (a struct qu_md *; void for struct qu_graph_reader)
+ * @text: Markdown (a page part, or a comment's text when @comment)
+ * @len: its length
+ * @comment: parse as a comment is rendered
+ * @fn: called with each run, in text order
+ * @payload: passed to @fn
+ *
+ * The reader lib/build gives the graph (struct qu_graph_reader): text
+ * outside code, raw HTML, headings and link text, as qu_md_render() walks
+ * it, consecutive text nodes joined.
+ * Context: thread-safe (parsing takes the context's mutex).
+ */
+void qu_md_runs(void *md, const char *text, size_t len, bool comment,
+		qu_graph_run_fn fn, void *payload);
+
+/**
  * qu_md_slug() - append a heading's id as GitHub makes it
  * @out: the buffer
  * @text: the heading's plain text

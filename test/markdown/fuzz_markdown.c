@@ -66,7 +66,7 @@ static void setup(void)
 	w.unit.path = "x.h";
 	w.unit.items = items;
 	w.unit.nitems = QU_ARRAY_SIZE(items);
-	qu_graph_build(&w.g, &w.site, &w.unit, NULL, &w.diags, 1);
+	qu_graph_build(&w.g, &w.site, &w.unit, NULL, NULL, &w.diags, 1);
 	w.md = qu_md_new(false);
 	w.raw = qu_md_new(true);
 	w.ready = true;

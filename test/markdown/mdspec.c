@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 	unit.items = items;
 	unit.nitems = QU_ARRAY_SIZE(items);
 	memset(&g, 0, sizeof(g));
-	qu_graph_build(&g, &site, &unit, NULL, &diags, 1);
+	qu_graph_build(&g, &site, &unit, NULL, NULL, &diags, 1);
 	md = qu_md_new(false);
 	raw = qu_md_new(true);
 	for (i = 1; i < argc; i++)
