@@ -109,7 +109,7 @@ MARKER = 'MARKER-FOR-BENCH'
 
 
 def wrk(url):
-    r = subprocess.run(['wrk', '-t2', '-c32', '-d5s', url],
+    r = subprocess.run(['wrk', '-t2', '-c50', '-d5s', url],
                        capture_output=True, text=True)
     m = re.search(r'Requests/sec:\s+([\d.]+)', r.stdout)
     return float(m.group(1)) if m else float('nan')
