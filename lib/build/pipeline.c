@@ -37,6 +37,7 @@ struct qu_build {
 	char **src_paths;
 	struct qu_graph graph;
 	struct qu_md *md;
+	struct qu_site_reader reader;
 	struct qu_render render;
 	struct qu_diags *page_diags;
 	struct qu_buf *errs;
@@ -283,7 +284,13 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		r = 0;
 		goto out;
 	}
-	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, err) < 0)
+	/* lib/markdown reads the pages for lib/site: directives, headings */
+	b->md = qu_md_new(false);
+	b->reader.blocks = qu_md_blocks;
+	b->reader.headings = qu_md_page_headings;
+	b->reader.ctx = b->md;
+	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, &b->reader,
+			 err) < 0)
 		goto out;
 	/* a broken quire.yml or front matter: its errors, nothing written */
 	if (b->site.broken)
@@ -600,9 +607,7 @@ void qu_build_link(struct qu_build *b)
 
 	if (b->site.zero_config)
 		zero_pages(b);
-	b->md = qu_md_new(b->site.cfg.allow_html);
-	for (i = 0; i < b->site.npages; i++)
-		qu_md_headings(b->md, &b->site.pages[i], &b->site.arena);
+	qu_md_allow_html(b->md, b->site.cfg.allow_html);
 	{
 		/* the references are found where Markdown draws links */
 		const struct qu_graph_reader rd = {qu_md_runs, b->md};

@@ -50,17 +50,47 @@ struct qu_md *qu_md_new(bool allow_html);
 void qu_md_free(struct qu_md *md);
 
 /**
- * qu_md_headings() - find the headings of a page's Markdown parts
+ * qu_md_allow_html() - set whether raw HTML passes through
  * @md: the context
- * @page: the page; its @headings are filled, ids unique in the page
- * @arena: owns the headings' strings
+ * @allow: the site's allow_html setting
  *
- * Run before qu_graph_build(); qu_md_render() later gives the headings
- * of the same parts the same ids, in the same order.
- * Context: thread-safe for distinct @page and @arena.
+ * The site's configuration is read through the context's reader
+ * (qu_md_blocks()), so it is known only after: set it before rendering.
  */
-void qu_md_headings(struct qu_md *md, struct qu_page *page,
-		    struct qu_arena *arena);
+void qu_md_allow_html(struct qu_md *md, bool allow);
+
+/**
+ * qu_md_blocks() - the fenced blocks of a page's text
+ * @md: the context (a struct qu_md *; void for struct qu_site_reader)
+ * @text: the page's Markdown
+ * @len: its length
+ * @fn: called with each fenced block, in order
+ * @payload: passed to @fn
+ *
+ * What lib/site finds its directives among, read as qu_md_render() reads
+ * the page: a fence inside a list, a quote or another block is marked
+ * nested (a directive must be at the top level).
+ */
+void qu_md_blocks(void *md, const char *text, size_t len,
+		  void (*fn)(void *payload, const struct qu_site_block *b),
+		  void *payload);
+
+/**
+ * qu_md_page_headings() - the headings of a page, with their ids
+ * @md: the context (a struct qu_md *; void for struct qu_site_reader)
+ * @page: the page, its parts split
+ * @fn: called with each heading of its Markdown parts, in page order:
+ *	level, plain text, id (GitHub's slug, "-1", "-2" after repeats,
+ *	unique in the page) and 1-based line in the page's file
+ * @payload: passed to @fn
+ *
+ * The ids qu_md_render() writes are the ones lib/site kept from this.
+ */
+void qu_md_page_headings(void *md, const struct qu_page *page,
+			 void (*fn)(void *payload, unsigned level,
+				    const char *text, const char *id,
+				    uint32_t line),
+			 void *payload);
 
 /**
  * qu_md_runs() - the runs of a text where references become links

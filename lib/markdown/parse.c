@@ -28,6 +28,11 @@ struct qu_md *qu_md_new(bool allow_html)
 	return md;
 }
 
+void qu_md_allow_html(struct qu_md *md, bool allow)
+{
+	md->allow_html = allow;
+}
+
 void qu_md_free(struct qu_md *md)
 {
 	if (!md)
@@ -224,9 +229,16 @@ void qu_md_slug(struct qu_buf *out, const char *text, size_t len)
 	}
 }
 
-static void headings(cmark_node *n, struct qu_page *page, size_t *alloc,
-		     struct qu_arena *arena, uint32_t line0,
-		     struct qu_map *used, unsigned depth)
+/* Where the headings of one page go. */
+struct heads {
+	struct qu_map used;
+	void (*fn)(void *payload, unsigned level, const char *text,
+		   const char *id, uint32_t line);
+	void *payload;
+};
+
+static void headings(struct heads *hs, cmark_node *n, uint32_t line0,
+		     unsigned depth)
 {
 	cmark_node *c;
 
@@ -236,16 +248,15 @@ static void headings(cmark_node *n, struct qu_page *page, size_t *alloc,
 
 	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
 		struct qu_buf t = QU_BUF_INIT, id = QU_BUF_INIT;
-		struct qu_heading *h;
 		size_t base;
 		unsigned k = 0;
 		void *v;
+		char *key;
 
 		if (cmark_node_get_type(c) != CMARK_NODE_HEADING) {
 			if (cmark_node_first_child(c) &&
 			    cmark_node_get_type(c) != CMARK_NODE_PARAGRAPH)
-				headings(c, page, alloc, arena, line0, used,
-					 depth + 1);
+				headings(hs, c, line0, depth + 1);
 			continue;
 		}
 		md_plain_text(&t, c);
@@ -259,38 +270,36 @@ static void headings(cmark_node *n, struct qu_page *page, size_t *alloc,
 		 * again: ids are never freed, so every suffix below is still
 		 * taken. Same ids as probing from 1, in linear time.
 		 */
-		v = qu_map_get(used, id.buf, id.len);
+		v = qu_map_get(&hs->used, id.buf, id.len);
 		if (v) {
 			k = (unsigned)((uintptr_t)v - 1);
 			do {
 				id.len = base;
 				qu_buf_addf(&id, "-%u", ++k);
-			} while (qu_map_get(used, id.buf, id.len));
-			*qu_map_slot(used, id.buf, base) =
+			} while (qu_map_get(&hs->used, id.buf, id.len));
+			*qu_map_slot(&hs->used, id.buf, base) =
 				(void *)(uintptr_t)(k + 1);
 		}
-		QU_VEC_GROW(page->headings, page->nheadings, *alloc);
-		h = &page->headings[page->nheadings++];
-		h->text = qu_arena_strndup(arena, t.buf, t.len);
-		h->id = qu_arena_strndup(arena, id.buf, id.len);
-		h->level = (unsigned)cmark_node_get_heading_level(c);
-		h->line = line0 + (uint32_t)cmark_node_get_start_line(c) - 1;
-		qu_map_put(used, h->id, (void *)1);
+		hs->fn(hs->payload, (unsigned)cmark_node_get_heading_level(c),
+		       t.buf ? t.buf : "", id.buf,
+		       line0 + (uint32_t)cmark_node_get_start_line(c) - 1);
+		/* the map keeps its keys: one copy each, freed at the end */
+		key = qu_buf_detach(&id, NULL);
+		qu_map_put(&hs->used, key, (void *)1);
 		qu_buf_fini(&t);
-		qu_buf_fini(&id);
 	}
 }
 
-void qu_md_headings(struct qu_md *md, struct qu_page *page,
-		    struct qu_arena *arena)
+void qu_md_page_headings(void *md, const struct qu_page *page,
+			 void (*fn)(void *payload, unsigned level,
+				    const char *text, const char *id,
+				    uint32_t line),
+			 void *payload)
 {
-	struct qu_map used;
-	size_t alloc = 0, k;
+	struct heads hs = {.fn = fn, .payload = payload};
+	size_t k;
 
-	qu_map_init(&used);
-	/* the arena array is copied at the end; grow it on the heap */
-	page->headings = NULL;
-	page->nheadings = 0;
+	qu_map_init(&hs.used);
 	for (k = 0; k < page->nparts; k++) {
 		const struct qu_part *p = &page->parts[k];
 		cmark_node *doc;
@@ -298,15 +307,78 @@ void qu_md_headings(struct qu_md *md, struct qu_page *page,
 		if (p->kind != QU_PART_MARKDOWN)
 			continue;
 		doc = md_parse(md, p->text, p->len, false);
-		headings(doc, page, &alloc, arena, p->line, &used, 0);
+		headings(&hs, doc, p->line, 0);
 		cmark_node_free(doc);
 	}
-	if (page->nheadings) {
-		struct qu_heading *v = qu_arena_memdup(
-			arena, page->headings, page->nheadings * sizeof(*v));
+	for (k = 0; k < hs.used.cap; k++)
+		free((char *)hs.used.slots[k].key);
+	qu_map_fini(&hs.used);
+}
 
-		free(page->headings);
-		page->headings = v;
+/* Whether line @end of @text closes the fenced block @c began at @start. */
+static bool closing_fence(const char *text, size_t len,
+			  const struct qu_lines *lines, cmark_node *c,
+			  uint32_t end, uint32_t start)
+{
+	int flen = 0, off = 0;
+	char ch = 0;
+	size_t p, e, i = 0, n = 0;
+
+	cmark_node_get_fenced(c, &flen, &off, &ch);
+	if (end <= start || end > lines->n)
+		return false;
+	p = lines->start[end - 1];
+	e = end < lines->n ? lines->start[end] : len;
+	while (p + i < e && i < 4 && text[p + i] == ' ')
+		i++;
+	while (p + i + n < e && text[p + i + n] == ch)
+		n++;
+	if (i > 3 || n < (size_t)flen)
+		return false;
+	for (i += n; p + i < e; i++)
+		if (text[p + i] != ' ' && text[p + i] != '\t' &&
+		    text[p + i] != '\r' && text[p + i] != '\n')
+			return false;
+	return true;
+}
+
+void qu_md_blocks(void *md, const char *text, size_t len,
+		  void (*fn)(void *payload, const struct qu_site_block *b),
+		  void *payload)
+{
+	cmark_node *doc = md_parse(md, text, len, false), *c;
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	struct qu_lines lines;
+
+	qu_lines_init(&lines, text, len);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		struct qu_site_block b;
+		const char *info;
+		int sl, el, flen, foff;
+		char fch;
+
+		c = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER ||
+		    cmark_node_get_type(c) != CMARK_NODE_CODE_BLOCK ||
+		    !cmark_node_get_fenced(c, &flen, &foff, &fch))
+			continue;
+		sl = cmark_node_get_start_line(c);
+		el = cmark_node_get_end_line(c);
+		if (sl < 1)
+			continue;
+		info = cmark_node_get_fence_info(c);
+		b.info = info ? info : "";
+		b.info_len = strlen(b.info);
+		b.line = (uint32_t)sl;
+		b.end_line = (uint32_t)(el >= sl ? el : sl);
+		b.col = (uint32_t)cmark_node_get_start_column(c);
+		b.nested = cmark_node_parent(c) != doc;
+		b.closed = !b.nested && closing_fence(text, len, &lines, c,
+						      b.end_line, b.line);
+		fn(payload, &b);
 	}
-	qu_map_fini(&used);
+	cmark_iter_free(it);
+	qu_lines_fini(&lines);
+	cmark_node_free(doc);
 }

@@ -3,10 +3,12 @@
  * directive.c - split a page into Markdown and MyST-style directives
  * (site stage)
  *
- * A fenced block whose info string is "{name} argument" is a directive.
- * The fence is found by lines here, before any Markdown parsing, so the
- * Markdown between directives goes to cmark-gfm untouched. Options are
- * the block's leading ":key: value" lines; the rest is its body.
+ * A fenced block at the top level of a page whose info string is
+ * "{name} argument" is a directive. The page's markup reader (struct
+ * qu_site_reader: lib/markdown) finds the fences, so a directive is
+ * exactly a block the renderer would have taken for one; the Markdown
+ * between directives goes to it untouched. Options are the block's
+ * leading ":key: value" lines; the rest is its body.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -353,133 +355,143 @@ static bool take_option(struct dir_opt **opts, size_t *nopts,
 	return true;
 }
 
+/* The directives the page's reader found, in order. */
+struct blocks {
+	struct qu_site *s;
+	struct qu_page *pg;
+	uint32_t line0;
+	struct qu_site_block *v;
+	size_t n, alloc;
+};
+
+static void on_block(void *payload, const struct qu_site_block *b)
+{
+	struct blocks *bl = payload;
+
+	if (!b->info_len || b->info[0] != '{')
+		return;
+	if (b->nested) {
+		/* the page cannot be split inside a list: say so, show it */
+		const char *close = memchr(b->info, '}', b->info_len);
+		size_t nlen = close ? (size_t)(close - b->info) + 1
+				    : b->info_len;
+
+		qu_diag(&bl->s->diags, QU_W_NESTED_DIRECTIVE,
+			bl->pg->diag_path, bl->line0 + b->line - 1, b->col,
+			"'%.*s' inside a list, a quote or another block is not "
+			"a directive; showing it as code (move it to the top "
+			"level)",
+			(int)nlen, b->info);
+		return;
+	}
+	QU_VEC_GROW(bl->v, bl->n, bl->alloc);
+	bl->v[bl->n] = *b;
+	/* the reader's block lives only during the call */
+	bl->v[bl->n++].info = qu_xstrndup(b->info, b->info_len);
+}
+
+/* One directive: its options and body from its lines, then its part. */
+static void directive(struct qu_site *s, struct qu_page *pg,
+		      const struct qu_site_block *b, const char *const *lines,
+		      const size_t *lens, uint32_t nlines, uint32_t line0)
+{
+	const char *info = b->info, *name = info + 1, *arg;
+	const char *close = memchr(info, '}', b->info_len);
+	size_t nlen = close ? (size_t)(close - name) : b->info_len - 1;
+	size_t arglen, nopts = 0, nbody = 0;
+	struct dir_opt *opts = NULL;
+	struct dir_line *body = NULL;
+	uint32_t dline = line0 + b->line - 1, k;
+	uint32_t last = b->closed ? b->end_line - 1 : b->end_line;
+	bool in_opts = true;
+
+	arg = close ? close + 1 : info + b->info_len;
+	arglen = (size_t)(info + b->info_len - arg);
+	trim(&arg, &arglen);
+	/* the block's lines between its fences */
+	for (k = b->line + 1; k <= last && k <= nlines; k++) {
+		struct dir_line dl = {lines[k - 1], lens[k - 1],
+				      line0 + k - 1};
+
+		trim(&dl.p, &dl.len);
+		if (in_opts && take_option(&opts, &nopts, &dl,
+					   indent_of(lines[k - 1],
+						     lens[k - 1])))
+			continue;
+		in_opts = false;
+		if (!dl.len)
+			continue;
+		body = qu_xrealloc(body, (nbody + 1) * sizeof(*body));
+		body[nbody++] = dl;
+	}
+	/* a trailing "\\" with nothing after it */
+	for (size_t o = 0; o < nopts; o++) {
+		struct qu_buf *v = &opts[o].val;
+
+		while (v->len && (v->buf[v->len - 1] == '\\' ||
+				  v->buf[v->len - 1] == ' '))
+			v->buf[--v->len] = 0;
+	}
+	if (nlen == 10 && !strncmp(name, "kernel-doc", 10))
+		kernel_doc(s, pg, dline, arg, arglen, opts, nopts, body, nbody);
+	else if (nlen == 7 && !strncmp(name, "toctree", 7))
+		toctree(s, pg, dline, opts, nopts, body, nbody);
+	else
+		qu_diag(&s->diags, QU_W_UNKNOWN_DIRECTIVE, pg->diag_path,
+			dline, b->col,
+			"unknown directive '{%.*s}', ignoring the block",
+			(int)nlen, name);
+	for (size_t o = 0; o < nopts; o++)
+		qu_buf_fini(&opts[o].val);
+	free(opts);
+	free(body);
+}
+
 void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
 		      size_t len, uint32_t line)
 {
-	size_t pos = 0, md_start = 0;
-	uint32_t md_line = line, ln = line;
-	char fence = 0;
-	size_t fence_len = 0;
+	struct blocks bl = {s, pg, line, NULL, 0, 0};
+	const char **lines = NULL;
+	size_t *lens = NULL, nl_alloc = 0, nlines = 0, pos = 0, md_start = 0;
+	uint32_t md_line = line, k;
 
+	/* the page's markup reader finds the fences: one reader, one truth */
+	s->reader->blocks(s->reader->ctx, text, len, on_block, &bl);
+	if (!bl.n) {
+		add_markdown(pg, text, len, line);
+		return;
+	}
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t eol = nl ? (size_t)(nl - text) : len;
-		size_t next = nl ? eol + 1 : len;
-		const char *l = text + pos;
-		size_t ll = eol - pos, ind = 0, fl = 0;
 
-		while (ind < ll && ind < 4 && l[ind] == ' ')
-			ind++;
-		if (ind < 4 && ind + 3 <= ll &&
-		    (l[ind] == '`' || l[ind] == '~')) {
-			char c = l[ind];
-
-			while (ind + fl < ll && l[ind + fl] == c)
-				fl++;
+		if (nlines == nl_alloc) {
+			nl_alloc = nl_alloc ? 2 * nl_alloc : 64;
+			lines = qu_xrealloc(lines, nl_alloc * sizeof(*lines));
+			lens = qu_xrealloc(lens, nl_alloc * sizeof(*lens));
 		}
-		if (fence) {
-			if (fl >= fence_len && l[ind] == fence)
-				fence = 0;
-		} else if (fl >= 3) {
-			const char *info = l + ind + fl;
-			size_t il = ll - ind - fl;
+		lines[nlines] = text + pos;
+		lens[nlines++] = eol - pos;
+		pos = nl ? eol + 1 : len;
+	}
+	for (k = 0; k < bl.n; k++) {
+		const struct qu_site_block *b = &bl.v[k];
+		size_t start = b->line <= nlines
+				       ? (size_t)(lines[b->line - 1] - text)
+				       : len;
+		size_t end = b->end_line < nlines
+				     ? (size_t)(lines[b->end_line] - text)
+				     : len;
 
-			trim(&info, &il);
-			if (il && info[0] == '{') {
-				const char *close = memchr(info, '}', il);
-				struct dir_opt *opts = NULL;
-				struct dir_line *body = NULL;
-				size_t nopts = 0, nbody = 0;
-				uint32_t dline = ln, bl = ln + 1;
-				const char *name = info + 1, *arg;
-				size_t nlen, arglen;
-				size_t p2 = next;
-				char fc = l[ind];
-				bool in_opts = true;
-
-				add_markdown(pg, text + md_start,
-					     pos - md_start, md_line);
-				nlen = close ? (size_t)(close - name) : il - 1;
-				arg = close ? close + 1 : info + il;
-				arglen = (size_t)(info + il - arg);
-				trim(&arg, &arglen);
-				/* the block's lines up to the closing fence */
-				while (p2 < len) {
-					const char *nl2 = memchr(
-						text + p2, '\n', len - p2);
-					size_t e2 = nl2 ? (size_t)(nl2 - text)
-							: len;
-					const char *l2 = text + p2;
-					size_t ll2 = e2 - p2, i2 = 0, f2 = 0;
-					struct dir_line dl;
-
-					while (i2 < ll2 && i2 < 4 &&
-					       l2[i2] == ' ')
-						i2++;
-					while (i2 + f2 < ll2 &&
-					       l2[i2 + f2] == fc)
-						f2++;
-					p2 = nl2 ? e2 + 1 : len;
-					if (f2 >= fl) {
-						bl++;
-						break;
-					}
-					dl.p = l2;
-					dl.len = ll2;
-					trim(&dl.p, &dl.len);
-					dl.line = bl++;
-					if (in_opts &&
-					    take_option(&opts, &nopts, &dl,
-							indent_of(l2, ll2)))
-						continue;
-					in_opts = false;
-					if (!dl.len)
-						continue;
-					body = qu_xrealloc(
-						body,
-						(nbody + 1) * sizeof(*body));
-					body[nbody++] = dl;
-				}
-				/* a trailing "\\" with nothing after it */
-				for (size_t o = 0; o < nopts; o++) {
-					struct qu_buf *v = &opts[o].val;
-
-					while (v->len &&
-					       (v->buf[v->len - 1] == '\\' ||
-						v->buf[v->len - 1] == ' '))
-						v->buf[--v->len] = 0;
-				}
-				if (nlen == 10 &&
-				    !strncmp(name, "kernel-doc", 10))
-					kernel_doc(s, pg, dline, arg, arglen,
-						   opts, nopts, body, nbody);
-				else if (nlen == 7 &&
-					 !strncmp(name, "toctree", 7))
-					toctree(s, pg, dline, opts, nopts, body,
-						nbody);
-				else
-					qu_diag(&s->diags,
-						QU_W_UNKNOWN_DIRECTIVE,
-						pg->diag_path, dline,
-						(uint32_t)ind + 1,
-						"unknown directive '{%.*s}', "
-						"ignoring the block",
-						(int)nlen, name);
-				for (size_t o = 0; o < nopts; o++)
-					qu_buf_fini(&opts[o].val);
-				free(opts);
-				free(body);
-				ln = bl;
-				pos = p2;
-				md_start = p2;
-				md_line = bl;
-				continue;
-			}
-			fence = l[ind];
-			fence_len = fl;
-		}
-		pos = next;
-		ln++;
+		add_markdown(pg, text + md_start, start - md_start, md_line);
+		directive(s, pg, b, lines, lens, (uint32_t)nlines, line);
+		md_start = end;
+		md_line = line + b->end_line;
 	}
 	add_markdown(pg, text + md_start, len - md_start, md_line);
+	for (k = 0; k < bl.n; k++)
+		free((char *)bl.v[k].info);
+	free(bl.v);
+	free(lines);
+	free(lens);
 }

@@ -224,35 +224,43 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 	return 0;
 }
 
-/* The first ATX heading of level 1, outside fenced blocks. */
-/* A page without a front matter title is named by its first "# " heading. */
-static const char *first_h1(struct qu_site *s, const char *text, size_t len)
+/* One heading the reader found, into the page. */
+struct heads {
+	struct qu_site *s;
+	struct qu_page *pg;
+	size_t alloc;
+};
+
+static void on_heading(void *payload, unsigned level, const char *text,
+		       const char *id, uint32_t line)
 {
-	size_t pos = 0;
-	char fence = 0;
+	struct heads *h = payload;
+	struct qu_heading *v;
 
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t eol = nl ? (size_t)(nl - text) : len;
-		const char *l = text + pos;
-		size_t ll = eol - pos;
+	QU_VEC_GROW(h->pg->headings, h->pg->nheadings, h->alloc);
+	v = &h->pg->headings[h->pg->nheadings++];
+	v->text = site_strdup(h->s, text);
+	v->id = site_strdup(h->s, id);
+	v->level = level;
+	v->line = line;
+}
 
-		if (ll >= 3 &&
-		    (!strncmp(l, "```", 3) || !strncmp(l, "~~~", 3))) {
-			if (!fence)
-				fence = l[0];
-			else if (fence == l[0])
-				fence = 0;
-		} else if (!fence && ll > 2 && l[0] == '#' && l[1] == ' ') {
-			while (ll && (l[ll - 1] == '\r' || l[ll - 1] == ' ' ||
-				      l[ll - 1] == '#'))
-				ll--;
-			if (ll > 2)
-				return site_strndup(s, l + 2, ll - 2);
-		}
-		pos = eol + 1;
+void site_page_headings(struct qu_site *s, struct qu_page *pg)
+{
+	struct heads h = {s, pg, 0};
+
+	pg->headings = NULL;
+	pg->nheadings = 0;
+	s->reader->headings(s->reader->ctx, pg, on_heading, &h);
+	/* the array lives in the site's arena like everything else */
+	if (pg->nheadings) {
+		struct qu_heading *v = qu_arena_memdup(
+			&s->arena, pg->headings,
+			pg->nheadings * sizeof(*v));
+
+		free(pg->headings);
+		pg->headings = v;
 	}
-	return NULL;
 }
 
 /* "a/b.md" becomes "a/b.html", a folder's README.md its index.html. */
@@ -336,15 +344,18 @@ static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 	body = site_strndup(s, text.buf, text.len);
 	if (site_front_matter(s, pg, body, text.len, &off, &line) < 0)
 		s->broken = true;
-	if (!pg->title)
-		pg->title = first_h1(s, body + off, text.len - off);
+	site_split_parts(s, pg, body + off, text.len - off, line);
+	site_page_headings(s, pg);
+	/* no title in the front matter: the first heading of level 1 */
+	for (size_t k = 0; !pg->title && k < pg->nheadings; k++)
+		if (pg->headings[k].level == 1)
+			pg->title = pg->headings[k].text;
 	if (!pg->title) {
 		const char *b = strrchr(src, '/');
 
 		b = b ? b + 1 : src;
 		pg->title = site_strndup(s, b, strlen(b) - 3);
 	}
-	site_split_parts(s, pg, body + off, text.len - off, line);
 	ret = 0;
 out:
 	qu_buf_fini(&path);
@@ -424,7 +435,7 @@ out:
 }
 
 int qu_site_load(struct qu_site *out, const char *root, const char *skip,
-		 struct qu_buf *err)
+		 const struct qu_site_reader *rd, struct qu_buf *err)
 {
 	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT;
 	size_t rl = strlen(root);
@@ -432,6 +443,7 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 
 	qu_arena_init(&out->arena);
 	qu_diags_init(&out->diags);
+	out->reader = rd;
 	while (rl > 1 && root[rl - 1] == '/')
 		rl--;
 	out->root = site_strndup(out, root, rl);

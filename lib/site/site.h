@@ -203,8 +203,8 @@ struct qu_heading {
  * @parent: the page above this one in the navigation, or QU_NONE
  * @children: the pages below it, in navigation order
  * @nchildren: how many
- * @headings: the Markdown headings, filled by the caller (the markdown
- *	stage knows how to find them) before the graph is built
+ * @headings: the Markdown headings, with their ids, from the site's
+ *	reader
  * @nheadings: how many
  */
 struct qu_page {
@@ -222,6 +222,54 @@ struct qu_page {
 	size_t nchildren;
 	struct qu_heading *headings;
 	size_t nheadings;
+};
+
+/**
+ * struct qu_site_block - a fenced block of a page
+ * @info: its info string, as the markup reads it ("{kernel-doc} a.h")
+ * @info_len: its length
+ * @line: the 1-based line of its opening fence, in the text given
+ * @end_line: its last line (the closing fence, or the text's last line)
+ * @col: the 1-based column of the opening fence
+ * @closed: a closing fence ends it
+ * @nested: it is inside a list, a quote or another block, not at the top
+ *	level of the page (where a directive must be)
+ */
+struct qu_site_block {
+	const char *info;
+	size_t info_len;
+	uint32_t line;
+	uint32_t end_line;
+	uint32_t col;
+	bool closed;
+	bool nested;
+};
+
+/**
+ * struct qu_site_reader - what the site needs read from its pages' markup
+ * @blocks: call @fn with each fenced block of @text, in order (the
+ *	directives are among those at the top level); the block is valid
+ *	during the call
+ * @headings: call @fn with each heading of @page's Markdown parts, in
+ *	order: its level, plain text, the id the page gives it (unique in
+ *	the page) and its 1-based line in the page's file
+ * @ctx: passed first to both
+ *
+ * The site knows no markup syntax: lib/markdown reads it (qu_md_blocks(),
+ * qu_md_page_headings()), and lib/build hands its reader to
+ * qu_site_load(). Heading ids are decided here, once; the renderer uses
+ * them.
+ */
+struct qu_site_reader {
+	void (*blocks)(void *ctx, const char *text, size_t len,
+		       void (*fn)(void *payload, const struct qu_site_block *b),
+		       void *payload);
+	void (*headings)(void *ctx, const struct qu_page *page,
+			 void (*fn)(void *payload, unsigned level,
+				    const char *text, const char *id,
+				    uint32_t line),
+			 void *payload);
+	void *ctx;
 };
 
 /**
@@ -244,6 +292,7 @@ struct qu_page {
  * @nassets: how many
  * @arena: owns every string and array above
  * @diags: diagnostics of the configuration, front matter and directives
+ * @reader: how the pages' markup is read (must outlive the site)
  */
 struct qu_site {
 	struct qu_config cfg;
@@ -261,6 +310,7 @@ struct qu_site {
 	size_t nassets;
 	struct qu_arena arena;
 	struct qu_diags diags;
+	const struct qu_site_reader *reader;
 };
 
 /**
@@ -269,6 +319,7 @@ struct qu_site {
  *	even on failure
  * @root: the docs root, or a bare source tree
  * @skip: a folder below @root to leave out (the output folder), or NULL
+ * @rd: how the pages' markup is read: directives and headings
  * @err: receives a one-line message when the tree cannot be read
  *
  * With quire.yml, every *.md below @root becomes a page and @out->sources
@@ -281,7 +332,7 @@ struct qu_site {
  * Return: 0, or -1 on an environment error (message in @err).
  */
 int qu_site_load(struct qu_site *out, const char *root, const char *skip,
-		 struct qu_buf *err);
+		 const struct qu_site_reader *rd, struct qu_buf *err);
 
 /**
  * struct qu_site_file - what the caller learnt about one C file

@@ -28,6 +28,7 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 		      size_t len, size_t *body_off, uint32_t *body_line);
 void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
 		      size_t len, uint32_t line);
+void site_page_headings(struct qu_site *s, struct qu_page *pg);
 void site_link_pages(struct qu_site *s);
 bool site_excluded(const struct qu_site *s, const char *rel);
 void site_normalise(struct qu_buf *out, const char *dir, const char *rel,

@@ -111,6 +111,7 @@ void qu_site_zero_pages(struct qu_site *s, const struct qu_site_file *files,
 		p->text = site_strndup(s, readme, readme_len);
 		p->len = readme_len;
 		home->diag_path = site_printf(s, "%s/README.md", s->root);
+		site_page_headings(s, home);
 	}
 	add_part(home, QU_PART_FILES);
 	fpage = qu_xcalloc(n ? n : 1, sizeof(uint32_t));

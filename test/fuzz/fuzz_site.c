@@ -5,12 +5,16 @@
  * conflicts), a page's front matter, and quire.yml. The first byte
  * chooses: even, the rest is a page (front matter, then Markdown with
  * {kernel-doc} and {toctree} blocks); odd, the rest is quire.yml. The
- * source tree does not exist, so no directive reads a file.
+ * source tree does not exist, so no directive reads a file. The page's
+ * markup is read by lib/markdown's reader, as builds read it.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include <cmark-gfm-core-extensions.h>
+
 #include "fuzz.h"
+#include "markdown/markdown.h"
 #include "site/site_int.h"
 
 /* What every parse must give, whatever the input. */
@@ -45,7 +49,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t line;
 	char *body;
 
+	static struct qu_site_reader rd;
+
+	if (!rd.ctx) {
+		cmark_gfm_core_extensions_ensure_registered();
+		rd.blocks = qu_md_blocks;
+		rd.headings = qu_md_page_headings;
+		rd.ctx = qu_md_new(false);
+	}
 	memset(&s, 0, sizeof(s));
+	s.reader = &rd;
 	qu_arena_init(&s.arena);
 	qu_diags_init(&s.diags);
 	s.root = (char *)"/nonexistent/quire-fuzz/docs";
@@ -66,6 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !s.diags.n)
 			__builtin_trap();
 		site_split_parts(&s, &pg, body + off, len - off, line);
+		site_page_headings(&s, &pg);
 		check_page(&pg);
 		for (size_t k = 0; k < pg.nparts; k++) {
 			free(pg.parts[k].sel.names);
