@@ -169,11 +169,11 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err);
 int qu_build_search(struct qu_build *b, struct qu_buf *err);
 
 /**
- * qu_build_diags() - move the build's diagnostics out, sorted
- * @to: where they go
- * @b: the build
+ * qu_build_diags() - a copy of the build's diagnostics, sorted
+ * @to: where they are added
+ * @b: the build (its own stay, for a next build that reuses its units)
  */
-void qu_build_diags(struct qu_diags *to, struct qu_build *b);
+void qu_build_diags(struct qu_diags *to, const struct qu_build *b);
 
 /**
  * qu_build_get_stats() - what the build did so far

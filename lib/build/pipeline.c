@@ -1180,14 +1180,14 @@ static void copy_diags(struct qu_diags *to, const struct qu_build *b)
 			qu_diag(to, d->id, d->path, d->line, d->col, "%s",
 				d->msg);
 		}
-	for (i = 0; i < b->site.nsources; i++)
+	for (i = 0; b->units && i < b->site.nsources; i++)
 		for (k = 0; k < b->units[i].diags.n; k++) {
 			const struct qu_diag *d = &b->units[i].diags.v[k];
 
 			qu_diag(to, d->id, d->path, d->line, d->col, "%s",
 				d->msg);
 		}
-	for (i = 0; i < b->site.npages; i++)
+	for (i = 0; b->page_diags && i < b->site.npages; i++)
 		for (k = 0; k < b->page_diags[i].n; k++) {
 			const struct qu_diag *d = &b->page_diags[i].v[k];
 
@@ -1365,17 +1365,11 @@ out:
 	return r;
 }
 
-void qu_build_diags(struct qu_diags *to, struct qu_build *b)
+void qu_build_diags(struct qu_diags *to, const struct qu_build *b)
 {
-	size_t i;
-
-	qu_diags_move(to, &b->site.diags);
-	qu_diags_move(to, &b->diags);
-	for (i = 0; b->units && i < b->site.nsources; i++)
-		qu_diags_move(to, &b->units[i].diags);
-	for (i = 0; b->page_diags && i < b->site.npages; i++)
-		qu_diags_move(to, &b->page_diags[i]);
-	qu_diags_sort(to);
+	/* a copy: quire serve's next build takes these units, diagnostics
+	 * and all */
+	copy_diags(to, b);
 }
 
 void qu_build_inputs(const struct qu_build *b,

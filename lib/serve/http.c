@@ -436,11 +436,22 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 	return file(c, h, url);
 }
 
+/*
+ * libmicrohttpd's errors, said as ours; a tab closed while its event
+ * stream or a page was being sent is no error of the server's.
+ */
 static void log_error(void *cls, const char *fmt, va_list ap)
 {
+	char msg[512];
+
 	(void)cls;
-	fputs("quire serve: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (strstr(msg, "closed by remote peer") ||
+	    strstr(msg, "reset by peer") || strstr(msg, "Broken pipe"))
+		return;
+	fprintf(stderr, "quire serve: %s", msg);
+	if (!*msg || msg[strlen(msg) - 1] != '\n')
+		fputc('\n', stderr);
 }
 
 int serve_http_start(struct serve_http **out, struct serve_state *state,

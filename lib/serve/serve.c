@@ -140,7 +140,33 @@ struct server {
 	char *work;
 	uint64_t builds;
 	struct qu_build *last;
+	struct qu_diags shown;
 };
+
+/*
+ * Print the diagnostics of @now that the build before did not give (both
+ * sorted): a save shows what it caused, not the tree's every warning.
+ */
+static void print_new(const struct qu_diags *now, const struct qu_diags *before)
+{
+	struct qu_diags fresh;
+	size_t i = 0, j = 0;
+
+	qu_diags_init(&fresh);
+	for (; i < now->n; i++) {
+		int c = 1;
+
+		while (j < before->n &&
+		       (c = qu_diag_cmp(&before->v[j], &now->v[i])) < 0)
+			j++;
+		if (j < before->n && !c)
+			continue;
+		QU_VEC_GROW(fresh.v, fresh.n, fresh.alloc);
+		fresh.v[fresh.n++] = now->v[i];
+	}
+	qu_diags_print(&fresh, stderr, false);
+	free(fresh.v);
+}
 
 /* One build; its outcome becomes the event every tab hears. */
 static void rebuild(struct server *s)
@@ -166,7 +192,7 @@ static void rebuild(struct server *s)
 	}
 	if (b)
 		qu_build_diags(&diags, b);
-	qu_diags_print(&diags, stderr, false);
+	print_new(&diags, &s->shown);
 	qu_diags_count(&nerr, &nwarn, &diags);
 	if (wrote) {
 		qu_build_get_stats(&st, b);
@@ -245,7 +271,9 @@ static void rebuild(struct server *s)
 	/* kept for the next build's units (a broken one has none to give) */
 	qu_build_free(s->last);
 	s->last = b;
-	qu_diags_fini(&diags);
+	/* what the next build's new diagnostics are told apart from */
+	qu_diags_fini(&s->shown);
+	s->shown = diags;
 	qu_buf_fini(&err);
 	qu_buf_fini(&ev);
 	qu_buf_fini(&msg);
@@ -393,6 +421,7 @@ out:
 	serve_http_stop(http);
 	serve_watch_free(s.watch);
 	qu_build_free(s.last);
+	qu_diags_fini(&s.shown);
 	if (s.work) {
 		/* the folder is ours: mkdtemp made it */
 		qu_buf_reset(&b);

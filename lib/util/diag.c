@@ -69,9 +69,8 @@ void qu_diags_move(struct qu_diags *to, struct qu_diags *from)
 	qu_diags_init(from);
 }
 
-static int cmp_diag(const void *pa, const void *pb)
+int qu_diag_cmp(const struct qu_diag *a, const struct qu_diag *b)
 {
-	const struct qu_diag *a = pa, *b = pb;
 	int r = strcmp(a->path, b->path);
 
 	if (r)
@@ -84,6 +83,11 @@ static int cmp_diag(const void *pa, const void *pb)
 	if (r)
 		return r;
 	return strcmp(a->msg, b->msg);
+}
+
+static int cmp_diag(const void *pa, const void *pb)
+{
+	return qu_diag_cmp(pa, pb);
 }
 
 void qu_diags_sort(struct qu_diags *d)

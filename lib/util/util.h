@@ -439,6 +439,15 @@ void qu_diags_move(struct qu_diags *to, struct qu_diags *from);
 void qu_diags_sort(struct qu_diags *d);
 
 /**
+ * qu_diag_cmp() - the order qu_diags_sort() puts diagnostics in
+ * @a: one
+ * @b: another
+ *
+ * Return: <0, 0 or >0; 0 for the same place, name and text.
+ */
+int qu_diag_cmp(const struct qu_diag *a, const struct qu_diag *b);
+
+/**
  * qu_diags_count() - count a list's errors and warnings, by their level
  * @nerr: receives the number of errors
  * @nwarn: receives the number of warnings (errors under -Werror too)

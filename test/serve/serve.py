@@ -391,6 +391,67 @@ def search_follows(srv, quire, docs, env, work):
         ok('the search index follows the reload, as a clean build has it')
 
 
+def new_warnings(srv, docs):
+    """A save prints the warnings it caused, once; the count is the
+    whole site's, build after build."""
+    page = os.path.join(docs, 'json.md')
+    other = os.path.join(docs, 'index.md')
+    warn = '[-Wbroken-link]'
+
+    def build_lines(n0):
+        if not srv.wait_builds(n0 + 1):
+            return None, None
+        with srv.cond:
+            lines = list(srv.lines)
+        starts = [i for i, l in enumerate(lines)
+                  if re.match(r'quire serve: build \d+', l)]
+        prev = starts[n0 - 1] if n0 >= 1 else -1
+        summary = lines[starts[n0]]
+        m = re.search(r'; (\d+) warnings', summary)
+        return lines[prev + 1:starts[n0]], int(m.group(1)) if m else None
+
+    header = os.path.join(os.path.dirname(docs), 'lib', 'util', 'util.h')
+    with open(header) as f:
+        text = f.read()
+    n0 = srv.builds()
+    with open(page, 'a') as f:
+        f.write('\nA [link](no-such-page-while-serving.md).\n')
+    # and a warning of a source, whose unit the next build takes from
+    # memory
+    with open(header, 'w') as f:
+        head, _, tail = text.rpartition('#endif')
+        f.write(head + '/**\n * qu_served_fn() - a new function\n */\n'
+                'void qu_served_fn(int undescribed);\n\n#endif' + tail)
+    got, count = build_lines(n0)
+    if got is None:
+        fail('the edit gave no rebuild')
+        return
+    mine = [l for l in got if 'no-such-page-while-serving' in l and warn in l]
+    mine += [l for l in got if "'undescribed' not described" in l]
+    if len(mine) != 2 or count is None or count < 2:
+        fail('the new warning was not printed once with its count: %s %s'
+             % (got, count))
+        return
+    n1 = srv.builds()
+    with open(other, 'a') as f:
+        f.write('\nAnother sentence.\n')
+    got2, count2 = build_lines(n1)
+    if got2 is None:
+        fail('the second edit gave no rebuild')
+    elif any('no-such-page-while-serving' in l or 'undescribed' in l
+             for l in got2):
+        fail('a warning the build before printed is printed again')
+    elif any('quire serve: Failed' in l for l in got + got2):
+        fail('a tab that closed its event stream is logged as an error: %s'
+             % [l for l in got + got2 if 'quire serve: Failed' in l][:2])
+    elif count2 != count:
+        fail('the warnings counted %s, then %s, with no new one'
+             % (count, count2))
+    else:
+        ok('a save prints only the warnings it caused; the count stays '
+           'the site\'s (%d)' % count)
+
+
 def main():
     quire, root = os.path.abspath(sys.argv[1]), sys.argv[2]
     with tempfile.TemporaryDirectory() as work:
@@ -424,6 +485,7 @@ def main():
             traversal(srv, work)
             concurrent(srv)
             edits(srv, docs, env)
+            new_warnings(srv, docs)
             search_follows(srv, quire, docs, env, work)
         finally:
             srv.p.send_signal(signal.SIGTERM)
