@@ -438,7 +438,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 
 /*
  * libmicrohttpd's errors, said as ours; a tab closed while its event
- * stream or a page was being sent is no error of the server's.
+ * stream or a page was being sent is no error of the server's, whichever
+ * of libmicrohttpd's wordings says so (it depends on the moment the
+ * socket went: "closed by remote peer", "reset by peer", "Broken pipe",
+ * "The socket is no longer available for sending", after "Failed to
+ * send ...").
  */
 static void log_error(void *cls, const char *fmt, va_list ap)
 {
@@ -447,7 +451,10 @@ static void log_error(void *cls, const char *fmt, va_list ap)
 	(void)cls;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (strstr(msg, "closed by remote peer") ||
-	    strstr(msg, "reset by peer") || strstr(msg, "Broken pipe"))
+	    strstr(msg, "reset by peer") || strstr(msg, "Broken pipe") ||
+	    strstr(msg, "no longer available") ||
+	    !strncmp(msg, "Failed to send", 14) ||
+	    !strncmp(msg, "Failed to receive", 17))
 		return;
 	fprintf(stderr, "quire serve: %s", msg);
 	if (!*msg || msg[strlen(msg) - 1] != '\n')

@@ -224,6 +224,16 @@ static void rebuild(struct server *s)
 	} else {
 		qu_buf_adds(&ev, ",\"ok\":true");
 	}
+	/*
+	 * watch what this build read (a failed one keeps the last set),
+	 * before the build is announced: a save after the announcement is
+	 * seen
+	 */
+	if (wrote) {
+		walk(&in.dirs, s->root_abs, s->work, 0);
+		serve_watch_set(s->watch, in.dirs.v, in.dirs.n, in.files.v,
+				in.files.n);
+	}
 	s->builds++;
 	qu_buf_addf(&ev, ",\"gen\":%llu}", (unsigned long long)s->builds);
 	if (!s->opts->quiet) {
@@ -241,12 +251,6 @@ static void rebuild(struct server *s)
 				"quire serve: build %llu failed, %lld ms; "
 				"serving the last good site\n",
 				(unsigned long long)s->builds, now_ms() - t0);
-	}
-	/* watch what this build read (a failed one keeps the last set) */
-	if (wrote) {
-		walk(&in.dirs, s->root_abs, s->work, 0);
-		serve_watch_set(s->watch, in.dirs.v, in.dirs.n, in.files.v,
-				in.files.n);
 	}
 	pthread_mutex_lock(&s->state.lock);
 	s->state.gen = s->builds;

@@ -97,7 +97,8 @@ struct serve_watch;
  * struct serve_watch_ops - one way of watching files (STYLE: one per file)
  * @name: "inotify" or "poll"
  * @init: set up; 0 or -1 (message in @err) when unavailable here
- * @set: watch these folders (their listing) and files from now on
+ * @set: watch @w's folders (their listing) and files from now on; the
+ *	lists watched until now are passed, sorted, for what carries over
  * @wait: wait up to @timeout_ms (-1: for ever) for a change or for
  *	@sigfd to become readable; sets *@changed when an input changed
  * @fini: release everything
@@ -105,7 +106,8 @@ struct serve_watch;
 struct serve_watch_ops {
 	const char *name;
 	int (*init)(struct serve_watch *w, struct qu_buf *err);
-	void (*set)(struct serve_watch *w);
+	void (*set)(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
+		    char **old_files, size_t old_nfiles);
 	int (*wait)(struct serve_watch *w, int timeout_ms, int sigfd,
 		    bool *changed);
 	void (*fini)(struct serve_watch *w);
@@ -128,6 +130,9 @@ struct serve_watch {
 	size_t nfiles;
 	void *priv;
 };
+
+/* strcmp() of two char * array entries, for qsort() and bsearch() */
+int serve_watch_cmp(const void *a, const void *b);
 
 extern const struct serve_watch_ops serve_watch_inotify;
 extern const struct serve_watch_ops serve_watch_poll;

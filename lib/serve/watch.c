@@ -11,7 +11,7 @@
 
 #include "serve_int.h"
 
-static int cmp(const void *a, const void *b)
+int serve_watch_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -44,20 +44,23 @@ static void free_list(char **v, size_t n)
 void serve_watch_set(struct serve_watch *w, char **dirs, size_t ndirs,
 		     char **files, size_t nfiles)
 {
-	free_list(w->dirs, w->ndirs);
-	free_list(w->files, w->nfiles);
-	qsort(dirs, ndirs, sizeof(*dirs), cmp);
-	qsort(files, nfiles, sizeof(*files), cmp);
+	char **old_dirs = w->dirs, **old_files = w->files;
+	size_t old_ndirs = w->ndirs, old_nfiles = w->nfiles;
+
+	qsort(dirs, ndirs, sizeof(*dirs), serve_watch_cmp);
+	qsort(files, nfiles, sizeof(*files), serve_watch_cmp);
 	w->dirs = dirs;
 	w->ndirs = ndirs;
 	w->files = files;
 	w->nfiles = nfiles;
-	w->ops->set(w);
+	w->ops->set(w, old_dirs, old_ndirs, old_files, old_nfiles);
+	free_list(old_dirs, old_ndirs);
+	free_list(old_files, old_nfiles);
 }
 
 static bool has(char *const *v, size_t n, const char *path)
 {
-	return n && bsearch(&path, v, n, sizeof(*v), cmp);
+	return n && bsearch(&path, v, n, sizeof(*v), serve_watch_cmp);
 }
 
 bool serve_watch_has_file(const struct serve_watch *w, const char *path)

@@ -23,6 +23,8 @@ struct ino {
 	char **wd_dir;
 	size_t nwd;
 	bool *wd_listed;
+	/* still wanted by the set being laid down */
+	bool *wd_keep;
 };
 
 static int ino_init(struct serve_watch *w, struct qu_buf *err)
@@ -50,8 +52,10 @@ static void forget(struct ino *n)
 	}
 	free(n->wd_dir);
 	free(n->wd_listed);
+	free(n->wd_keep);
 	n->wd_dir = NULL;
 	n->wd_listed = NULL;
+	n->wd_keep = NULL;
 	n->nwd = 0;
 }
 
@@ -79,24 +83,40 @@ static void add(struct ino *n, const char *dir, bool listed)
 		n->wd_dir = qu_xrealloc(n->wd_dir, m * sizeof(*n->wd_dir));
 		n->wd_listed =
 			qu_xrealloc(n->wd_listed, m * sizeof(*n->wd_listed));
+		n->wd_keep = qu_xrealloc(n->wd_keep, m * sizeof(*n->wd_keep));
 		memset(n->wd_dir + n->nwd, 0,
 		       (m - n->nwd) * sizeof(*n->wd_dir));
 		memset(n->wd_listed + n->nwd, 0,
 		       (m - n->nwd) * sizeof(*n->wd_listed));
+		memset(n->wd_keep + n->nwd, 0,
+		       (m - n->nwd) * sizeof(*n->wd_keep));
 		n->nwd = m;
 	}
 	if (!n->wd_dir[wd])
 		n->wd_dir[wd] = qu_xstrdup(dir);
 	n->wd_listed[wd] |= listed;
+	n->wd_keep[wd] = true;
 }
 
-static void ino_set(struct serve_watch *w)
+/*
+ * The new set is laid over the old one: a folder watched before keeps
+ * its descriptor (inotify_add_watch() of a watched folder returns it), so
+ * the events queued while the build ran still name a folder we know and
+ * an edit saved during a build starts the next one. Only the folders no
+ * longer wanted are let go.
+ */
+static void ino_set(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
+		    char **old_files, size_t old_nfiles)
 {
 	struct ino *n = w->priv;
 	struct qu_buf d = QU_BUF_INIT;
 	size_t i;
 
-	forget(n);
+	(void)old_dirs, (void)old_ndirs, (void)old_files, (void)old_nfiles;
+	for (i = 0; i < n->nwd; i++) {
+		n->wd_keep[i] = false;
+		n->wd_listed[i] = false;
+	}
 	for (i = 0; i < w->ndirs; i++)
 		add(n, w->dirs[i], true);
 	for (i = 0; i < w->nfiles; i++) {
@@ -108,6 +128,13 @@ static void ino_set(struct serve_watch *w)
 						   : 1);
 		/* one watch a folder: inotify merges repeats for us */
 		add(n, d.buf, false);
+	}
+	for (i = 0; i < n->nwd; i++) {
+		if (!n->wd_dir[i] || n->wd_keep[i])
+			continue;
+		inotify_rm_watch(n->fd, (int)i);
+		free(n->wd_dir[i]);
+		n->wd_dir[i] = NULL;
 	}
 	qu_buf_fini(&d);
 }

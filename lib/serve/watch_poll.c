@@ -57,16 +57,35 @@ static const char *path_of(const struct serve_watch *w, size_t i)
 	return i < w->ndirs ? w->dirs[i] : w->files[i - w->ndirs];
 }
 
-static void pw_set(struct serve_watch *w)
+/*
+ * A path watched before keeps what was last seen of it, not what it is
+ * now: an edit saved while the build ran differs from it and starts the
+ * next build. The old lists are still w's when this runs (old_*).
+ */
+static void pw_set(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
+		   char **old_files, size_t old_nfiles)
 {
 	struct pw *p = w->priv;
-	size_t i;
+	struct seen *v;
+	size_t i, n = w->ndirs + w->nfiles;
 
+	v = qu_xcalloc(n + 1, sizeof(*v));
+	for (i = 0; i < n; i++) {
+		const char *path = path_of(w, i);
+		char **o = i < w->ndirs ? old_dirs : old_files;
+		size_t no = i < w->ndirs ? old_ndirs : old_nfiles;
+		size_t base = i < w->ndirs ? 0 : old_ndirs;
+		char **hit = no ? bsearch(&path, o, no, sizeof(*o), serve_watch_cmp)
+				: NULL;
+
+		if (hit)
+			v[i] = p->v[base + (size_t)(hit - o)];
+		else
+			look(&v[i], path);
+	}
 	free(p->v);
-	p->n = w->ndirs + w->nfiles;
-	p->v = qu_xcalloc(p->n + 1, sizeof(*p->v));
-	for (i = 0; i < p->n; i++)
-		look(&p->v[i], path_of(w, i));
+	p->v = v;
+	p->n = n;
 }
 
 static int pw_wait(struct serve_watch *w, int timeout_ms, int sigfd,

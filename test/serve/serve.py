@@ -391,6 +391,35 @@ def search_follows(srv, quire, docs, env, work):
         ok('the search index follows the reload, as a clean build has it')
 
 
+def saves_during_builds(srv, docs, what):
+    """A save that lands while a build runs (or just after its
+    announcement) starts the next build: none is lost. The second save
+    of each pair comes at a different moment of the first one's build."""
+    page = os.path.join(docs, 'json.md')
+    lost = []
+    for i, gap in enumerate([0.055, 0.07, 0.09, 0.12, 0.16, 0.22, 0.3,
+                             0.45, 0.65]):
+        with open(page, 'a') as f:
+            f.write('\nFirst save %d.\n' % i)
+        time.sleep(gap)
+        mark = ('Second save %d.' % i).encode()
+        with open(page, 'a') as f:
+            f.write('\n' + mark.decode() + '\n')
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            st, _, body = srv.get('/json.html')
+            if mark in body:
+                break
+            time.sleep(0.05)
+        else:
+            lost.append(gap)
+    if lost:
+        fail('%s: a save %s s after another was never built' % (what, lost))
+    else:
+        ok('%s: a save during a build starts the next one (9 moments)'
+           % what)
+
+
 def new_warnings(srv, docs):
     """A save prints the warnings it caused, once; the count is the
     whole site's, build after build."""
@@ -486,6 +515,7 @@ def main():
             concurrent(srv)
             edits(srv, docs, env)
             new_warnings(srv, docs)
+            saves_during_builds(srv, docs, 'inotify')
             search_follows(srv, quire, docs, env, work)
         finally:
             srv.p.send_signal(signal.SIGTERM)
