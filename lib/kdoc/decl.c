@@ -999,23 +999,51 @@ out:
 }
 
 /*
- * Limits: nested struct rewrites per declaration, and the size of the
- * rewritten member text. Each pass removes one brace pair and copies the
- * inner members with their parent's name in front, so N levels cost N^3;
- * real code nests under 10 deep. Past the limits, deeper members are
- * dropped (10^4-deep nesting would otherwise run for hours).
+ * Limits of the nested struct rewrites of one declaration. Each pass
+ * removes one innermost brace pair and copies its members out with
+ * their parent's name in front, as scripts/kernel-doc's loop of
+ * substitutions does; a pass costs the length of the text, so the passes
+ * together are bounded by the bytes they may move (MAX_NESTED_WORK): a
+ * 10^4-deep anonymous nest moves about 10^9. MAX_MEMBER_TEXT stops names
+ * that grow with depth (N named levels cost N^3). Past either limit, the
+ * deeper members are dropped.
  */
-#define MAX_NESTED 256
+#define MAX_NESTED_WORK (4ull << 30)
 #define MAX_MEMBER_TEXT (4u << 20)
+
+/*
+ * Where the search for the next innermost block may start after one at
+ * @at was rewritten: only an aggregate whose '{' is the last one before
+ * @at (the rewritten block's parent) can have become innermost, and its
+ * keyword follows the last ';', '{' or '}' before that '{'. Everything
+ * earlier is as the last search left it: not innermost.
+ */
+static size_t nested_resume(const char *s, size_t at)
+{
+	size_t i = at;
+
+	while (i && s[i - 1] != '{')
+		i--;
+	if (!i)
+		return 0;
+	i--;
+	while (i && !strchr(";{}", s[i - 1]))
+		i--;
+	return i;
+}
 
 static void flatten_nested(struct kdoc_ctx *c, struct qu_buf *m)
 {
 	struct qu_buf *nmp = &c->s_b, *outp = &c->s_type, *idbp = &c->s_t2;
-	size_t at, end;
+	size_t at, end, from = 0;
+	unsigned long long work = 0;
 	struct qu_slice type, body, ids;
 
-	for (int pass = 0; pass < MAX_NESTED && m->len < MAX_MEMBER_TEXT &&
-	     find_nested(m->buf, &at, &end, &type, &body, &ids); pass++) {
+	while (work < MAX_NESTED_WORK && m->len < MAX_MEMBER_TEXT &&
+	       find_nested(m->buf + from, &at, &end, &type, &body, &ids)) {
+		at += from;
+		end += from;
+		work += m->len;
 		qu_buf_reset(nmp);
 		/* split /,/ drops trailing empty fields */
 		size_t il = ids.len;
@@ -1027,10 +1055,17 @@ static void flatten_nested(struct kdoc_ctx *c, struct qu_buf *m)
 			const char *fe = comma ? comma : e;
 			qu_buf_reset(idbp);
 			qu_buf_add(idbp, p, (size_t)(fe - p));
-			add_slice(nmp, type);
-			qu_buf_addc(nmp, ' ');
-			qu_buf_adds(nmp, idbp->buf);
-			qu_buf_adds(nmp, "; ");
+			/*
+			 * "struct ;" of an anonymous block names no member;
+			 * kept, it would be copied out again at every level
+			 * above (quadratic in the depth) and dropped at last
+			 */
+			if (*kdoc_skip_space(idbp->buf)) {
+				add_slice(nmp, type);
+				qu_buf_addc(nmp, ' ');
+				qu_buf_adds(nmp, idbp->buf);
+				qu_buf_adds(nmp, "; ");
+			}
 			/* s/[:\[].*\/\/; s/^\s*\**(\S+)\s*\/$1/ */
 			idbp->len = strcspn(idbp->buf, ":[");
 			idbp->buf[idbp->len] = '\0';
@@ -1050,11 +1085,15 @@ static void flatten_nested(struct kdoc_ctx *c, struct qu_buf *m)
 			}
 			p = comma ? comma + 1 : e;
 		}
-		qu_buf_reset(outp);
-		qu_buf_add(outp, m->buf, at);
-		qu_buf_add(outp, nmp->buf, nmp->len);
-		qu_buf_adds(outp, m->buf + end);
-		kdoc_buf_set(m, outp->buf, outp->len);
+		/* the block [at, end) becomes its members, in place */
+		size_t tail = m->len - end;
+
+		if (nmp->len > end - at)
+			qu_buf_grow(m, nmp->len - (end - at));
+		memmove(m->buf + at + nmp->len, m->buf + end, tail + 1);
+		memcpy(m->buf + at, nmp->buf, nmp->len);
+		m->len = at + nmp->len + tail;
+		from = nested_resume(m->buf, at);
 	}
 	/* s/(\{[^\{\}]*\})//g */
 	qu_buf_reset(outp);

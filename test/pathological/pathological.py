@@ -15,10 +15,7 @@ import tempfile
 TIMEOUT = 120
 # Known failures: name -> why. They run with a short timeout and fail the
 # run as soon as they pass, so the fix gets noticed.
-XFAIL = {
-    'nesting-1e4-members': 'past a few hundred levels the struct parser '
-    'gives up: no member a, and warnings name "struct" and "}" as members',
-}
+XFAIL = {}
 XFAIL_TIMEOUT = 10
 
 
