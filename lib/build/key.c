@@ -91,6 +91,13 @@ static uint64_t global_key(const struct qu_site *site,
 			h_u64(h, pg->headings[k].level);
 		}
 		h_u64(h, pg->nheadings);
+		/* :ref: on any page links to any page's labels */
+		for (k = 0; k < pg->nlabels; k++) {
+			h_str(h, pg->labels[k].name);
+			h_str(h, pg->labels[k].id);
+			h_str(h, pg->labels[k].title);
+		}
+		h_u64(h, pg->nlabels);
 	}
 	h_u64(h, g->nunits);
 	for (i = 0; i < g->nunits; i++)

@@ -26,6 +26,7 @@
 #include "markdown/markdown.h"
 #include "qu_config.h"
 #include "render/render.h"
+#include "rst/rst.h"
 #include "search/search.h"
 #include "source/source.h"
 
@@ -289,6 +290,9 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	b->reader.blocks = qu_md_blocks;
 	b->reader.headings = qu_md_page_headings;
 	b->reader.ctx = b->md;
+	/* and lib/rst reads the reST pages: directives, sections, labels */
+	b->reader.rst = qu_rst_site_read;
+	b->reader.rst_ctx = NULL;
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, &b->reader,
 			 err) < 0)
 		goto out;

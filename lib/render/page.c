@@ -58,8 +58,9 @@ static void toc_level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr li,
  * A {toctree} as a list of its pages and, down to :maxdepth: levels (all
  * by default, as Sphinx does), the pages below them.
  */
-static void toctree(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
-		    const struct qu_part *part, const struct frame *f)
+void render_toctree(const struct qu_render *r, xmlDocPtr doc,
+		    xmlNodePtr parent, const struct qu_part *part,
+		    const struct frame *f)
 {
 	xmlNodePtr nav = r_el(doc, parent, "nav", "qu-toctree"), ul;
 	struct qu_buf href = QU_BUF_INIT;
@@ -168,8 +169,12 @@ static void page_body(const struct qu_render *r, xmlDocPtr doc,
 				render_item(r, &ctx, content, &r->g->placed[j]);
 			break;
 		case QU_PART_TOCTREE:
-			toctree(r, doc, content, part, f);
+			render_toctree(r, doc, content, part, f);
 			break;
+		case QU_PART_RST:
+			/* the page's other parts are in its tree */
+			render_rst(r, &ctx, content, f, pj->diags);
+			return;
 		case QU_PART_FILES:
 			files(r, doc, content, part, f);
 			break;

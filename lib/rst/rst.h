@@ -8,12 +8,14 @@
  * Sphinx's and the kernel's directives and roles kept generically; every
  * node carries its byte offset into the input. Bad input never stops the
  * parse: it gives diagnostics (-Wrst-*) and the text stays in the tree.
- * May be included by the stages after site/ (graph, markdown, render) and
- * by cmd/.
+ * qu_rst_site_read() gives lib/site what it needs of a page (directives,
+ * sections, labels) in the page model's own terms. May be included by the
+ * stages after site/ (graph, markdown, render, build) and by cmd/.
  */
 #ifndef QU_RST_RST_H
 #define QU_RST_RST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -135,5 +137,55 @@ const char *qu_rst_attr(const struct qu_rst_node *n, const char *name);
  * made by docutils and compared line for line.
  */
 void qu_rst_dump(struct qu_buf *out, const struct qu_rst_doc *doc);
+
+/**
+ * qu_rst_plain() - append the plain text below a node
+ * @out: the buffer
+ * @n: the node (a title, a term, a directive's argument)
+ */
+void qu_rst_plain(struct qu_buf *out, const struct qu_rst_node *n);
+
+/**
+ * qu_rst_attr_item() - one item of a list-valued attribute
+ * @out: reset, then receives the item, escapes removed
+ * @n: the node
+ * @name: the attribute ("ids", "names", "classes")
+ * @index: which item, from 0
+ *
+ * Return: true when @n has that item.
+ */
+bool qu_rst_attr_item(struct qu_buf *out, const struct qu_rst_node *n,
+		      const char *name, size_t index);
+
+/**
+ * qu_rst_c_decl_id() - the id of a C-domain directive's declaration
+ * @out: reset, then receives "c.NAME" as Sphinx's C domain writes it
+ * @d: a directive node (c:function, c:macro, c:type, c:struct, ...)
+ *
+ * The name is the identifier before "(" in a function or function-like
+ * macro, else the last identifier of the signature.
+ * Return: false when @d declares nothing (another directive, no name).
+ */
+bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d);
+
+struct qu_site_rst_sink;
+
+/**
+ * qu_rst_site_read() - read a reST page for lib/site
+ * @ctx: unused (the reader of struct qu_site_reader)
+ * @diags: receives the parse's diagnostics
+ * @path: the page's path, as diagnostics print it; must outlive @diags
+ * @text: its bytes
+ * @len: how many
+ * @sink: told each kernel-doc and toctree directive, each section (its
+ *	level, title and first id) and each label (".. _name:"), in page
+ *	order
+ * @payload: passed to @sink's functions
+ *
+ * Context: thread-safe for distinct @diags.
+ */
+void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
+		      const char *text, size_t len,
+		      const struct qu_site_rst_sink *sink, void *payload);
 
 #endif /* QU_RST_RST_H */

@@ -1,0 +1,1670 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rst.c - a reST page's body: the reader's tree walked into DOM nodes
+ * (render stage)
+ *
+ * page.c calls render_rst() for a page whose first part is QU_PART_RST.
+ * The tree of lib/rst becomes libxml2 nodes the way lib/markdown walks
+ * cmark's AST: text is text nodes, escaped by construction; sections
+ * keep docutils' ids, labels their ids; :ref:, :doc: and the C roles
+ * resolve through the graph and the site; bare foo() and struct foo link
+ * as the kernel's automarkup does. The kernel-doc and toctree directives
+ * are the page's other parts, found by their offset. What is not
+ * rendered faithfully is shown as a literal block with -Wrst-unrendered.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "render_int.h"
+#include "rst/rst.h"
+
+/*
+ * Nesting the walk follows; the reader stops at 100 levels
+ * (RST_MAX_DEPTH), so this only guards against a tree made otherwise.
+ */
+#define MAX_WALK_DEPTH 400
+
+/* One page's walk. */
+struct rw {
+	const struct qu_render *r;
+	struct qu_md_ctx *ctx;
+	xmlDocPtr doc;
+	const struct qu_page *pg;
+	const struct frame *f;
+	const struct qu_rst_doc *rd;
+	struct qu_diags *diags;
+	struct qu_map targets; /* name -> target node (this page) */
+	struct qu_map substs;  /* name -> substitution_definition */
+	const struct qu_rst_node **anon;
+	size_t nanon, anon_next;
+	const char *lang; /* the highlight directive's language */
+	unsigned depth, level;
+	struct qu_buf tmp, href;
+};
+
+static void blocks(struct rw *w, xmlNodePtr parent,
+		   const struct qu_rst_node *first);
+static void block(struct rw *w, xmlNodePtr parent,
+		  const struct qu_rst_node *n);
+static void inlines(struct rw *w, xmlNodePtr parent,
+		    const struct qu_rst_node *first, bool plain);
+
+static void where(const struct rw *w, uint32_t off, uint32_t *line,
+		  uint32_t *col)
+{
+	*line = qu_lines_find(&w->rd->lines, off);
+	*col = off - w->rd->lines.start[*line - 1] + 1;
+}
+
+static void QU_PRINTF(4, 5) warn(struct rw *w, enum qu_diag_id id,
+				 uint32_t off, const char *fmt, ...)
+{
+	struct qu_buf msg = QU_BUF_INIT;
+	uint32_t line, col;
+	va_list ap;
+
+	va_start(ap, fmt);
+	qu_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	where(w, off, &line, &col);
+	qu_diag(w->diags, id, w->pg->diag_path, line, col, "%s", msg.buf);
+	qu_buf_fini(&msg);
+}
+
+static const struct qu_rst_node *child(const struct qu_rst_node *n,
+				       enum qu_rst_kind kind)
+{
+	const struct qu_rst_node *c;
+
+	for (c = n->first; c; c = c->next)
+		if (c->kind == kind)
+			return c;
+	return NULL;
+}
+
+/* The value of a directive's option, as plain text, or NULL. */
+static const char *option(struct rw *w, const struct qu_rst_node *d,
+			  const char *name)
+{
+	const struct qu_rst_node *c;
+
+	for (c = d->first; c; c = c->next) {
+		const char *n = qu_rst_attr(c, "name");
+
+		if (c->kind != QU_RST_DIRECTIVE_OPTION || !n || strcmp(n, name))
+			continue;
+		qu_buf_reset(&w->tmp);
+		qu_rst_plain(&w->tmp, c);
+		return w->tmp.buf;
+	}
+	return NULL;
+}
+
+static void set_ids(struct rw *w, xmlNodePtr el, const struct qu_rst_node *n)
+{
+	struct qu_buf id = QU_BUF_INIT;
+
+	if (qu_rst_attr_item(&id, n, "ids", 0))
+		r_attr(el, "id", id.buf);
+	qu_buf_fini(&id);
+	(void)w;
+}
+
+/* Ids past the first become empty spans, so every id still lands. */
+static void extra_ids(struct rw *w, xmlNodePtr parent,
+		      const struct qu_rst_node *n, size_t from)
+{
+	struct qu_buf id = QU_BUF_INIT;
+
+	for (; qu_rst_attr_item(&id, n, "ids", from); from++)
+		r_attr(r_el(w->doc, parent, "span", NULL), "id", id.buf);
+	qu_buf_fini(&id);
+}
+
+/* A link whose text is code: C symbols, as Sphinx's xrefs look. */
+static void code_link(struct rw *w, xmlNodePtr parent, const char *href,
+		      const char *text)
+{
+	xmlNodePtr a = r_el(w->doc, parent, "a", "qu-xref");
+
+	r_attr(a, "href", href);
+	r_text(w->doc, r_el(w->doc, a, "code", NULL), text);
+}
+
+/*
+ * Text, with the kernel's automarkup: "foo()" and "struct foo" link when
+ * the graph knows the symbol (Documentation/sphinx/automarkup.py), here
+ * on text nodes only, never in literals, links or titles.
+ */
+static void text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
+		 bool plain)
+{
+	struct qu_ref ref;
+	size_t pos = 0;
+
+	while (!plain && qu_graph_scan(&ref, s, len, pos, false)) {
+		uint32_t sym = qu_graph_resolve(w->r->g, &ref, &w->ctx->from,
+						NULL);
+
+		if (sym == QU_NONE) {
+			qu_buf_reset(&w->tmp);
+			qu_buf_add(&w->tmp, s + pos, ref.end - pos);
+			r_text(w->doc, parent, w->tmp.buf);
+			pos = ref.end;
+			continue;
+		}
+		qu_buf_reset(&w->tmp);
+		qu_buf_add(&w->tmp, s + pos, ref.start - pos);
+		r_text(w->doc, parent, w->tmp.buf);
+		qu_buf_reset(&w->href);
+		qu_graph_href(&w->href, w->r->g, w->ctx->from.page, sym);
+		qu_buf_reset(&w->tmp);
+		qu_buf_add(&w->tmp, s + ref.start, ref.end - ref.start);
+		code_link(w, parent, w->href.buf, w->tmp.buf);
+		pos = ref.end;
+	}
+	qu_buf_reset(&w->tmp);
+	qu_buf_add(&w->tmp, s + pos, len - pos);
+	r_text(w->doc, parent, w->tmp.buf);
+}
+
+/* "Title <target>" of a role: the two halves, or the text alone. */
+static void split_title(const char *s, struct qu_buf *title,
+			struct qu_buf *target)
+{
+	size_t l = strlen(s);
+	const char *lt = l && s[l - 1] == '>' ? strrchr(s, '<') : NULL;
+
+	qu_buf_reset(title);
+	qu_buf_reset(target);
+	if (lt && lt > s) {
+		size_t tl = (size_t)(lt - s);
+
+		while (tl && (s[tl - 1] == ' ' || s[tl - 1] == '\n'))
+			tl--;
+		qu_buf_add(title, s, tl);
+		qu_buf_add(target, lt + 1, (size_t)(s + l - 1 - lt - 1));
+	} else {
+		qu_buf_adds(target, s);
+	}
+}
+
+/* A label as Sphinx normalises it: lower case, blanks joined. */
+static void norm_label(struct qu_buf *out, const char *s)
+{
+	bool sp = false;
+
+	qu_buf_reset(out);
+	for (; *s; s++) {
+		char c = *s;
+
+		if (c == ' ' || c == '\n' || c == '\t') {
+			sp = out->len > 0;
+			continue;
+		}
+		if (sp)
+			qu_buf_addc(out, ' ');
+		sp = false;
+		qu_buf_addc(out, c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
+	}
+}
+
+static void unresolved(struct rw *w, xmlNodePtr parent,
+		       const struct qu_rst_node *n, const char *what,
+		       const char *shown)
+{
+	r_text(w->doc, r_el(w->doc, parent, "span", "qu-unresolved"), shown);
+	warn(w, QU_W_BROKEN_LINK, n->off, "%s '%s' names nothing, showing it "
+	     "as text", what, shown);
+}
+
+/* :ref:`label` and :ref:`Title <label>`: a label of any page. */
+static void role_ref(struct rw *w, xmlNodePtr parent,
+		     const struct qu_rst_node *n, const char *s)
+{
+	struct qu_buf title = QU_BUF_INIT, target = QU_BUF_INIT;
+	struct qu_buf key = QU_BUF_INIT;
+	const struct qu_label *l;
+	uint32_t page;
+
+	split_title(s, &title, &target);
+	norm_label(&key, target.buf);
+	l = qu_graph_label(w->r->g, key.buf, &page);
+	if (!l) {
+		unresolved(w, parent, n, ":ref: label",
+			   title.len ? title.buf : target.buf);
+	} else {
+		xmlNodePtr a;
+
+		qu_buf_reset(&w->href);
+		if (page != w->f->page)
+			qu_site_relpath(&w->href, w->f->out,
+					w->r->site->pages[page].out);
+		qu_buf_addf(&w->href, "#%s", l->id);
+		a = r_el(w->doc, parent, "a", "qu-ref");
+		r_attr(a, "href", w->href.buf);
+		r_text(w->doc, a,
+		       title.len ? title.buf
+		       : l->title ? l->title
+				  : target.buf);
+	}
+	qu_buf_fini(&title);
+	qu_buf_fini(&target);
+	qu_buf_fini(&key);
+}
+
+/* :doc:`path`: a page, relative to this one's folder or to the root. */
+static void role_doc(struct rw *w, xmlNodePtr parent,
+		     const struct qu_rst_node *n, const char *s)
+{
+	struct qu_buf title = QU_BUF_INIT, target = QU_BUF_INIT;
+	struct qu_buf path = QU_BUF_INIT;
+	const char *src = w->pg->src ? w->pg->src : "";
+	const char *sl = strrchr(src, '/');
+	uint32_t page;
+
+	split_title(s, &title, &target);
+	if (target.len && target.buf[0] == '/') {
+		qu_buf_adds(&path, target.buf + 1);
+	} else {
+		if (sl)
+			qu_buf_add(&path, src, (size_t)(sl - src) + 1);
+		qu_buf_adds(&path, target.buf);
+	}
+	/* "a/../b" as the site names pages */
+	{
+		struct qu_buf norm = QU_BUF_INIT;
+		char *p = path.buf, *seg;
+
+		while ((seg = strsep(&p, "/"))) {
+			if (!strcmp(seg, "..")) {
+				char *up;
+
+				if (norm.len)
+					norm.len--;
+				up = memrchr(norm.buf, '/', norm.len);
+				norm.len = up ? (size_t)(up - norm.buf) + 1 : 0;
+				norm.buf[norm.len] = 0;
+			} else if (*seg && strcmp(seg, ".")) {
+				qu_buf_adds(&norm, seg);
+				qu_buf_addc(&norm, '/');
+			}
+		}
+		if (norm.len)
+			norm.buf[--norm.len] = 0;
+		qu_buf_reset(&path);
+		qu_buf_add(&path, norm.buf, norm.len);
+		qu_buf_fini(&norm);
+	}
+	qu_buf_adds(&path, ".rst");
+	page = qu_site_find_page(w->r->site, path.buf);
+	if (page == QU_NONE) {
+		path.len -= 4;
+		qu_buf_adds(&path, ".md");
+		page = qu_site_find_page(w->r->site, path.buf);
+	}
+	if (page == QU_NONE) {
+		unresolved(w, parent, n, ":doc: page",
+			   title.len ? title.buf : target.buf);
+	} else {
+		xmlNodePtr a;
+
+		qu_buf_reset(&w->href);
+		qu_site_relpath(&w->href, w->f->out,
+				w->r->site->pages[page].out);
+		a = r_el(w->doc, parent, "a", "qu-doc-ref");
+		r_attr(a, "href", w->href.buf);
+		r_text(w->doc, a,
+		       title.len ? title.buf : w->r->site->pages[page].title);
+	}
+	qu_buf_fini(&title);
+	qu_buf_fini(&target);
+	qu_buf_fini(&path);
+}
+
+/*
+ * :c:func:, :c:type:, :c:macro:, :c:member: and friends: a symbol of the
+ * graph; unresolved ones stay code, as Sphinx leaves them (it warns only
+ * in nitpicky mode).
+ */
+static void role_c(struct rw *w, xmlNodePtr parent, const char *role,
+		   const char *s)
+{
+	struct qu_buf title = QU_BUF_INIT, target = QU_BUF_INIT;
+	struct qu_buf shown = QU_BUF_INIT;
+	bool func = !strcmp(role, "c:func");
+	uint32_t sym;
+	const char *t;
+
+	split_title(s, &title, &target);
+	t = target.buf;
+	if (*t == '~' || *t == '!')
+		t++;
+	qu_buf_adds(&shown, title.len ? title.buf : t);
+	if (func && !title.len && !strchr(shown.buf, '('))
+		qu_buf_adds(&shown, "()");
+	sym = qu_graph_lookup(w->r->g, t, strlen(t), &w->ctx->from, NULL);
+	if (sym == QU_NONE && func && !strchr(t, '(')) {
+		qu_buf_reset(&w->tmp);
+		qu_buf_addf(&w->tmp, "%s()", t);
+		sym = qu_graph_lookup(w->r->g, w->tmp.buf, w->tmp.len,
+				      &w->ctx->from, NULL);
+	}
+	if (sym == QU_NONE && !strcmp(role, "c:type") && !strchr(t, ' ')) {
+		static const char *const tags[] = {"struct", "union", "enum",
+						   "typedef"};
+
+		for (size_t k = 0; sym == QU_NONE && k < 4; k++) {
+			qu_buf_reset(&w->tmp);
+			qu_buf_addf(&w->tmp, "%s %s", tags[k], t);
+			sym = qu_graph_lookup(w->r->g, w->tmp.buf, w->tmp.len,
+					      &w->ctx->from, NULL);
+		}
+	}
+	if (sym == QU_NONE) {
+		/* a declaration of a c:function, c:macro, ... directive */
+		const struct qu_label *l;
+		uint32_t page;
+
+		qu_buf_reset(&w->tmp);
+		qu_buf_addf(&w->tmp, "c.%.*s", (int)strcspn(t, "( "), t);
+		l = qu_graph_label(w->r->g, w->tmp.buf, &page);
+		if (l) {
+			qu_buf_reset(&w->href);
+			if (page != w->f->page)
+				qu_site_relpath(&w->href, w->f->out,
+						w->r->site->pages[page].out);
+			qu_buf_addf(&w->href, "#%s", l->id);
+			code_link(w, parent, w->href.buf, shown.buf);
+		} else {
+			r_text(w->doc, r_el(w->doc, parent, "code", "qu-c"),
+			       shown.buf);
+		}
+	} else {
+		qu_buf_reset(&w->href);
+		qu_graph_href(&w->href, w->r->g, w->ctx->from.page, sym);
+		code_link(w, parent, w->href.buf, shown.buf);
+	}
+	qu_buf_fini(&title);
+	qu_buf_fini(&target);
+	qu_buf_fini(&shown);
+}
+
+/* How the roles that are not links look, as Sphinx's HTML writer. */
+static const struct {
+	const char *name;
+	const char *el;
+} role_looks[] = {
+	{"file", "code"},     {"samp", "code"},	    {"command", "strong"},
+	{"program", "strong"}, {"option", "code"},   {"envvar", "code"},
+	{"kbd", "kbd"},	      {"abbr", "abbr"},	    {"dfn", "em"},
+	{"math", "code"},     {"manpage", "em"},    {"menuselection", "em"},
+	{"guilabel", "em"},   {"mimetype", "em"},   {"regexp", "code"},
+	{"term", "em"},	      {"numref", "em"},	    {"code", "code"},
+	{"c:expr", "code"},   {"c:texpr", "code"},  {"rfc", "strong"},
+	{"pep", "strong"},
+};
+
+static void role(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
+{
+	const char *name = qu_rst_attr(n, "name");
+	struct qu_buf s = QU_BUF_INIT;
+	size_t k;
+
+	qu_rst_plain(&s, n);
+	if (!name)
+		name = "";
+	if (!strcmp(name, "ref")) {
+		role_ref(w, parent, n, s.buf);
+	} else if (!strcmp(name, "doc")) {
+		role_doc(w, parent, n, s.buf);
+	} else if (!strncmp(name, "c:", 2) &&
+		   (!strcmp(name + 2, "func") || !strcmp(name + 2, "type") ||
+		    !strcmp(name + 2, "macro") || !strcmp(name + 2, "member") ||
+		    !strcmp(name + 2, "data") || !strcmp(name + 2, "var") ||
+		    !strcmp(name + 2, "struct") || !strcmp(name + 2, "union") ||
+		    !strcmp(name + 2, "enum") ||
+		    !strcmp(name + 2, "enumerator"))) {
+		role_c(w, parent, name, s.buf);
+	} else {
+		for (k = 0; k < QU_ARRAY_SIZE(role_looks); k++)
+			if (!strcmp(name, role_looks[k].name))
+				break;
+		if (k == QU_ARRAY_SIZE(role_looks)) {
+			r_text(w->doc, r_el(w->doc, parent, "code", NULL),
+			       s.buf);
+			warn(w, QU_W_RST_UNRENDERED, n->off,
+			     "role ':%s:' is not rendered, showing its text as "
+			     "code",
+			     name);
+		} else {
+			struct qu_buf t = QU_BUF_INIT, g = QU_BUF_INIT;
+			xmlNodePtr el;
+
+			/* "Text <target>" shows the text (:manpage:, :abbr:) */
+			split_title(s.buf, &t, &g);
+			el = r_el(w->doc, parent, role_looks[k].el, NULL);
+			if (!strcmp(name, "abbr") && t.len) {
+				r_attr(el, "title", g.buf);
+				r_text(w->doc, el, t.buf);
+			} else {
+				r_text(w->doc, el, t.len ? t.buf : g.buf);
+			}
+			qu_buf_fini(&t);
+			qu_buf_fini(&g);
+		}
+	}
+	qu_buf_fini(&s);
+}
+
+static bool link_ok(struct rw *w, const struct qu_rst_node *n,
+		    const char *url)
+{
+	if (qu_md_url_is_safe(url))
+		return true;
+	warn(w, QU_W_UNSAFE_URL, n->off, "dropping the link target '%s'",
+	     url);
+	return false;
+}
+
+/*
+ * A reference: to a URI, to a named target of this page (external, or an
+ * element id), or anonymous (the n-th anonymous target).
+ */
+static void reference(struct rw *w, xmlNodePtr parent,
+		      const struct qu_rst_node *n, bool plain)
+{
+	const char *uri = qu_rst_attr(n, "refuri");
+	const char *name = qu_rst_attr(n, "refname");
+	xmlNodePtr a;
+
+	if (!uri && qu_rst_attr(n, "anonymous")) {
+		while (w->anon_next < w->nanon && !uri) {
+			const struct qu_rst_node *t = w->anon[w->anon_next++];
+
+			uri = qu_rst_attr(t, "refuri");
+		}
+	}
+	qu_buf_reset(&w->href);
+	if (!uri && name) {
+		const struct qu_rst_node *t =
+			qu_map_get(&w->targets, name, strlen(name));
+		size_t guard = 0;
+
+		/* an indirect target (".. _a: b_") names another */
+		while (t && !qu_rst_attr(t, "refuri") &&
+		       qu_rst_attr(t, "refname") && guard++ < 16) {
+			const char *nx = qu_rst_attr(t, "refname");
+
+			t = qu_map_get(&w->targets, nx, strlen(nx));
+		}
+		if (t && qu_rst_attr(t, "refuri")) {
+			uri = qu_rst_attr(t, "refuri");
+		} else if (t) {
+			struct qu_buf id = QU_BUF_INIT;
+
+			if (qu_rst_attr_item(&id, t, "ids", 0))
+				qu_buf_addf(&w->href, "#%s", id.buf);
+			qu_buf_fini(&id);
+		} else {
+			/* Sphinx resolves a bare name_ against labels too */
+			struct qu_buf key = QU_BUF_INIT;
+			const struct qu_label *l;
+			uint32_t page;
+
+			norm_label(&key, name);
+			l = qu_graph_label(w->r->g, key.buf, &page);
+			if (l) {
+				if (page != w->f->page)
+					qu_site_relpath(
+						&w->href, w->f->out,
+						w->r->site->pages[page].out);
+				qu_buf_addf(&w->href, "#%s", l->id);
+			}
+			qu_buf_fini(&key);
+		}
+	}
+	if (uri)
+		qu_buf_adds(&w->href, uri);
+	if (plain || !w->href.len || !link_ok(w, n, w->href.buf)) {
+		if (!plain && !w->href.len && name)
+			warn(w, QU_W_BROKEN_LINK, n->off,
+			     "reference '%s' names no target, showing it as "
+			     "text",
+			     name);
+		inlines(w, parent, n->first, true);
+		return;
+	}
+	a = r_el(w->doc, parent, "a", uri ? "qu-external" : NULL);
+	r_attr(a, "href", w->href.buf);
+	inlines(w, a, n->first, true);
+}
+
+static void inlines(struct rw *w, xmlNodePtr parent,
+		    const struct qu_rst_node *first, bool plain)
+{
+	const struct qu_rst_node *n;
+	static const char *const tags[QU_RST__COUNT] = {
+		[QU_RST_EMPHASIS] = "em",	  [QU_RST_STRONG] = "strong",
+		[QU_RST_SUBSCRIPT] = "sub",	  [QU_RST_SUPERSCRIPT] = "sup",
+		[QU_RST_TITLE_REFERENCE] = "cite",
+	};
+
+	for (n = first; n; n = n->next) {
+		switch (n->kind) {
+		case QU_RST_TEXT:
+			text(w, parent, n->text, n->len, plain);
+			break;
+		case QU_RST_EMPHASIS:
+		case QU_RST_STRONG:
+		case QU_RST_SUBSCRIPT:
+		case QU_RST_SUPERSCRIPT:
+		case QU_RST_TITLE_REFERENCE:
+			inlines(w, r_el(w->doc, parent, tags[n->kind], NULL),
+				n->first, plain);
+			break;
+		case QU_RST_LITERAL: {
+			qu_buf_reset(&w->tmp);
+			qu_rst_plain(&w->tmp, n);
+			r_text(w->doc, r_el(w->doc, parent, "code", NULL),
+			       w->tmp.buf);
+			break;
+		}
+		case QU_RST_ROLE:
+			if (plain) {
+				qu_buf_reset(&w->tmp);
+				qu_rst_plain(&w->tmp, n);
+				r_text(w->doc, parent, w->tmp.buf);
+			} else {
+				role(w, parent, n);
+			}
+			break;
+		case QU_RST_REFERENCE:
+			reference(w, parent, n, plain);
+			break;
+		case QU_RST_TARGET: {
+			/* an inline target: its text, with its id */
+			xmlNodePtr sp;
+
+			if (qu_rst_attr(n, "refuri") || qu_rst_attr(n, "refname"))
+				break;
+			sp = r_el(w->doc, parent, "span", NULL);
+			set_ids(w, sp, n);
+			inlines(w, sp, n->first, plain);
+			break;
+		}
+		case QU_RST_SUBSTITUTION_REFERENCE: {
+			const char *nm = qu_rst_attr(n, "refname");
+			const struct qu_rst_node *d =
+				nm ? qu_map_get(&w->substs, nm, strlen(nm))
+				   : NULL;
+
+			if (d && w->depth < MAX_WALK_DEPTH) {
+				w->depth++;
+				inlines(w, parent, d->first, plain);
+				w->depth--;
+			} else {
+				inlines(w, parent, n->first, plain);
+			}
+			break;
+		}
+		case QU_RST_FOOTNOTE_REFERENCE:
+		case QU_RST_CITATION_REFERENCE: {
+			xmlNodePtr a = r_el(w->doc, parent, "a",
+					    "qu-footnote-ref");
+			const char *rn = qu_rst_attr(n, "refname");
+			const struct qu_rst_node *t =
+				rn ? qu_map_get(&w->targets, rn, strlen(rn))
+				   : NULL;
+			struct qu_buf id = QU_BUF_INIT;
+
+			set_ids(w, a, n);
+			if (t && qu_rst_attr_item(&id, t, "ids", 0)) {
+				qu_buf_reset(&w->href);
+				qu_buf_addf(&w->href, "#%s", id.buf);
+				r_attr(a, "href", w->href.buf);
+			}
+			qu_buf_fini(&id);
+			r_text(w->doc, a, "[");
+			if (n->first)
+				inlines(w, a, n->first, true);
+			else
+				r_text(w->doc, a, "#");
+			r_text(w->doc, a, "]");
+			break;
+		}
+		default:
+			inlines(w, parent, n->first, plain);
+			break;
+		}
+	}
+}
+
+static void code_text(struct rw *w, xmlNodePtr parent, const char *lang,
+		      const char *s, size_t len)
+{
+	xmlNodePtr pre = r_el(w->doc, parent, "pre", "qu-code");
+	xmlNodePtr code = r_el(w->doc, pre, "code", NULL);
+
+	if (lang && *lang && strcmp(lang, "none") && strcmp(lang, "text")) {
+		qu_buf_reset(&w->tmp);
+		qu_buf_addf(&w->tmp, "language-%s", lang);
+		r_attr(code, "class", w->tmp.buf);
+	}
+	if (lang && !strcasecmp(lang, "c")) {
+		qu_md_highlight_c(w->doc, code, s, len);
+	} else {
+		struct qu_buf b = QU_BUF_INIT;
+
+		qu_buf_add(&b, s, len);
+		r_text(w->doc, code, b.buf);
+		qu_buf_fini(&b);
+	}
+}
+
+/* Whether the reader knows @name (else it warned already). */
+static bool reader_knows(const char *name)
+{
+	static const char *const names[] = {
+#define RST_DIRECTIVE(id, name, content, args) name,
+#include "rst/directives.def"
+#undef RST_DIRECTIVE
+	};
+	size_t k;
+
+	for (k = 0; k < QU_ARRAY_SIZE(names); k++)
+		if (!strcmp(names[k], name))
+			return true;
+	return false;
+}
+
+/*
+ * A directive quire does not render: its source, reconstructed from the
+ * tree, as a literal block, and a warning, so nothing is silently lost.
+ */
+static void unrendered(struct rw *w, xmlNodePtr parent,
+		       const struct qu_rst_node *d, const char *why)
+{
+	struct qu_buf b = QU_BUF_INIT, v = QU_BUF_INIT;
+	const struct qu_rst_node *c;
+	const char *name = qu_rst_attr(d, "name");
+
+	qu_buf_addf(&b, ".. %s::", name ? name : "");
+	for (c = d->first; c; c = c->next) {
+		qu_buf_reset(&v);
+		qu_rst_plain(&v, c);
+		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS)
+			qu_buf_addf(&b, " %s", v.buf);
+		else if (c->kind == QU_RST_DIRECTIVE_OPTION)
+			qu_buf_addf(&b, "\n   :%s: %s", qu_rst_attr(c, "name"),
+				    v.buf);
+		else if (c->kind == QU_RST_DIRECTIVE_CONTENT && v.len) {
+			const char *p = v.buf;
+
+			qu_buf_adds(&b, "\n");
+			while (*p) {
+				const char *nl = strchr(p, '\n');
+				size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+				qu_buf_adds(&b, "\n");
+				if (l)
+					qu_buf_adds(&b, "   ");
+				qu_buf_add(&b, p, l);
+				p += l + (nl != NULL);
+			}
+		}
+	}
+	code_text(w, parent, NULL, b.buf, b.len);
+	/* an unknown one has its -Wrst-unknown-directive from the reader */
+	if (name && reader_knows(name))
+		warn(w, QU_W_RST_UNRENDERED, d->off,
+		     "directive '%s' is not rendered (%s); showing its source",
+		     name, why);
+	qu_buf_fini(&b);
+	qu_buf_fini(&v);
+}
+
+/* Body elements of a directive's content, when it has any. */
+static void content(struct rw *w, xmlNodePtr parent,
+		    const struct qu_rst_node *d)
+{
+	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
+
+	if (c)
+		blocks(w, parent, c->first);
+}
+
+static void admonition(struct rw *w, xmlNodePtr parent, const char *cls,
+		       const char *title, const struct qu_rst_node *first)
+{
+	xmlNodePtr div = r_el(w->doc, parent, "div", "qu-admonition");
+
+	qu_buf_reset(&w->tmp);
+	qu_buf_addf(&w->tmp, "qu-admonition %s", cls);
+	r_attr(div, "class", w->tmp.buf);
+	r_text(w->doc, r_el(w->doc, div, "p", "qu-admonition-title"), title);
+	blocks(w, div, first);
+}
+
+/*
+ * A cell count from flat-table's :cspan:`N` / :rspan:`N` roles at the
+ * start of a cell; the roles are removed from what is shown.
+ */
+static unsigned span_role(const struct qu_rst_node *cell, const char *which)
+{
+	const struct qu_rst_node *p = cell->first, *r;
+
+	if (!p || p->kind != QU_RST_PARAGRAPH)
+		return 0;
+	for (r = p->first; r && r->kind == QU_RST_ROLE; r = r->next) {
+		const char *nm = qu_rst_attr(r, "name");
+
+		if (nm && !strcmp(nm, which) && r->first &&
+		    r->first->kind == QU_RST_TEXT)
+			return (unsigned)strtoul(r->first->text, NULL, 10);
+	}
+	return 0;
+}
+
+/*
+ * flat-table and list-table: a bullet list of rows, each a bullet list of
+ * cells; :header-rows: rows are the head. flat-table cells may span with
+ * :cspan: and :rspan: (the kernel's rstFlatTable).
+ */
+static void list_table(struct rw *w, xmlNodePtr parent,
+		       const struct qu_rst_node *d, bool flat)
+{
+	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
+	const struct qu_rst_node *list = c ? child(c, QU_RST_BULLET_LIST) : NULL;
+	const struct qu_rst_node *row, *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
+	const char *hr = option(w, d, "header-rows");
+	unsigned head = hr ? (unsigned)strtoul(hr, NULL, 10) : 0, nrow = 0;
+	xmlNodePtr t, thead = NULL, tbody = NULL;
+
+	if (!list) {
+		unrendered(w, parent, d, "its content is not a list of rows");
+		return;
+	}
+	t = r_el(w->doc, parent, "table", "qu-table");
+	set_ids(w, t, d);
+	if (args) {
+		xmlNodePtr cap = r_el(w->doc, t, "caption", NULL);
+
+		inlines(w, cap, args->first, false);
+	}
+	for (row = list->first; row; row = row->next, nrow++) {
+		const struct qu_rst_node *cells = child(row, QU_RST_BULLET_LIST);
+		const struct qu_rst_node *cell;
+		xmlNodePtr tr;
+		bool th = nrow < head;
+
+		if (row->kind != QU_RST_LIST_ITEM)
+			continue;
+		if (th && !thead)
+			thead = r_el(w->doc, t, "thead", NULL);
+		if (!th && !tbody)
+			tbody = r_el(w->doc, t, "tbody", NULL);
+		tr = r_el(w->doc, th ? thead : tbody, "tr", NULL);
+		if (!cells)
+			continue;
+		for (cell = cells->first; cell; cell = cell->next) {
+			xmlNodePtr td = r_el(w->doc, tr, th ? "th" : "td", NULL);
+			unsigned cs = flat ? span_role(cell, "cspan") : 0;
+			unsigned rs = flat ? span_role(cell, "rspan") : 0;
+			const struct qu_rst_node *b = cell->first;
+
+			if (cs) {
+				qu_buf_reset(&w->tmp);
+				qu_buf_addf(&w->tmp, "%u", cs + 1);
+				r_attr(td, "colspan", w->tmp.buf);
+			}
+			if (rs) {
+				qu_buf_reset(&w->tmp);
+				qu_buf_addf(&w->tmp, "%u", rs + 1);
+				r_attr(td, "rowspan", w->tmp.buf);
+			}
+			if ((cs || rs) && b && b->kind == QU_RST_PARAGRAPH) {
+				/* the span roles lead the first paragraph */
+				const struct qu_rst_node *x = b->first;
+				xmlNodePtr p = r_el(w->doc, td, "p", NULL);
+
+				while (x && x->kind == QU_RST_ROLE)
+					x = x->next;
+				if (x && x->kind == QU_RST_TEXT) {
+					size_t sp = strspn(x->text, " ");
+
+					text(w, p, x->text + sp, x->len - sp,
+					     false);
+					x = x->next;
+				}
+				inlines(w, p, x, false);
+				b = b->next;
+			}
+			blocks(w, td, b);
+		}
+	}
+}
+
+/* A docutils table: tgroup, thead, tbody, rows, entries with spans. */
+static void table(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
+{
+	xmlNodePtr t = r_el(w->doc, parent, "table", "qu-table");
+	const struct qu_rst_node *g = child(n, QU_RST_TGROUP), *c;
+
+	set_ids(w, t, n);
+	if ((c = child(n, QU_RST_TITLE)))
+		inlines(w, r_el(w->doc, t, "caption", NULL), c->first, false);
+	if (!g)
+		return;
+	for (c = g->first; c; c = c->next) {
+		const struct qu_rst_node *row, *e;
+		bool head = c->kind == QU_RST_THEAD;
+		xmlNodePtr sec;
+
+		if (c->kind != QU_RST_THEAD && c->kind != QU_RST_TBODY)
+			continue;
+		sec = r_el(w->doc, t, head ? "thead" : "tbody", NULL);
+		for (row = c->first; row; row = row->next) {
+			xmlNodePtr tr = r_el(w->doc, sec, "tr", NULL);
+
+			for (e = row->first; e; e = e->next) {
+				xmlNodePtr td = r_el(w->doc, tr,
+						     head ? "th" : "td", NULL);
+				const char *mc = qu_rst_attr(e, "morecols");
+				const char *mr = qu_rst_attr(e, "morerows");
+
+				if (mc) {
+					qu_buf_reset(&w->tmp);
+					qu_buf_addf(&w->tmp, "%lu",
+						    strtoul(mc, NULL, 10) + 1);
+					r_attr(td, "colspan", w->tmp.buf);
+				}
+				if (mr) {
+					qu_buf_reset(&w->tmp);
+					qu_buf_addf(&w->tmp, "%lu",
+						    strtoul(mr, NULL, 10) + 1);
+					r_attr(td, "rowspan", w->tmp.buf);
+				}
+				blocks(w, td, e->first);
+			}
+		}
+	}
+}
+
+/*
+ * The "only" directive's expression, with "html" the one true tag (the
+ * builder quire is): words, "not", "and", "or" and parentheses, as
+ * Sphinx's Tags.eval_condition reads them.
+ */
+struct cond {
+	const char *p;
+};
+
+static bool cond_or(struct cond *c, int depth);
+
+static void cond_blank(struct cond *c)
+{
+	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n')
+		c->p++;
+}
+
+static bool cond_atom(struct cond *c, int depth)
+{
+	const char *s;
+	size_t l;
+
+	cond_blank(c);
+	if (*c->p == '(' && depth < 32) {
+		bool v;
+
+		c->p++;
+		v = cond_or(c, depth + 1);
+		cond_blank(c);
+		if (*c->p == ')')
+			c->p++;
+		return v;
+	}
+	s = c->p;
+	while (*c->p && *c->p != ' ' && *c->p != ')' && *c->p != '(' &&
+	       *c->p != '\n')
+		c->p++;
+	l = (size_t)(c->p - s);
+	if (l == 3 && !strncmp(s, "not", 3))
+		return !cond_atom(c, depth + 1);
+	return (l == 4 && !strncmp(s, "html", 4)) ||
+	       (l == 12 && !strncmp(s, "builder_html", 12)) ||
+	       (l == 11 && !strncmp(s, "format_html", 11));
+}
+
+static bool cond_and(struct cond *c, int depth)
+{
+	bool v = cond_atom(c, depth);
+
+	for (;;) {
+		cond_blank(c);
+		if (strncmp(c->p, "and", 3) || depth > 64)
+			return v;
+		c->p += 3;
+		v = cond_atom(c, depth + 1) && v;
+	}
+}
+
+static bool cond_or(struct cond *c, int depth)
+{
+	bool v = cond_and(c, depth);
+
+	for (;;) {
+		cond_blank(c);
+		if (strncmp(c->p, "or", 2) || depth > 64)
+			return v;
+		c->p += 2;
+		v = cond_and(c, depth + 1) || v;
+	}
+}
+
+/* c:function, c:macro, c:type, c:struct, ...: a declaration block. */
+static void c_decl(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
+		   const char *name)
+{
+	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
+	struct qu_buf sig = QU_BUF_INIT, id = QU_BUF_INIT;
+	xmlNodePtr dl = r_el(w->doc, parent, "dl", "qu-c-decl"), dt, code;
+
+	(void)name;
+	if (args)
+		qu_rst_plain(&sig, args);
+	dt = r_el(w->doc, dl, "dt", NULL);
+	if (qu_rst_c_decl_id(&id, d))
+		r_attr(dt, "id", id.buf);
+	code = r_el(w->doc, dt, "code", "language-c");
+	qu_md_highlight_c(w->doc, code, sig.buf, sig.len);
+	content(w, r_el(w->doc, dl, "dd", NULL), d);
+	qu_buf_fini(&sig);
+	qu_buf_fini(&id);
+}
+
+/* contents: the sections below the directive's own, down to :depth:. */
+static void toc_sections(struct rw *w, xmlNodePtr ul,
+			 const struct qu_rst_node *first, unsigned depth)
+{
+	const struct qu_rst_node *s;
+	struct qu_buf id = QU_BUF_INIT;
+
+	for (s = first; s; s = s->next) {
+		const struct qu_rst_node *t;
+		xmlNodePtr li, a;
+
+		if (s->kind != QU_RST_SECTION || !(t = child(s, QU_RST_TITLE)))
+			continue;
+		li = r_el(w->doc, ul, "li", NULL);
+		a = r_el(w->doc, li, "a", NULL);
+		if (qu_rst_attr_item(&id, s, "ids", 0)) {
+			qu_buf_reset(&w->href);
+			qu_buf_addf(&w->href, "#%s", id.buf);
+			r_attr(a, "href", w->href.buf);
+		}
+		inlines(w, a, t->first, true);
+		if (depth > 1) {
+			const struct qu_rst_node *sub;
+
+			for (sub = s->first; sub; sub = sub->next)
+				if (sub->kind == QU_RST_SECTION)
+					break;
+			if (sub)
+				toc_sections(w, r_el(w->doc, li, "ul", NULL),
+					     sub, depth - 1);
+		}
+	}
+	qu_buf_fini(&id);
+}
+
+/* The part of the page a kernel-doc or toctree directive became. */
+static const struct qu_part *part_at(const struct rw *w, uint32_t off,
+				     size_t *k_out)
+{
+	size_t k;
+
+	for (k = 1; k < w->pg->nparts; k++)
+		if (w->pg->parts[k].off == off) {
+			*k_out = k;
+			return &w->pg->parts[k];
+		}
+	return NULL;
+}
+
+/* image, figure and kernel-figure: the picture, then caption and legend. */
+static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
+		  bool figure)
+{
+	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
+	struct qu_buf src = QU_BUF_INIT;
+	xmlNodePtr box = figure ? r_el(w->doc, parent, "figure", "qu-figure")
+				: parent;
+	xmlNodePtr img;
+	const char *alt;
+
+	if (args)
+		qu_rst_plain(&src, args);
+	/* a .dot or .svg the kernel's extension converts stays its name */
+	img = r_el(w->doc, box, "img", NULL);
+	if (src.len && qu_md_url_is_safe(src.buf))
+		r_attr(img, "src", src.buf);
+	alt = option(w, d, "alt");
+	r_attr(img, "alt", alt ? alt : "");
+	if (figure) {
+		const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
+		const struct qu_rst_node *b = c ? c->first : NULL;
+
+		if (b && b->kind == QU_RST_PARAGRAPH) {
+			inlines(w, r_el(w->doc, box, "figcaption", NULL),
+				b->first, false);
+			b = b->next;
+		}
+		blocks(w, box, b);
+	}
+	qu_buf_fini(&src);
+}
+
+/*
+ * glossary: "term" lines, each followed by its indented definition; each
+ * term gets Sphinx's id "term-NAME".
+ */
+static void glossary(struct rw *w, xmlNodePtr parent,
+		     const struct qu_rst_node *d)
+{
+	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
+	struct qu_buf body = QU_BUF_INIT, def = QU_BUF_INIT;
+	xmlNodePtr dl = r_el(w->doc, parent, "dl", "qu-glossary"), dd = NULL;
+	const char *p;
+
+	if (c)
+		qu_rst_plain(&body, c);
+	for (p = body.buf; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (l && p[0] != ' ' && p[0] != '\t') {
+			xmlNodePtr dt;
+
+			if (dd && def.len)
+				r_text(w->doc, r_el(w->doc, dd, "p", NULL),
+				       def.buf);
+			qu_buf_reset(&def);
+			dt = r_el(w->doc, dl, "dt", NULL);
+			qu_buf_reset(&w->href);
+			qu_buf_adds(&w->href, "term-");
+			for (size_t i = 0; i < l; i++) {
+				char ch = p[i];
+
+				if ((ch >= 'a' && ch <= 'z') ||
+				    (ch >= '0' && ch <= '9'))
+					qu_buf_addc(&w->href, ch);
+				else if (ch >= 'A' && ch <= 'Z')
+					qu_buf_addc(&w->href, (char)(ch + 32));
+				else if (w->href.buf[w->href.len - 1] != '-')
+					qu_buf_addc(&w->href, '-');
+			}
+			while (w->href.buf[w->href.len - 1] == '-')
+				w->href.buf[--w->href.len] = 0;
+			r_attr(dt, "id", w->href.buf);
+			qu_buf_reset(&w->tmp);
+			qu_buf_add(&w->tmp, p, l);
+			r_text(w->doc, dt, w->tmp.buf);
+			dd = r_el(w->doc, dl, "dd", NULL);
+		} else if (l && dd) {
+			const char *s = p;
+			size_t sl = l;
+
+			while (sl && (*s == ' ' || *s == '\t')) {
+				s++;
+				sl--;
+			}
+			if (def.len)
+				qu_buf_addc(&def, ' ');
+			qu_buf_add(&def, s, sl);
+		} else if (!l && dd && def.len) {
+			r_text(w->doc, r_el(w->doc, dd, "p", NULL), def.buf);
+			qu_buf_reset(&def);
+		}
+		p += l + (nl != NULL);
+	}
+	if (dd && def.len)
+		r_text(w->doc, r_el(w->doc, dd, "p", NULL), def.buf);
+	qu_buf_fini(&body);
+	qu_buf_fini(&def);
+}
+
+/*
+ * seealso: Sphinx reads its argument as the first paragraph of its
+ * content; the reader kept it as text, so it is parsed here as a page of
+ * its own (its parse diagnostics were the reader's already).
+ */
+static void seealso(struct rw *w, xmlNodePtr parent, const struct qu_buf *arg,
+		    const struct qu_rst_node *c)
+{
+	xmlNodePtr div = r_el(w->doc, parent, "div",
+			      "qu-admonition qu-seealso");
+
+	r_text(w->doc, r_el(w->doc, div, "p", "qu-admonition-title"),
+	       "See also");
+	if (arg->len) {
+		struct qu_diags scratch;
+		struct qu_rst_doc *sub;
+		const struct qu_rst_doc *save = w->rd;
+
+		qu_diags_init(&scratch);
+		sub = qu_rst_parse(&scratch, w->pg->diag_path, arg->buf,
+				   arg->len);
+		w->rd = sub;
+		blocks(w, div, sub->root->first);
+		w->rd = save;
+		qu_rst_free(sub);
+		qu_diags_fini(&scratch);
+	}
+	if (c)
+		blocks(w, div, c->first);
+}
+
+static void directive(struct rw *w, xmlNodePtr parent,
+		      const struct qu_rst_node *d)
+{
+	const char *name = qu_rst_attr(d, "name");
+	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
+	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
+	struct qu_buf arg = QU_BUF_INIT, body = QU_BUF_INIT;
+
+	if (!name)
+		name = "";
+	if (args)
+		qu_rst_plain(&arg, args);
+	if (!strcmp(name, "kernel-doc") || !strcmp(name, "toctree")) {
+		size_t k, j;
+		const struct qu_part *part = part_at(w, d->off, &k);
+
+		/* no part: the site reported why (a missing file) */
+		if (part && part->kind == QU_PART_KDOC)
+			for (j = w->r->g->part_start[w->f->page][k];
+			     j < w->r->g->part_start[w->f->page][k + 1]; j++)
+				render_item(w->r, w->ctx, parent,
+					    &w->r->g->placed[j]);
+		else if (part && part->kind == QU_PART_TOCTREE &&
+			 !part->hidden)
+			render_toctree(w->r, w->doc, parent, part, w->f);
+	} else if (!strcmp(name, "code-block") || !strcmp(name, "code") ||
+		   !strcmp(name, "sourcecode")) {
+		if (c)
+			qu_rst_plain(&body, c);
+		code_text(w, parent, arg.len ? arg.buf : w->lang, body.buf,
+			  body.len);
+	} else if (!strcmp(name, "parsed-literal") || !strcmp(name, "math") ||
+		   !strcmp(name, "productionlist")) {
+		if (c)
+			qu_rst_plain(&body, c);
+		if (!body.len)
+			qu_buf_add(&body, arg.buf, arg.len);
+		code_text(w, parent, NULL, body.buf, body.len);
+	} else if (!strcmp(name, "highlight")) {
+		w->lang = arg.len ? qu_arena_strdup(&((struct qu_rst_doc *)
+							      w->rd)->arena,
+						    arg.buf)
+				  : NULL;
+	} else if (!strcmp(name, "tabularcolumns") || !strcmp(name, "index") ||
+		   !strcmp(name, "sectnum") || !strncmp(name, "c:namespace", 11) ||
+		   !strcmp(name, "title")) {
+		/* LaTeX and index hints: nothing to show in HTML */
+	} else if (!strcmp(name, "raw")) {
+		if (c)
+			qu_rst_plain(&body, c);
+		if (strstr(arg.buf, "html") && body.len) {
+			if (w->r->site->cfg.allow_html)
+				code_text(w, parent, NULL, body.buf, body.len);
+			else
+				unrendered(w, parent, d,
+					   "raw HTML needs allow_html");
+		}
+		/* raw LaTeX and other formats are for other builders */
+	} else if (!strcmp(name, "only")) {
+		struct cond cd = {arg.buf};
+
+		if (cond_or(&cd, 0))
+			content(w, parent, d);
+	} else if (!strcmp(name, "flat-table") || !strcmp(name, "list-table")) {
+		list_table(w, parent, d, name[0] == 'f');
+	} else if (!strcmp(name, "table")) {
+		xmlNodePtr div = r_el(w->doc, parent, "div", "qu-table-box");
+
+		if (arg.len)
+			r_text(w->doc, r_el(w->doc, div, "p", "qu-caption"),
+			       arg.buf);
+		content(w, div, d);
+	} else if (!strncmp(name, "c:", 2)) {
+		c_decl(w, parent, d, name);
+	} else if (!strcmp(name, "seealso")) {
+		seealso(w, parent, &arg, c);
+	} else if (!strcmp(name, "versionadded") ||
+		   !strcmp(name, "versionchanged") ||
+		   !strcmp(name, "deprecated")) {
+		xmlNodePtr div = r_el(w->doc, parent, "div", "qu-version");
+
+		qu_buf_reset(&w->tmp);
+		qu_buf_addf(&w->tmp, "%s %s",
+			    name[7] == 'a'   ? "New in version"
+			    : name[7] == 'c' ? "Changed in version"
+					     : "Deprecated since version",
+			    arg.buf);
+		r_text(w->doc, r_el(w->doc, div, "p", "qu-version-title"),
+		       w->tmp.buf);
+		content(w, div, d);
+	} else if (!strcmp(name, "topic") || !strcmp(name, "sidebar")) {
+		xmlNodePtr div = r_el(w->doc, parent, "div", "qu-topic");
+
+		r_text(w->doc, r_el(w->doc, div, "p", "qu-topic-title"),
+		       arg.buf);
+		content(w, div, d);
+	} else if (!strcmp(name, "rubric")) {
+		r_text(w->doc, r_el(w->doc, parent, "p", "qu-rubric"),
+		       arg.buf);
+	} else if (!strcmp(name, "centered")) {
+		r_text(w->doc, r_el(w->doc, parent, "p", "qu-centered"),
+		       arg.buf);
+	} else if (!strcmp(name, "class") || !strcmp(name, "cssclass") ||
+		   !strcmp(name, "hlist")) {
+		content(w, parent, d);
+	} else if (!strcmp(name, "contents")) {
+		xmlNodePtr nav = r_el(w->doc, parent, "nav", "qu-contents");
+		const char *dp = option(w, d, "depth");
+		unsigned depth = dp ? (unsigned)strtoul(dp, NULL, 10) : 0;
+		const struct qu_rst_node *from = d->next;
+
+		if (arg.len)
+			r_text(w->doc, r_el(w->doc, nav, "p", "qu-topic-title"),
+			       arg.buf);
+		/* :local: lists the sections after it; else the page's */
+		if (!option(w, d, "local"))
+			from = w->rd->root->first;
+		toc_sections(w, r_el(w->doc, nav, "ul", NULL), from,
+			     depth ? depth : 8);
+	} else if (!strcmp(name, "image")) {
+		image(w, parent, d, false);
+	} else if (!strcmp(name, "figure") || !strcmp(name, "kernel-figure")) {
+		image(w, parent, d, true);
+	} else if (!strcmp(name, "glossary")) {
+		glossary(w, parent, d);
+	} else {
+		unrendered(w, parent, d, "not supported yet");
+	}
+	qu_buf_fini(&arg);
+	qu_buf_fini(&body);
+}
+
+static void section(struct rw *w, xmlNodePtr parent,
+		    const struct qu_rst_node *n)
+{
+	xmlNodePtr sec = r_el(w->doc, parent, "section", NULL), h;
+	const struct qu_rst_node *t = child(n, QU_RST_TITLE), *c;
+	char tag[3] = {'h', 0, 0};
+
+	w->level++;
+	tag[1] = (char)('0' + (w->level < 6 ? w->level : 6));
+	set_ids(w, sec, n);
+	extra_ids(w, sec, n, 1);
+	if (t) {
+		h = r_el(w->doc, sec, tag, NULL);
+		inlines(w, h, t->first, true);
+	}
+	for (c = n->first; c; c = c->next)
+		if (c != t)
+			block(w, sec, c);
+	w->level--;
+}
+
+static const char *const admon_title[QU_RST__COUNT] = {
+	[QU_RST_ATTENTION] = "Attention", [QU_RST_CAUTION] = "Caution",
+	[QU_RST_DANGER] = "Danger",	  [QU_RST_ERROR] = "Error",
+	[QU_RST_HINT] = "Hint",		  [QU_RST_IMPORTANT] = "Important",
+	[QU_RST_NOTE] = "Note",		  [QU_RST_TIP] = "Tip",
+	[QU_RST_WARNING] = "Warning",
+};
+
+/* One body element (and, for a section, everything in it). */
+static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
+{
+	const struct qu_rst_node *c;
+	xmlNodePtr el;
+
+	switch (n->kind) {
+	case QU_RST_SECTION:
+		section(w, parent, n);
+		break;
+	case QU_RST_PARAGRAPH:
+		el = r_el(w->doc, parent, "p", NULL);
+		set_ids(w, el, n);
+		inlines(w, el, n->first, false);
+		break;
+	case QU_RST_LITERAL_BLOCK:
+	case QU_RST_DOCTEST_BLOCK:
+		qu_buf_reset(&w->href);
+		qu_rst_plain(&w->href, n);
+		code_text(w, parent, w->lang, w->href.buf, w->href.len);
+		break;
+	case QU_RST_BULLET_LIST:
+		blocks(w, r_el(w->doc, parent, "ul", NULL), n->first);
+		break;
+	case QU_RST_ENUMERATED_LIST: {
+		const char *et = qu_rst_attr(n, "enumtype");
+		const char *st = qu_rst_attr(n, "start");
+
+		el = r_el(w->doc, parent, "ol", NULL);
+		if (et && strcmp(et, "arabic"))
+			r_attr(el, "type",
+			       !strcmp(et, "loweralpha")   ? "a"
+			       : !strcmp(et, "upperalpha") ? "A"
+			       : !strcmp(et, "lowerroman") ? "i"
+							   : "I");
+		if (st)
+			r_attr(el, "start", st);
+		blocks(w, el, n->first);
+		break;
+	}
+	case QU_RST_LIST_ITEM:
+		blocks(w, r_el(w->doc, parent, "li", NULL), n->first);
+		break;
+	case QU_RST_DEFINITION_LIST:
+		blocks(w, r_el(w->doc, parent, "dl", NULL), n->first);
+		break;
+	case QU_RST_DEFINITION_LIST_ITEM:
+		for (c = n->first; c; c = c->next) {
+			if (c->kind == QU_RST_TERM) {
+				el = r_el(w->doc, parent, "dt", NULL);
+				set_ids(w, el, c);
+				inlines(w, el, c->first, false);
+			} else if (c->kind == QU_RST_CLASSIFIER) {
+				el = parent->last;
+				r_text(w->doc, el, " : ");
+				inlines(w, r_el(w->doc, el, "span",
+						"qu-classifier"),
+					c->first, false);
+			} else if (c->kind == QU_RST_DEFINITION) {
+				blocks(w, r_el(w->doc, parent, "dd", NULL),
+				       c->first);
+			}
+		}
+		break;
+	case QU_RST_FIELD_LIST:
+		blocks(w, r_el(w->doc, parent, "dl", "qu-field-list"),
+		       n->first);
+		break;
+	case QU_RST_FIELD:
+		for (c = n->first; c; c = c->next)
+			if (c->kind == QU_RST_FIELD_NAME)
+				inlines(w, r_el(w->doc, parent, "dt", NULL),
+					c->first, false);
+			else if (c->kind == QU_RST_FIELD_BODY)
+				blocks(w, r_el(w->doc, parent, "dd", NULL),
+				       c->first);
+		break;
+	case QU_RST_OPTION_LIST:
+		blocks(w, r_el(w->doc, parent, "dl", "qu-option-list"),
+		       n->first);
+		break;
+	case QU_RST_OPTION_LIST_ITEM:
+		for (c = n->first; c; c = c->next) {
+			if (c->kind == QU_RST_OPTION_GROUP) {
+				const struct qu_rst_node *o;
+
+				el = r_el(w->doc, parent, "dt", NULL);
+				for (o = c->first; o; o = o->next) {
+					if (o != c->first)
+						r_text(w->doc, el, ", ");
+					qu_buf_reset(&w->href);
+					for (const struct qu_rst_node *x =
+						     o->first;
+					     x; x = x->next) {
+						const char *d = qu_rst_attr(
+							x, "delimiter");
+
+						if (x->kind ==
+							    QU_RST_OPTION_ARGUMENT)
+							qu_buf_adds(&w->href,
+								    d ? d : " ");
+						qu_rst_plain(&w->href, x);
+					}
+					r_text(w->doc,
+					       r_el(w->doc, el, "kbd", NULL),
+					       w->href.buf);
+				}
+			} else if (c->kind == QU_RST_DESCRIPTION) {
+				blocks(w, r_el(w->doc, parent, "dd", NULL),
+				       c->first);
+			}
+		}
+		break;
+	case QU_RST_LINE_BLOCK:
+		el = r_el(w->doc, parent, "div", "qu-line-block");
+		blocks(w, el, n->first);
+		break;
+	case QU_RST_LINE:
+		el = r_el(w->doc, parent, "div", "qu-line");
+		if (n->first)
+			inlines(w, el, n->first, false);
+		else
+			r_el(w->doc, el, "br", NULL);
+		break;
+	case QU_RST_BLOCK_QUOTE:
+		blocks(w, r_el(w->doc, parent, "blockquote", NULL), n->first);
+		break;
+	case QU_RST_ATTRIBUTION:
+		el = r_el(w->doc, parent, "p", "qu-attribution");
+		r_text(w->doc, el, "\xe2\x80\x94 ");
+		inlines(w, el, n->first, false);
+		break;
+	case QU_RST_TABLE:
+		table(w, parent, n);
+		break;
+	case QU_RST_TRANSITION:
+		r_el(w->doc, parent, "hr", NULL);
+		break;
+	case QU_RST_COMMENT:
+	case QU_RST_SUBSTITUTION_DEFINITION:
+		break;
+	case QU_RST_TARGET:
+		/* a label: its id lands here; external targets show nothing */
+		if (!qu_rst_attr(n, "refuri") && !qu_rst_attr(n, "refname")) {
+			struct qu_buf id = QU_BUF_INIT;
+
+			for (size_t k = 0; qu_rst_attr_item(&id, n, "ids", k);
+			     k++)
+				r_attr(r_el(w->doc, parent, "span", NULL), "id",
+				       id.buf);
+			qu_buf_fini(&id);
+		}
+		break;
+	case QU_RST_FOOTNOTE:
+	case QU_RST_CITATION: {
+		const struct qu_rst_node *l = child(n, QU_RST_LABEL);
+
+		el = r_el(w->doc, parent, "div", "qu-footnote");
+		set_ids(w, el, n);
+		qu_buf_reset(&w->href);
+		qu_buf_adds(&w->href, "[");
+		if (l)
+			qu_rst_plain(&w->href, l);
+		qu_buf_adds(&w->href, "]");
+		r_text(w->doc, r_el(w->doc, el, "span", "qu-footnote-label"),
+		       w->href.buf);
+		for (c = n->first; c; c = c->next)
+			if (c->kind != QU_RST_LABEL)
+				block(w, el, c);
+		break;
+	}
+	case QU_RST_ADMONITION: {
+		const struct qu_rst_node *t = child(n, QU_RST_TITLE);
+
+		qu_buf_reset(&w->href);
+		if (t)
+			qu_rst_plain(&w->href, t);
+		{
+			char *title = qu_xstrdup(w->href.buf);
+			const struct qu_rst_node *b = t ? t->next : n->first;
+
+			admonition(w, parent, "qu-note", title, b);
+			free(title);
+		}
+		break;
+	}
+	case QU_RST_ATTENTION:
+	case QU_RST_CAUTION:
+	case QU_RST_DANGER:
+	case QU_RST_ERROR:
+	case QU_RST_HINT:
+	case QU_RST_IMPORTANT:
+	case QU_RST_NOTE:
+	case QU_RST_TIP:
+	case QU_RST_WARNING: {
+		const char *title = admon_title[n->kind];
+
+		qu_buf_reset(&w->href);
+		qu_buf_addf(&w->href, "qu-%s", qu_rst_kind_name(n->kind));
+		{
+			char *cls = qu_xstrdup(w->href.buf);
+
+			admonition(w, parent, cls, title, n->first);
+			free(cls);
+		}
+		break;
+	}
+	case QU_RST_DIRECTIVE:
+		directive(w, parent, n);
+		break;
+	case QU_RST_TITLE:
+		/* a title the reader kept outside a section */
+		inlines(w, r_el(w->doc, parent, "p", NULL), n->first, false);
+		break;
+	default:
+		/* inline content where a block was expected */
+		el = r_el(w->doc, parent, "p", NULL);
+		inlines(w, el, n, false);
+		break;
+	}
+}
+
+static void blocks(struct rw *w, xmlNodePtr parent,
+		   const struct qu_rst_node *first)
+{
+	const struct qu_rst_node *n;
+
+	if (w->depth >= MAX_WALK_DEPTH)
+		return;
+	w->depth++;
+	for (n = first; n; n = n->next) {
+		if (n->kind == QU_RST_TEXT) {
+			text(w, parent, n->text, n->len, false);
+			continue;
+		}
+		if (n->kind >= QU_RST_EMPHASIS && n->kind <= QU_RST_PROBLEMATIC &&
+		    n->kind != QU_RST_TARGET &&
+		    n->kind != QU_RST_SUBSTITUTION_DEFINITION &&
+		    n->kind != QU_RST_FOOTNOTE && n->kind != QU_RST_CITATION &&
+		    n->kind != QU_RST_LABEL) {
+			/* inline nodes where blocks belong: the rest inline */
+			inlines(w, parent, n, false);
+			break;
+		}
+		block(w, parent, n);
+	}
+	w->depth--;
+}
+
+/* Every name of @n into @m, unless an earlier node took it. */
+static void put_names(struct rw *w, struct qu_map *m,
+		      const struct qu_rst_node *n, struct qu_buf *name)
+{
+	struct qu_arena *a = &((struct qu_rst_doc *)w->rd)->arena;
+	size_t k;
+
+	for (k = 0; qu_rst_attr_item(name, n, "names", k); k++) {
+		void **slot = qu_map_slot(
+			m, qu_arena_strdup(a, name->buf), name->len);
+
+		if (!*slot)
+			*slot = (void *)n;
+	}
+}
+
+/*
+ * The page's targets (explicit, and the implicit ones of section titles),
+ * substitutions and anonymous targets, by name, for references.
+ */
+static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
+		    struct qu_buf *name)
+{
+	const struct qu_rst_node *c;
+
+	if (depth > MAX_WALK_DEPTH)
+		return;
+	for (c = n->first; c; c = c->next) {
+		switch (c->kind) {
+		case QU_RST_TARGET:
+		case QU_RST_FOOTNOTE:
+		case QU_RST_CITATION:
+			if (qu_rst_attr(c, "anonymous")) {
+				w->anon = qu_xrealloc(w->anon,
+						      (w->nanon + 1) *
+							      sizeof(*w->anon));
+				w->anon[w->nanon++] = c;
+			}
+			/* fall through */
+		case QU_RST_SECTION:
+			put_names(w, &w->targets, c, name);
+			break;
+		case QU_RST_SUBSTITUTION_DEFINITION:
+			put_names(w, &w->substs, c, name);
+			break;
+		case QU_RST_TEXT:
+			continue;
+		default:
+			break;
+		}
+		collect(w, c, depth + 1, name);
+	}
+}
+
+void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
+		xmlNodePtr content, const struct frame *f, struct qu_diags *diags)
+{
+	const struct qu_page *pg = &r->site->pages[f->page];
+	const struct qu_part *part = &pg->parts[0];
+	struct qu_diags scratch;
+	struct rw w;
+
+	memset(&w, 0, sizeof(w));
+	/* the site's load reported the parse's diagnostics already */
+	qu_diags_init(&scratch);
+	w.rd = qu_rst_parse(&scratch, pg->diag_path, part->text, part->len);
+	qu_diags_fini(&scratch);
+	w.r = r;
+	w.ctx = ctx;
+	w.doc = ctx->doc;
+	w.pg = pg;
+	w.f = f;
+	w.diags = diags;
+	qu_buf_init(&w.tmp);
+	qu_buf_init(&w.href);
+	qu_map_init(&w.targets);
+	qu_map_init(&w.substs);
+	collect(&w, w.rd->root, 0, &w.tmp);
+	ctx->path = pg->diag_path;
+	ctx->from.file = NULL;
+	ctx->from.sym = QU_NONE;
+	ctx->comment = false;
+	ctx->heading_min = 1;
+	blocks(&w, content, w.rd->root->first);
+	qu_map_fini(&w.targets);
+	qu_map_fini(&w.substs);
+	free(w.anon);
+	qu_buf_fini(&w.tmp);
+	qu_buf_fini(&w.href);
+	qu_rst_free((struct qu_rst_doc *)w.rd);
+}
