@@ -40,6 +40,11 @@ struct rw {
 	const struct qu_rst_node **anon;
 	size_t nanon, anon_next;
 	const char *lang; /* the highlight directive's language */
+	uint32_t next_id; /* Sphinx's next "idN" after the parse's */
+	struct qu_buf pending; /* label ids the next section takes, "a b " */
+	struct qu_map fnref;   /* footnote name -> its first reference */
+	struct qu_map fnum;    /* footnote name -> (uintptr_t) its number */
+	uint32_t nfoot;
 	unsigned depth, level;
 	struct qu_buf tmp, href;
 };
@@ -121,6 +126,32 @@ static void extra_ids(struct rw *w, xmlNodePtr parent,
 	for (; qu_rst_attr_item(&id, n, "ids", from); from++)
 		r_attr(r_el(w->doc, parent, "span", NULL), "id", id.buf);
 	qu_buf_fini(&id);
+}
+
+/* The "¶" link Sphinx puts after a heading, a caption or a signature. */
+static void headerlink(struct rw *w, xmlNodePtr el, const char *id)
+{
+	xmlNodePtr a = r_el(w->doc, el, "a", "headerlink");
+
+	qu_buf_reset(&w->href);
+	qu_buf_addf(&w->href, "#%s", id);
+	r_attr(a, "href", w->href.buf);
+	r_attr(a, "title", "Link to this place");
+	r_text(w->doc, a, "\xc2\xb6");
+}
+
+/*
+ * The id of a captioned table or figure: its own, else the next of
+ * Sphinx's "idN" (its AutoNumbering transform names every enumerable
+ * node with a title, counting on after the parser's ids).
+ */
+static void caption_id(struct rw *w, xmlNodePtr el, const struct qu_rst_node *n,
+		       struct qu_buf *id)
+{
+	qu_buf_reset(id);
+	if (!n || !qu_rst_attr_item(id, n, "ids", 0))
+		qu_buf_addf(id, "id%u", w->next_id++);
+	r_attr(el, "id", id->buf);
 }
 
 /* A link whose text is code: C symbols, as Sphinx's xrefs look. */
@@ -628,10 +659,22 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 			}
 			qu_buf_fini(&id);
 			r_text(w->doc, a, "[");
-			if (n->first)
+			if (n->first) {
 				inlines(w, a, n->first, true);
-			else
-				r_text(w->doc, a, "#");
+			} else {
+				uintptr_t k = rn ? (uintptr_t)qu_map_get(
+							   &w->fnum, rn,
+							   strlen(rn))
+						 : 0;
+
+				qu_buf_reset(&w->tmp);
+				if (k)
+					qu_buf_addf(&w->tmp, "%lu",
+						    (unsigned long)k);
+				else
+					qu_buf_addc(&w->tmp, '#');
+				r_text(w->doc, a, w->tmp.buf);
+			}
 			r_text(w->doc, a, "]");
 			break;
 		}
@@ -748,6 +791,12 @@ static void admonition(struct rw *w, xmlNodePtr parent, const char *cls,
 	blocks(w, div, first);
 }
 
+/* Whether @n is text of blanks only (between two leading roles). */
+static bool blank_text(const struct qu_rst_node *n)
+{
+	return n->kind == QU_RST_TEXT && strspn(n->text, " \n") == n->len;
+}
+
 /*
  * A cell count from flat-table's :cspan:`N` / :rspan:`N` roles at the
  * start of a cell; the roles are removed from what is shown.
@@ -758,20 +807,58 @@ static unsigned span_role(const struct qu_rst_node *cell, const char *which)
 
 	if (!p || p->kind != QU_RST_PARAGRAPH)
 		return 0;
-	for (r = p->first; r && r->kind == QU_RST_ROLE; r = r->next) {
+	for (r = p->first; r && (r->kind == QU_RST_ROLE || blank_text(r));
+	     r = r->next) {
 		const char *nm = qu_rst_attr(r, "name");
 
-		if (nm && !strcmp(nm, which) && r->first &&
-		    r->first->kind == QU_RST_TEXT)
+		if (r->kind == QU_RST_ROLE && nm && !strcmp(nm, which) &&
+		    r->first && r->first->kind == QU_RST_TEXT)
 			return (unsigned)strtoul(r->first->text, NULL, 10);
 	}
 	return 0;
 }
 
 /*
+ * Columns a table may have; the kernel's widest has 20. Past it spans
+ * are not tracked (the cells are still shown).
+ */
+#define MAX_TABLE_COLS 1024
+
+/*
+ * Lay out one row of a flat-table or list-table: where each cell goes
+ * given the row spans above (@busy counts the rows each column is still
+ * covered for). Return: the columns the row fills.
+ */
+static unsigned row_cols(const struct qu_rst_node *cells, bool flat,
+			 unsigned *busy)
+{
+	const struct qu_rst_node *cell;
+	unsigned col = 0, k;
+
+	for (cell = cells ? cells->first : NULL; cell; cell = cell->next) {
+		unsigned cs = flat ? span_role(cell, "cspan") : 0;
+		unsigned rs = flat ? span_role(cell, "rspan") : 0;
+
+		while (col < MAX_TABLE_COLS && busy[col])
+			col++;
+		for (k = 0; k <= cs && col + k < MAX_TABLE_COLS; k++)
+			busy[col + k] = rs + 1;
+		col += cs + 1;
+	}
+	for (k = 0; k < MAX_TABLE_COLS; k++)
+		if (busy[k]) {
+			busy[k]--;
+			if (k >= col)
+				col = k + 1;
+		}
+	return col < MAX_TABLE_COLS ? col : MAX_TABLE_COLS;
+}
+
+/*
  * flat-table and list-table: a bullet list of rows, each a bullet list of
  * cells; :header-rows: rows are the head. flat-table cells may span with
- * :cspan: and :rspan: (the kernel's rstFlatTable).
+ * :cspan: and :rspan:, and a row's last cell spans the columns the row
+ * leaves empty (the kernel's rstFlatTable).
  */
 static void list_table(struct rw *w, xmlNodePtr parent,
 		       const struct qu_rst_node *d, bool flat)
@@ -781,24 +868,38 @@ static void list_table(struct rw *w, xmlNodePtr parent,
 	const struct qu_rst_node *row, *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
 	const char *hr = option(w, d, "header-rows");
 	unsigned head = hr ? (unsigned)strtoul(hr, NULL, 10) : 0, nrow = 0;
+	unsigned *busy, ncols = 0;
 	xmlNodePtr t, thead = NULL, tbody = NULL;
 
 	if (!list) {
 		unrendered(w, parent, d, "its content is not a list of rows");
 		return;
 	}
+	busy = qu_xcalloc(MAX_TABLE_COLS, sizeof(*busy));
+	for (row = list->first; row; row = row->next) {
+		unsigned n = row_cols(child(row, QU_RST_BULLET_LIST), flat,
+				      busy);
+
+		if (n > ncols)
+			ncols = n;
+	}
+	memset(busy, 0, MAX_TABLE_COLS * sizeof(*busy));
 	t = r_el(w->doc, parent, "table", "qu-table");
-	set_ids(w, t, d);
 	if (args) {
 		xmlNodePtr cap = r_el(w->doc, t, "caption", NULL);
+		struct qu_buf id = QU_BUF_INIT;
 
+		caption_id(w, t, NULL, &id);
 		inlines(w, cap, args->first, false);
+		headerlink(w, cap, id.buf);
+		qu_buf_fini(&id);
 	}
 	for (row = list->first; row; row = row->next, nrow++) {
 		const struct qu_rst_node *cells = child(row, QU_RST_BULLET_LIST);
-		const struct qu_rst_node *cell;
-		xmlNodePtr tr;
+		const struct qu_rst_node *cell, *x;
+		xmlNodePtr tr, td = NULL;
 		bool th = nrow < head;
+		unsigned filled;
 
 		if (row->kind != QU_RST_LIST_ITEM)
 			continue;
@@ -807,14 +908,20 @@ static void list_table(struct rw *w, xmlNodePtr parent,
 		if (!th && !tbody)
 			tbody = r_el(w->doc, t, "tbody", NULL);
 		tr = r_el(w->doc, th ? thead : tbody, "tr", NULL);
-		if (!cells)
-			continue;
-		for (cell = cells->first; cell; cell = cell->next) {
-			xmlNodePtr td = r_el(w->doc, tr, th ? "th" : "td", NULL);
+		/* a label before the row's cells names the row */
+		for (x = row->first; x; x = x->next)
+			if (x->kind == QU_RST_TARGET)
+				extra_ids(w, tr, x, 0);
+		filled = row_cols(cells, flat, busy);
+		for (cell = cells ? cells->first : NULL; cell;
+		     cell = cell->next) {
 			unsigned cs = flat ? span_role(cell, "cspan") : 0;
 			unsigned rs = flat ? span_role(cell, "rspan") : 0;
 			const struct qu_rst_node *b = cell->first;
 
+			td = r_el(w->doc, tr, th ? "th" : "td", NULL);
+			if (flat && !cell->next && filled < ncols)
+				cs += ncols - filled;
 			if (cs) {
 				qu_buf_reset(&w->tmp);
 				qu_buf_addf(&w->tmp, "%u", cs + 1);
@@ -825,15 +932,19 @@ static void list_table(struct rw *w, xmlNodePtr parent,
 				qu_buf_addf(&w->tmp, "%u", rs + 1);
 				r_attr(td, "rowspan", w->tmp.buf);
 			}
-			if ((cs || rs) && b && b->kind == QU_RST_PARAGRAPH) {
+			if (flat && b && b->kind == QU_RST_PARAGRAPH &&
+			    b->first && b->first->kind == QU_RST_ROLE &&
+			    (span_role(cell, "cspan") ||
+			     span_role(cell, "rspan"))) {
 				/* the span roles lead the first paragraph */
-				const struct qu_rst_node *x = b->first;
 				xmlNodePtr p = r_el(w->doc, td, "p", NULL);
 
-				while (x && x->kind == QU_RST_ROLE)
+				x = b->first;
+				while (x && (x->kind == QU_RST_ROLE ||
+					     blank_text(x)))
 					x = x->next;
 				if (x && x->kind == QU_RST_TEXT) {
-					size_t sp = strspn(x->text, " ");
+					size_t sp = strspn(x->text, " \n");
 
 					text(w, p, x->text + sp, x->len - sp,
 					     false);
@@ -845,17 +956,29 @@ static void list_table(struct rw *w, xmlNodePtr parent,
 			blocks(w, td, b);
 		}
 	}
+	free(busy);
 }
 
 /* A docutils table: tgroup, thead, tbody, rows, entries with spans. */
-static void table(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
+static void table(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n,
+		  const struct qu_rst_node *title)
 {
 	xmlNodePtr t = r_el(w->doc, parent, "table", "qu-table");
 	const struct qu_rst_node *g = child(n, QU_RST_TGROUP), *c;
 
-	set_ids(w, t, n);
 	if ((c = child(n, QU_RST_TITLE)))
-		inlines(w, r_el(w->doc, t, "caption", NULL), c->first, false);
+		title = c->first;
+	if (title) {
+		xmlNodePtr cap = r_el(w->doc, t, "caption", NULL);
+		struct qu_buf id = QU_BUF_INIT;
+
+		caption_id(w, t, n, &id);
+		inlines(w, cap, title, false);
+		headerlink(w, cap, id.buf);
+		qu_buf_fini(&id);
+	} else {
+		set_ids(w, t, n);
+	}
 	if (!g)
 		return;
 	for (c = g->first; c; c = c->next) {
@@ -976,10 +1099,12 @@ static void c_decl(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 	if (args)
 		qu_rst_plain(&sig, args);
 	dt = r_el(w->doc, dl, "dt", NULL);
-	if (qu_rst_c_decl_id(&id, d))
-		r_attr(dt, "id", id.buf);
 	code = r_el(w->doc, dt, "code", "language-c");
 	qu_md_highlight_c(w->doc, code, sig.buf, sig.len);
+	if (qu_rst_c_decl_id(&id, d)) {
+		r_attr(dt, "id", id.buf);
+		headerlink(w, dt, id.buf);
+	}
 	content(w, r_el(w->doc, dl, "dd", NULL), d);
 	qu_buf_fini(&sig);
 	qu_buf_fini(&id);
@@ -1020,6 +1145,123 @@ static void toc_sections(struct rw *w, xmlNodePtr ul,
 	qu_buf_fini(&id);
 }
 
+/*
+ * A toctree the way Sphinx draws one: each page's sections down to
+ * :maxdepth: (a page with several top-level sections is several
+ * entries), and the pages of its own toctrees below its first section.
+ * MAX_TOCTREE_DEPTH bounds a tree nobody could read (the kernel's deepest
+ * is 4).
+ */
+#define MAX_TOCTREE_DEPTH 8
+
+static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
+		     unsigned depth, unsigned maxdepth, bool titles_only);
+
+static void toc_link(struct rw *w, xmlNodePtr li, const struct qu_page *p,
+		     const char *id, const char *title)
+{
+	qu_buf_reset(&w->href);
+	if (p != w->pg)
+		qu_site_relpath(&w->href, w->f->out, p->out);
+	if (id)
+		qu_buf_addf(&w->href, "#%s", id);
+	r_link(w->doc, li, w->href.len ? w->href.buf : "#", title);
+}
+
+/* The headings below heading @h of @p (deeper levels), from @k on. */
+static size_t toc_headings(struct rw *w, xmlNodePtr li,
+			   const struct qu_page *p, size_t k, unsigned level,
+			   unsigned depth, unsigned maxdepth)
+{
+	xmlNodePtr ul = NULL;
+
+	while (k < p->nheadings && p->headings[k].level > level) {
+		const struct qu_heading *h = &p->headings[k];
+		xmlNodePtr sub;
+
+		if (h->level != level + 1 || depth > maxdepth) {
+			k++;
+			continue;
+		}
+		if (!ul)
+			ul = r_el(w->doc, li, "ul", NULL);
+		sub = r_el(w->doc, ul, "li", NULL);
+		toc_link(w, sub, p, h->id, h->text);
+		k = toc_headings(w, sub, p, k + 1, level + 1, depth + 1,
+				 maxdepth);
+	}
+	return k;
+}
+
+static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
+		     unsigned depth, unsigned maxdepth, bool titles_only)
+{
+	const struct qu_page *p = &w->r->site->pages[page];
+	xmlNodePtr first = NULL;
+	size_t k = 0, c;
+	bool top = true;
+
+	if (depth > maxdepth || depth > MAX_TOCTREE_DEPTH)
+		return;
+	while (k < p->nheadings || top) {
+		xmlNodePtr li = r_el(w->doc, ul, "li", NULL);
+		const struct qu_heading *h = k < p->nheadings ? &p->headings[k]
+							       : NULL;
+
+		/* the first top-level section is the page itself */
+		toc_link(w, li, p, top ? NULL : h->id,
+			 top || !h ? p->title : h->text);
+		if (!first)
+			first = li;
+		top = false;
+		if (!h)
+			break;
+		k = titles_only ? k + 1
+				: toc_headings(w, li, p, k + 1, h->level,
+					       depth + 1, maxdepth);
+		while (k < p->nheadings && p->headings[k].level != 1)
+			k++;
+		if (k >= p->nheadings)
+			break;
+	}
+	/* the pages of this page's toctrees, under its first section */
+	for (c = 0; c < p->nparts && depth < maxdepth; c++) {
+		const struct qu_part *part = &p->parts[c];
+		xmlNodePtr sub = NULL;
+
+		if (part->kind != QU_PART_TOCTREE || part->hidden)
+			continue;
+		for (size_t e = 0; e < part->npages; e++) {
+			if (!sub) {
+				sub = first->last &&
+						      !strcmp((const char *)
+								      first->last
+									      ->name,
+							      "ul")
+					      ? first->last
+					      : r_el(w->doc, first, "ul", NULL);
+			}
+			toc_page(w, sub, part->pages[e], depth + 1, maxdepth,
+				 titles_only);
+		}
+	}
+}
+
+static void rst_toctree(struct rw *w, xmlNodePtr parent,
+			const struct qu_part *part)
+{
+	xmlNodePtr nav = r_el(w->doc, parent, "nav", "qu-toctree"), ul;
+	unsigned maxdepth = part->maxdepth ? part->maxdepth
+					   : MAX_TOCTREE_DEPTH;
+
+	if (part->caption)
+		r_text(w->doc, r_el(w->doc, nav, "p", "qu-toctree-caption"),
+		       part->caption);
+	ul = r_el(w->doc, nav, "ul", NULL);
+	for (size_t i = 0; i < part->npages; i++)
+		toc_page(w, ul, part->pages[i], 1, maxdepth, part->titles_only);
+}
+
 /* The part of the page a kernel-doc or toctree directive became. */
 static const struct qu_part *part_at(const struct rw *w, uint32_t off,
 				     size_t *k_out)
@@ -1058,8 +1300,13 @@ static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 		const struct qu_rst_node *b = c ? c->first : NULL;
 
 		if (b && b->kind == QU_RST_PARAGRAPH) {
-			inlines(w, r_el(w->doc, box, "figcaption", NULL),
-				b->first, false);
+			xmlNodePtr cap = r_el(w->doc, box, "figcaption", NULL);
+			struct qu_buf id = QU_BUF_INIT;
+
+			caption_id(w, box, NULL, &id);
+			inlines(w, cap, b->first, false);
+			headerlink(w, cap, id.buf);
+			qu_buf_fini(&id);
 			b = b->next;
 		}
 		blocks(w, box, b);
@@ -1137,6 +1384,32 @@ static void glossary(struct rw *w, xmlNodePtr parent,
 }
 
 /*
+ * Text the reader kept as a directive's argument or option that Sphinx
+ * reads as reST (a table's title, a caption): parsed as a page of its
+ * own; its parse diagnostics were the reader's already. Free with
+ * qu_rst_free().
+ */
+static struct qu_rst_doc *sub_parse(struct rw *w, const char *text, size_t len)
+{
+	struct qu_diags scratch;
+	struct qu_rst_doc *sub;
+
+	qu_diags_init(&scratch);
+	sub = qu_rst_parse_ex(&scratch, w->pg->diag_path, text, len,
+			      QU_RST_SPHINX_IDS);
+	qu_diags_fini(&scratch);
+	return sub;
+}
+
+/* The inline nodes of a one-paragraph sub-document, or NULL. */
+static const struct qu_rst_node *sub_inline(const struct qu_rst_doc *sub)
+{
+	const struct qu_rst_node *p = sub->root->first;
+
+	return p && p->kind == QU_RST_PARAGRAPH ? p->first : NULL;
+}
+
+/*
  * seealso: Sphinx reads its argument as the first paragraph of its
  * content; the reader kept it as text, so it is parsed here as a page of
  * its own (its parse diagnostics were the reader's already).
@@ -1155,8 +1428,8 @@ static void seealso(struct rw *w, xmlNodePtr parent, const struct qu_buf *arg,
 		const struct qu_rst_doc *save = w->rd;
 
 		qu_diags_init(&scratch);
-		sub = qu_rst_parse(&scratch, w->pg->diag_path, arg->buf,
-				   arg->len);
+		sub = qu_rst_parse_ex(&scratch, w->pg->diag_path, arg->buf,
+				      arg->len, QU_RST_SPHINX_IDS);
 		w->rd = sub;
 		blocks(w, div, sub->root->first);
 		w->rd = save;
@@ -1165,6 +1438,40 @@ static void seealso(struct rw *w, xmlNodePtr parent, const struct qu_buf *arg,
 	}
 	if (c)
 		blocks(w, div, c->first);
+}
+
+/*
+ * kernel-render: a figure made from DOT or SVG text by the kernel's
+ * extension; quire shows the caption and the source, and says so.
+ */
+static void kernel_render(struct rw *w, xmlNodePtr parent,
+			  const struct qu_rst_node *d)
+{
+	xmlNodePtr fig = r_el(w->doc, parent, "figure", "qu-figure");
+	const char *cap = option(w, d, "caption");
+	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
+	struct qu_buf body = QU_BUF_INIT;
+	uint32_t line, col;
+
+	if (c)
+		qu_rst_plain(&body, c);
+	code_text(w, fig, NULL, body.buf, body.len);
+	if (cap) {
+		struct qu_rst_doc *sub = sub_parse(w, cap, strlen(cap));
+		xmlNodePtr fc = r_el(w->doc, fig, "figcaption", NULL);
+		struct qu_buf id = QU_BUF_INIT;
+
+		caption_id(w, fig, NULL, &id);
+		inlines(w, fc, sub_inline(sub), false);
+		headerlink(w, fc, id.buf);
+		qu_buf_fini(&id);
+		qu_rst_free(sub);
+	}
+	where(w, d->off, &line, &col);
+	qu_diag(w->diags, QU_W_RST_UNRENDERED, w->pg->diag_path, line, col,
+		"directive 'kernel-render' is not rendered (quire draws no "
+		"DOT or SVG); showing its source");
+	qu_buf_fini(&body);
 }
 
 static void directive(struct rw *w, xmlNodePtr parent,
@@ -1191,7 +1498,7 @@ static void directive(struct rw *w, xmlNodePtr parent,
 					    &w->r->g->placed[j]);
 		else if (part && part->kind == QU_PART_TOCTREE &&
 			 !part->hidden)
-			render_toctree(w->r, w->doc, parent, part, w->f);
+			rst_toctree(w, parent, part);
 	} else if (!strcmp(name, "code-block") || !strcmp(name, "code") ||
 		   !strcmp(name, "sourcecode")) {
 		if (c)
@@ -1233,12 +1540,20 @@ static void directive(struct rw *w, xmlNodePtr parent,
 	} else if (!strcmp(name, "flat-table") || !strcmp(name, "list-table")) {
 		list_table(w, parent, d, name[0] == 'f');
 	} else if (!strcmp(name, "table")) {
-		xmlNodePtr div = r_el(w->doc, parent, "div", "qu-table-box");
+		/* the argument is the title of the table in the content */
+		struct qu_rst_doc *sub = arg.len ? sub_parse(w, arg.buf,
+							     arg.len)
+						 : NULL;
+		const struct qu_rst_node *tb = c ? c->first : NULL;
 
-		if (arg.len)
-			r_text(w->doc, r_el(w->doc, div, "p", "qu-caption"),
-			       arg.buf);
-		content(w, div, d);
+		for (; tb; tb = tb->next)
+			if (tb->kind == QU_RST_TABLE)
+				table(w, parent, tb, sub ? sub_inline(sub) : NULL);
+			else
+				block(w, parent, tb);
+		qu_rst_free(sub);
+	} else if (!strcmp(name, "kernel-render")) {
+		kernel_render(w, parent, d);
 	} else if (!strncmp(name, "c:", 2)) {
 		c_decl(w, parent, d, name);
 	} else if (!strcmp(name, "seealso")) {
@@ -1299,6 +1614,26 @@ static void directive(struct rw *w, xmlNodePtr parent,
 	qu_buf_fini(&body);
 }
 
+/* Whether @id is one Sphinx made up ("id12"). */
+static bool auto_id(const char *id)
+{
+	return id[0] == 'i' && id[1] == 'd' && id[2] &&
+	       strspn(id + 2, "0123456789") == strlen(id + 2);
+}
+
+/* Spans for the ids of "a b c " (the pending labels). */
+static void pending_spans(struct rw *w, xmlNodePtr sec, const char *p)
+{
+	const char *sp;
+
+	for (; *p; p = sp + 1) {
+		sp = strchr(p, ' ');
+		qu_buf_reset(&w->tmp);
+		qu_buf_add(&w->tmp, p, (size_t)(sp - p));
+		r_attr(r_el(w->doc, sec, "span", NULL), "id", w->tmp.buf);
+	}
+}
+
 static void section(struct rw *w, xmlNodePtr parent,
 		    const struct qu_rst_node *n)
 {
@@ -1306,14 +1641,39 @@ static void section(struct rw *w, xmlNodePtr parent,
 	const struct qu_rst_node *t = child(n, QU_RST_TITLE), *c;
 	char tag[3] = {'h', 0, 0};
 
+	struct qu_buf first = QU_BUF_INIT;
+
 	w->level++;
 	tag[1] = (char)('0' + (w->level < 6 ? w->level : 6));
-	set_ids(w, sec, n);
-	extra_ids(w, sec, n, 1);
+	/*
+	 * The labels just before a section are ids of the section too
+	 * (docutils' PropagateTargets). Sphinx writes the section's own id
+	 * first, unless that is a made-up "idN" (the label took the name):
+	 * then the label's.
+	 */
+	qu_rst_attr_item(&first, n, "ids", 0);
+	if (w->pending.len && auto_id(first.buf)) {
+		char *sp = strchr(w->pending.buf, ' ');
+
+		qu_buf_reset(&first);
+		qu_buf_add(&first, w->pending.buf,
+			   (size_t)(sp - w->pending.buf));
+		r_attr(sec, "id", first.buf);
+		extra_ids(w, sec, n, 0);
+		pending_spans(w, sec, sp + 1);
+	} else {
+		set_ids(w, sec, n);
+		extra_ids(w, sec, n, 1);
+		pending_spans(w, sec, w->pending.buf);
+	}
+	qu_buf_reset(&w->pending);
 	if (t) {
 		h = r_el(w->doc, sec, tag, NULL);
 		inlines(w, h, t->first, true);
+		if (first.len)
+			headerlink(w, h, first.buf);
 	}
+	qu_buf_fini(&first);
 	for (c = n->first; c; c = c->next)
 		if (c != t)
 			block(w, sec, c);
@@ -1461,7 +1821,7 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		inlines(w, el, n->first, false);
 		break;
 	case QU_RST_TABLE:
-		table(w, parent, n);
+		table(w, parent, n, NULL);
 		break;
 	case QU_RST_TRANSITION:
 		r_el(w->doc, parent, "hr", NULL);
@@ -1473,11 +1833,17 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		/* a label: its id lands here; external targets show nothing */
 		if (!qu_rst_attr(n, "refuri") && !qu_rst_attr(n, "refname")) {
 			struct qu_buf id = QU_BUF_INIT;
+			bool sec = qu_rst_labelled(n) &&
+				   qu_rst_labelled(n)->kind == QU_RST_SECTION;
 
 			for (size_t k = 0; qu_rst_attr_item(&id, n, "ids", k);
 			     k++)
-				r_attr(r_el(w->doc, parent, "span", NULL), "id",
-				       id.buf);
+				if (sec)
+					qu_buf_addf(&w->pending, "%s ", id.buf);
+				else
+					r_attr(r_el(w->doc, parent, "span",
+						    NULL),
+					       "id", id.buf);
 			qu_buf_fini(&id);
 		}
 		break;
@@ -1485,15 +1851,39 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 	case QU_RST_CITATION: {
 		const struct qu_rst_node *l = child(n, QU_RST_LABEL);
 
+		struct qu_buf nm = QU_BUF_INIT, id = QU_BUF_INIT;
+		const struct qu_rst_node *ref = NULL;
+		xmlNodePtr lab;
+
 		el = r_el(w->doc, parent, "div", "qu-footnote");
 		set_ids(w, el, n);
+		lab = r_el(w->doc, el, "span", "qu-footnote-label");
 		qu_buf_reset(&w->href);
-		qu_buf_adds(&w->href, "[");
 		if (l)
 			qu_rst_plain(&w->href, l);
-		qu_buf_adds(&w->href, "]");
-		r_text(w->doc, r_el(w->doc, el, "span", "qu-footnote-label"),
-		       w->href.buf);
+		if (qu_rst_attr_item(&nm, n, "names", 0)) {
+			uintptr_t k = (uintptr_t)qu_map_get(&w->fnum, nm.buf,
+							    nm.len);
+
+			if (k && !w->href.len)
+				qu_buf_addf(&w->href, "%lu", (unsigned long)k);
+			ref = qu_map_get(&w->fnref, nm.buf, nm.len);
+		}
+		r_text(w->doc, lab, "[");
+		/* the link back to where it is cited, as Sphinx's */
+		if (ref && qu_rst_attr_item(&id, ref, "ids", 0)) {
+			xmlNodePtr a = r_el(w->doc, lab, "a", NULL);
+
+			qu_buf_reset(&w->tmp);
+			qu_buf_addf(&w->tmp, "#%s", id.buf);
+			r_attr(a, "href", w->tmp.buf);
+			r_text(w->doc, a, w->href.buf);
+		} else {
+			r_text(w->doc, lab, w->href.buf);
+		}
+		r_text(w->doc, lab, "]");
+		qu_buf_fini(&nm);
+		qu_buf_fini(&id);
 		for (c = n->first; c; c = c->next)
 			if (c->kind != QU_RST_LABEL)
 				block(w, el, c);
@@ -1609,6 +1999,17 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 		case QU_RST_TARGET:
 		case QU_RST_FOOTNOTE:
 		case QU_RST_CITATION:
+			/* docutils numbers auto footnotes in page order */
+			if (c->kind == QU_RST_FOOTNOTE &&
+			    qu_rst_attr(c, "auto") &&
+			    qu_rst_attr_item(name, c, "names", 0)) {
+				struct qu_arena *a =
+					&((struct qu_rst_doc *)w->rd)->arena;
+
+				qu_map_put(&w->fnum,
+					   qu_arena_strdup(a, name->buf),
+					   (void *)(uintptr_t)++w->nfoot);
+			}
 			if (qu_rst_attr(c, "anonymous")) {
 				w->anon = qu_xrealloc(w->anon,
 						      (w->nanon + 1) *
@@ -1622,6 +2023,17 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 		case QU_RST_SUBSTITUTION_DEFINITION:
 			put_names(w, &w->substs, c, name);
 			break;
+		case QU_RST_FOOTNOTE_REFERENCE: {
+			const char *rn = qu_rst_attr(c, "refname");
+			void **slot;
+
+			if (!rn)
+				break;
+			slot = qu_map_slot(&w->fnref, rn, strlen(rn));
+			if (!*slot)
+				*slot = (void *)c;
+			break;
+		}
 		case QU_RST_TEXT:
 			continue;
 		default:
@@ -1642,7 +2054,9 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	memset(&w, 0, sizeof(w));
 	/* the site's load reported the parse's diagnostics already */
 	qu_diags_init(&scratch);
-	w.rd = qu_rst_parse(&scratch, pg->diag_path, part->text, part->len);
+	w.rd = qu_rst_parse_ex(&scratch, pg->diag_path, part->text, part->len,
+			       QU_RST_SPHINX_IDS);
+	w.next_id = w.rd->auto_ids + 1;
 	qu_diags_fini(&scratch);
 	w.r = r;
 	w.ctx = ctx;
@@ -1654,6 +2068,9 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_buf_init(&w.href);
 	qu_map_init(&w.targets);
 	qu_map_init(&w.substs);
+	qu_map_init(&w.fnref);
+	qu_map_init(&w.fnum);
+	qu_buf_init(&w.pending);
 	collect(&w, w.rd->root, 0, &w.tmp);
 	ctx->path = pg->diag_path;
 	ctx->from.file = NULL;
@@ -1663,6 +2080,9 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	blocks(&w, content, w.rd->root->first);
 	qu_map_fini(&w.targets);
 	qu_map_fini(&w.substs);
+	qu_map_fini(&w.fnref);
+	qu_map_fini(&w.fnum);
+	qu_buf_fini(&w.pending);
 	free(w.anon);
 	qu_buf_fini(&w.tmp);
 	qu_buf_fini(&w.href);

@@ -77,7 +77,7 @@ static const struct qu_rst_node *title_of(const struct qu_rst_node *sec)
  * or, for a target closing a section, the section after it (docutils'
  * PropagateTargets does the same).
  */
-static const struct qu_rst_node *labelled(const struct qu_rst_node *t)
+const struct qu_rst_node *qu_rst_labelled(const struct qu_rst_node *t)
 {
 	const struct qu_rst_node *n = t;
 
@@ -178,7 +178,7 @@ static void label(struct walk *w, const struct qu_rst_node *n)
 	if (qu_rst_attr(n, "refuri") || qu_rst_attr(n, "refname") ||
 	    !qu_rst_attr_item(&w->a, n, "ids", 0))
 		return;
-	sec = labelled(n);
+	sec = qu_rst_labelled(n);
 	if (sec && title_of(sec))
 		qu_rst_plain(&title, title_of(sec));
 	for (k = 0; qu_rst_attr_item(&w->b, n, "names", k); k++)
@@ -238,7 +238,7 @@ void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
 	(void)ctx;
 	/* diagnostics name the document's copy of @path: name the caller's */
 	qu_diags_init(&mine);
-	doc = qu_rst_parse(&mine, path, text, len);
+	doc = qu_rst_parse_ex(&mine, path, text, len, QU_RST_SPHINX_IDS);
 	for (i = 0; i < mine.n; i++)
 		mine.v[i].path = path;
 	qu_diags_move(diags, &mine);

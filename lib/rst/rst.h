@@ -78,6 +78,8 @@ struct qu_rst_node {
  * @src: the input bytes (not owned: they must outlive the document)
  * @len: their length
  * @lines: the line index of @src, for turning offsets into line:col
+ * @auto_ids: with QU_RST_SPHINX_IDS, how many "idN" ids the parse gave
+ *	(Sphinx's transforms go on counting from there)
  */
 struct qu_rst_doc {
 	struct qu_arena arena;
@@ -86,7 +88,16 @@ struct qu_rst_doc {
 	const char *src;
 	size_t len;
 	struct qu_lines lines;
+	uint32_t auto_ids;
 };
+
+/*
+ * QU_RST_SPHINX_IDS - ids made up for nodes without a name, or for a
+ * repeated name, are "id1", "id2", ... from one counter, as Sphinx
+ * configures docutils (auto_id_prefix "id"), instead of docutils' own
+ * default ("footnote-reference-1", "usage-1").
+ */
+#define QU_RST_SPHINX_IDS 1u
 
 /**
  * qu_rst_parse() - parse one reST document
@@ -103,6 +114,20 @@ struct qu_rst_doc {
  */
 struct qu_rst_doc *qu_rst_parse(struct qu_diags *diags, const char *path,
 				const char *src, size_t len);
+
+/**
+ * qu_rst_parse_ex() - qu_rst_parse() with options
+ * @diags: as for qu_rst_parse()
+ * @path: likewise
+ * @src: likewise
+ * @len: likewise
+ * @flags: QU_RST_SPHINX_IDS or 0
+ *
+ * Context: thread-safe for distinct @diags.
+ * Return: the document; free it with qu_rst_free().
+ */
+struct qu_rst_doc *qu_rst_parse_ex(struct qu_diags *diags, const char *path,
+				   const char *src, size_t len, unsigned flags);
 
 /**
  * qu_rst_free() - free a document and its whole tree
@@ -167,6 +192,16 @@ bool qu_rst_attr_item(struct qu_buf *out, const struct qu_rst_node *n,
  * Return: false when @d declares nothing (another directive, no name).
  */
 bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d);
+
+/**
+ * qu_rst_labelled() - what a label (".. _name:") names
+ * @t: a target node
+ *
+ * The next sibling that is not a target, or, for a target closing a
+ * section, the section after it (as docutils' PropagateTargets finds it).
+ * Return: that node, or NULL.
+ */
+const struct qu_rst_node *qu_rst_labelled(const struct qu_rst_node *t);
 
 struct qu_site_rst_sink;
 

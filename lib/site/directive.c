@@ -285,6 +285,7 @@ static void toctree(struct qu_site *s, struct qu_page *pg, uint32_t line,
 				no_value(s, pg, "toctree", o);
 			part->hidden |= is_opt(k, kl, "hidden");
 			part->glob |= is_opt(k, kl, "glob");
+			part->titles_only |= is_opt(k, kl, "titlesonly");
 		} else {
 			qu_diag(&s->diags, QU_W_UNKNOWN_OPTION, pg->diag_path,
 				o->line, 1,

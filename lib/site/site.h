@@ -165,6 +165,7 @@ struct qu_file_entry {
  * @maxdepth: the toctree's :maxdepth: (0 for no limit)
  * @hidden: the toctree's :hidden: (navigation only, nothing in the page)
  * @glob: the toctree's :glob: (entries with "*" are patterns)
+ * @titles_only: the toctree's :titlesonly: (pages, not their sections)
  * @off: in a reST page, the byte offset in the QU_PART_RST text of the
  *	directive this part comes from, so the renderer finds it there
  * @files: the rows (QU_PART_FILES)
@@ -182,6 +183,7 @@ struct qu_part {
 	unsigned maxdepth;
 	bool hidden;
 	bool glob;
+	bool titles_only;
 	uint32_t off;
 	struct qu_file_entry *files;
 	size_t nfiles;
