@@ -171,6 +171,8 @@ static void page_body(const struct qu_render *r, xmlDocPtr doc,
 		case QU_PART_TOCTREE:
 			render_toctree(r, doc, content, part, f);
 			break;
+		case QU_PART_INCLUDE:
+			break;
 		case QU_PART_RST:
 			/* the page's other parts are in its tree */
 			render_rst(r, &ctx, content, f, pj->diags);

@@ -45,6 +45,9 @@ struct rw {
 	struct qu_map fnref;   /* footnote name -> its first reference */
 	struct qu_map fnum;    /* footnote name -> (uintptr_t) its number */
 	uint32_t nfoot;
+	unsigned includes; /* how deep in included files */
+	struct qu_map tocref; /* section node -> (uintptr_t) its contents
+			       * entry's "idN" */
 	unsigned depth, level;
 	struct qu_buf tmp, href;
 };
@@ -165,6 +168,28 @@ static void code_link(struct rw *w, xmlNodePtr parent, const char *href,
 }
 
 /*
+ * The link to a declaration a C-domain directive made ("c.NAME", a label
+ * of its page), into w->href; false when no page declares @name.
+ */
+static bool decl_href(struct rw *w, const char *name, size_t len)
+{
+	const struct qu_label *l;
+	uint32_t page;
+
+	qu_buf_reset(&w->href);
+	qu_buf_addf(&w->href, "c.%.*s", (int)len, name);
+	l = qu_graph_label(w->r->g, w->href.buf, &page);
+	qu_buf_reset(&w->href);
+	if (!l)
+		return false;
+	if (page != w->f->page)
+		qu_site_relpath(&w->href, w->f->out,
+				w->r->site->pages[page].out);
+	qu_buf_addf(&w->href, "#%s", l->id);
+	return true;
+}
+
+/*
  * Text, with the kernel's automarkup: "foo()" and "struct foo" link when
  * the graph knows the symbol (Documentation/sphinx/automarkup.py), here
  * on text nodes only, never in literals, links or titles.
@@ -179,6 +204,17 @@ static void text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		uint32_t sym = qu_graph_resolve(w->r->g, &ref, &w->ctx->from,
 						NULL);
 
+		if (sym == QU_NONE && decl_href(w, ref.name, ref.nlen)) {
+			/* declared by a c:function, c:struct, ... directive */
+			qu_buf_reset(&w->tmp);
+			qu_buf_add(&w->tmp, s + pos, ref.start - pos);
+			r_text(w->doc, parent, w->tmp.buf);
+			qu_buf_reset(&w->tmp);
+			qu_buf_add(&w->tmp, s + ref.start, ref.end - ref.start);
+			code_link(w, parent, w->href.buf, w->tmp.buf);
+			pos = ref.end;
+			continue;
+		}
 		if (sym == QU_NONE) {
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + pos, ref.end - pos);
@@ -396,18 +432,9 @@ static void role_c(struct rw *w, xmlNodePtr parent, const char *role,
 	}
 	if (sym == QU_NONE) {
 		/* a declaration of a c:function, c:macro, ... directive */
-		const struct qu_label *l;
-		uint32_t page;
+		const char *nm = strrchr(t, ' ') ? strrchr(t, ' ') + 1 : t;
 
-		qu_buf_reset(&w->tmp);
-		qu_buf_addf(&w->tmp, "c.%.*s", (int)strcspn(t, "( "), t);
-		l = qu_graph_label(w->r->g, w->tmp.buf, &page);
-		if (l) {
-			qu_buf_reset(&w->href);
-			if (page != w->f->page)
-				qu_site_relpath(&w->href, w->f->out,
-						w->r->site->pages[page].out);
-			qu_buf_addf(&w->href, "#%s", l->id);
+		if (decl_href(w, nm, strcspn(nm, "("))) {
 			code_link(w, parent, w->href.buf, shown.buf);
 		} else {
 			r_text(w->doc, r_el(w->doc, parent, "code", "qu-c"),
@@ -1087,23 +1114,36 @@ static bool cond_or(struct cond *c, int depth)
 	}
 }
 
-/* c:function, c:macro, c:type, c:struct, ...: a declaration block. */
-static void c_decl(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
-		   const char *name)
+/*
+ * c:function, c:macro, c:type, c:struct, ...: a declaration block, one
+ * <dt> a signature (a line of the argument), then the content.
+ */
+static void c_decl(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d)
 {
 	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
 	struct qu_buf sig = QU_BUF_INIT, id = QU_BUF_INIT;
-	xmlNodePtr dl = r_el(w->doc, parent, "dl", "qu-c-decl"), dt, code;
+	xmlNodePtr dl = r_el(w->doc, parent, "dl", "qu-c-decl");
+	const char *line;
+	size_t k;
 
-	(void)name;
 	if (args)
 		qu_rst_plain(&sig, args);
-	dt = r_el(w->doc, dl, "dt", NULL);
-	code = r_el(w->doc, dt, "code", "language-c");
-	qu_md_highlight_c(w->doc, code, sig.buf, sig.len);
-	if (qu_rst_c_decl_id(&id, d)) {
-		r_attr(dt, "id", id.buf);
-		headerlink(w, dt, id.buf);
+	for (k = 0, line = sig.buf; *line; k++) {
+		const char *nl = strchr(line, '\n');
+		size_t l = nl ? (size_t)(nl - line) : strlen(line);
+		xmlNodePtr dt = r_el(w->doc, dl, "dt", NULL);
+		xmlNodePtr code = r_el(w->doc, dt, "code", "language-c");
+
+		while (l && (*line == ' ' || *line == '\t')) {
+			line++;
+			l--;
+		}
+		qu_md_highlight_c(w->doc, code, line, l);
+		if (qu_rst_c_decl_id(&id, d, k) && id.len) {
+			r_attr(dt, "id", id.buf);
+			headerlink(w, dt, id.buf);
+		}
+		line += l + (nl != NULL);
 	}
 	content(w, r_el(w->doc, dl, "dd", NULL), d);
 	qu_buf_fini(&sig);
@@ -1125,6 +1165,16 @@ static void toc_sections(struct rw *w, xmlNodePtr ul,
 			continue;
 		li = r_el(w->doc, ul, "li", NULL);
 		a = r_el(w->doc, li, "a", NULL);
+		{
+			uintptr_t n = (uintptr_t)qu_map_get(
+				&w->tocref, (const char *)&s, sizeof(s));
+
+			if (n) {
+				qu_buf_reset(&w->tmp);
+				qu_buf_addf(&w->tmp, "id%lu", (unsigned long)n);
+				r_attr(a, "id", w->tmp.buf);
+			}
+		}
 		if (qu_rst_attr_item(&id, s, "ids", 0)) {
 			qu_buf_reset(&w->href);
 			qu_buf_addf(&w->href, "#%s", id.buf);
@@ -1474,6 +1524,77 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 	qu_buf_fini(&body);
 }
 
+/*
+ * Nested includes: a file including itself would never end. Sphinx has
+ * no limit but Python's recursion; the kernel nests two deep.
+ */
+#define MAX_INCLUDE_DEPTH 8
+
+/*
+ * include and literalinclude: the file the site read, cut by
+ * :start-after: / :end-before: / :start-line: / :end-line:, shown as a
+ * literal block (:literal:, :code:, literalinclude) or read as reST in
+ * place of the directive.
+ */
+static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
+		    const struct qu_part *part, bool literal)
+{
+	const char *t = part->text, *e = part->text + part->len, *o;
+	const char *lang = NULL;
+	size_t k;
+
+	if ((o = option(w, d, "start-line"))) {
+		for (k = strtoul(o, NULL, 10); k && t < e; k--) {
+			const char *nl = memchr(t, '\n', (size_t)(e - t));
+
+			t = nl ? nl + 1 : e;
+		}
+	}
+	if ((o = option(w, d, "end-line"))) {
+		const char *p = t;
+
+		for (k = strtoul(o, NULL, 10); k && p < e; k--) {
+			const char *nl = memchr(p, '\n', (size_t)(e - p));
+
+			p = nl ? nl + 1 : e;
+		}
+		e = p;
+	}
+	if ((o = option(w, d, "start-after")) && *o) {
+		const char *m = memmem(t, (size_t)(e - t), o, strlen(o));
+
+		if (m)
+			t = m + strlen(o);
+	}
+	if ((o = option(w, d, "end-before")) && *o) {
+		const char *m = memmem(t, (size_t)(e - t), o, strlen(o));
+
+		if (m)
+			e = m;
+	}
+	if (option(w, d, "literal"))
+		literal = true;
+	if ((o = option(w, d, "code")) || (o = option(w, d, "language"))) {
+		literal = true;
+		lang = *o ? qu_arena_strdup(&((struct qu_rst_doc *)w->rd)->arena,
+					    o)
+			  : NULL;
+	}
+	if (literal) {
+		code_text(w, parent, lang, t, (size_t)(e - t));
+	} else if (w->includes < MAX_INCLUDE_DEPTH) {
+		struct qu_rst_doc *sub = sub_parse(w, t, (size_t)(e - t));
+		const struct qu_rst_doc *save = w->rd;
+
+		w->includes++;
+		w->rd = sub;
+		blocks(w, parent, sub->root->first);
+		w->rd = save;
+		w->includes--;
+		qu_rst_free(sub);
+	}
+}
+
 static void directive(struct rw *w, xmlNodePtr parent,
 		      const struct qu_rst_node *d)
 {
@@ -1499,6 +1620,17 @@ static void directive(struct rw *w, xmlNodePtr parent,
 		else if (part && part->kind == QU_PART_TOCTREE &&
 			 !part->hidden)
 			rst_toctree(w, parent, part);
+	} else if (!strcmp(name, "include") ||
+		   !strcmp(name, "literalinclude")) {
+		size_t k;
+		const struct qu_part *part =
+			w->includes ? NULL : part_at(w, d->off, &k);
+
+		/* no part: "<isonum.txt>", or the site reported why */
+		if (part && part->kind == QU_PART_INCLUDE)
+			include(w, parent, d, part, name[0] == 'l');
+		else if (w->includes)
+			unrendered(w, parent, d, "an include in an included file");
 	} else if (!strcmp(name, "code-block") || !strcmp(name, "code") ||
 		   !strcmp(name, "sourcecode")) {
 		if (c)
@@ -1555,7 +1687,7 @@ static void directive(struct rw *w, xmlNodePtr parent,
 	} else if (!strcmp(name, "kernel-render")) {
 		kernel_render(w, parent, d);
 	} else if (!strncmp(name, "c:", 2)) {
-		c_decl(w, parent, d, name);
+		c_decl(w, parent, d);
 	} else if (!strcmp(name, "seealso")) {
 		seealso(w, parent, &arg, c);
 	} else if (!strcmp(name, "versionadded") ||
@@ -1589,6 +1721,13 @@ static void directive(struct rw *w, xmlNodePtr parent,
 		content(w, parent, d);
 	} else if (!strcmp(name, "contents")) {
 		xmlNodePtr nav = r_el(w->doc, parent, "nav", "qu-contents");
+
+		/* the topic's name is its title, "Contents" by default */
+		norm_label(&w->href, arg.len ? arg.buf : "Contents");
+		qu_buf_reset(&w->tmp);
+		for (const char *p = w->href.buf; *p; p++)
+			qu_buf_addc(&w->tmp, *p == ' ' ? '-' : *p);
+		r_attr(nav, "id", w->tmp.buf);
 		const char *dp = option(w, d, "depth");
 		unsigned depth = dp ? (unsigned)strtoul(dp, NULL, 10) : 0;
 		const struct qu_rst_node *from = d->next;
@@ -1668,8 +1807,21 @@ static void section(struct rw *w, xmlNodePtr parent,
 	}
 	qu_buf_reset(&w->pending);
 	if (t) {
+		uintptr_t back = (uintptr_t)qu_map_get(
+			&w->tocref, (const char *)&n, sizeof(n));
+
 		h = r_el(w->doc, sec, tag, NULL);
-		inlines(w, h, t->first, true);
+		if (back) {
+			/* the title links back to its contents entry */
+			xmlNodePtr a = r_el(w->doc, h, "a", "toc-backref");
+
+			qu_buf_reset(&w->tmp);
+			qu_buf_addf(&w->tmp, "#id%lu", (unsigned long)back);
+			r_attr(a, "href", w->tmp.buf);
+			inlines(w, a, t->first, true);
+		} else {
+			inlines(w, h, t->first, true);
+		}
 		if (first.len)
 			headerlink(w, h, first.buf);
 	}
@@ -2043,6 +2195,55 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 	}
 }
 
+/*
+ * docutils' Contents transform runs before Sphinx numbers tables and
+ * figures: each entry of a contents directive takes the next "idN", and
+ * its section's title links back to it. Entries are numbered here,
+ * before the walk, in the transform's order.
+ */
+static void toc_number(struct rw *w, const struct qu_rst_node *first,
+		       unsigned depth)
+{
+	const struct qu_rst_node *s, *sub;
+
+	for (s = first; s && depth; s = s->next) {
+		if (s->kind != QU_RST_SECTION)
+			continue;
+		*qu_map_slot(&w->tocref, qu_arena_memdup(
+				     &((struct qu_rst_doc *)w->rd)->arena, &s,
+				     sizeof(s)),
+			     sizeof(s)) = (void *)(uintptr_t)w->next_id++;
+		for (sub = s->first; sub && sub->kind != QU_RST_SECTION;)
+			sub = sub->next;
+		toc_number(w, sub, depth - 1);
+	}
+}
+
+static void contents_ids(struct rw *w, const struct qu_rst_node *n,
+			 unsigned level)
+{
+	const struct qu_rst_node *c;
+
+	if (level > MAX_WALK_DEPTH)
+		return;
+	for (c = n->first; c; c = c->next) {
+		const char *name = qu_rst_attr(c, "name");
+
+		if (c->kind == QU_RST_DIRECTIVE && name &&
+		    !strcmp(name, "contents")) {
+			const char *dp = option(w, c, "depth");
+			unsigned depth = dp ? (unsigned)strtoul(dp, NULL, 10)
+					    : 0;
+
+			toc_number(w, option(w, c, "local") ? c->next
+							    : w->rd->root->first,
+				   depth ? depth : 8);
+		} else if (c->kind != QU_RST_TEXT) {
+			contents_ids(w, c, level + 1);
+		}
+	}
+}
+
 void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 		xmlNodePtr content, const struct frame *f, struct qu_diags *diags)
 {
@@ -2072,6 +2273,8 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_init(&w.fnum);
 	qu_buf_init(&w.pending);
 	collect(&w, w.rd->root, 0, &w.tmp);
+	qu_map_init(&w.tocref);
+	contents_ids(&w, w.rd->root, 0);
 	ctx->path = pg->diag_path;
 	ctx->from.file = NULL;
 	ctx->from.sym = QU_NONE;
@@ -2081,6 +2284,7 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_fini(&w.targets);
 	qu_map_fini(&w.substs);
 	qu_map_fini(&w.fnref);
+	qu_map_fini(&w.tocref);
 	qu_map_fini(&w.fnum);
 	qu_buf_fini(&w.pending);
 	free(w.anon);

@@ -102,7 +102,8 @@ static void directive(struct walk *w, const struct qu_rst_node *n)
 	const struct qu_rst_node *c;
 	size_t nopts = 0, i;
 
-	if (!name || (strcmp(name, "kernel-doc") && strcmp(name, "toctree")))
+	if (!name || (strcmp(name, "kernel-doc") && strcmp(name, "toctree") &&
+		      strcmp(name, "include") && strcmp(name, "literalinclude")))
 		return;
 	for (c = n->first; c; c = c->next) {
 		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS) {
@@ -140,12 +141,14 @@ static void directive(struct walk *w, const struct qu_rst_node *n)
 	qu_buf_fini(&content);
 }
 
-bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d)
+bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
+		      size_t index)
 {
 	const char *name = qu_rst_attr(d, "name");
 	struct qu_buf sig = QU_BUF_INIT;
 	const struct qu_rst_node *c;
-	const char *p, *end, *s;
+	const char *line, *p, *end, *s;
+	size_t k;
 
 	qu_buf_reset(out);
 	if (!name || strncmp(name, "c:", 2) || !strncmp(name, "c:namespace", 11))
@@ -153,20 +156,36 @@ bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d)
 	for (c = d->first; c; c = c->next)
 		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS)
 			qu_rst_plain(&sig, c);
+	/* one signature a line (timekeeping.rst gives five at once) */
+	line = sig.buf;
+	for (k = 0; k < index && line; k++) {
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	if (!line) {
+		qu_buf_fini(&sig);
+		return false;
+	}
+	end = strchr(line, '\n');
+	end = end ? end : line + strlen(line);
 	/* the name before "(" (functions, function-like macros), else last */
-	p = strchr(sig.buf, '(');
-	end = p ? p : sig.buf + sig.len;
-	while (end > sig.buf && (end[-1] == ' ' || end[-1] == '\n'))
+	p = memchr(line, '(', (size_t)(end - line));
+	if (p)
+		end = p;
+	while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
 	s = end;
-	while (s > sig.buf && (s[-1] == '_' || (s[-1] >= 'a' && s[-1] <= 'z') ||
-			       (s[-1] >= 'A' && s[-1] <= 'Z') ||
-			       (s[-1] >= '0' && s[-1] <= '9')))
+	while (s > line && (s[-1] == '_' || (s[-1] >= 'a' && s[-1] <= 'z') ||
+			    (s[-1] >= 'A' && s[-1] <= 'Z') ||
+			    (s[-1] >= '0' && s[-1] <= '9')))
 		s--;
 	if (s < end)
 		qu_buf_addf(out, "c.%.*s", (int)(end - s), s);
 	qu_buf_fini(&sig);
-	return out->len > 0;
+	/* a line naming nothing still counts, so the caller goes on */
+	if (!out->len)
+		qu_buf_adds(out, "");
+	return true;
 }
 
 static void label(struct walk *w, const struct qu_rst_node *n)
@@ -214,8 +233,10 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 	case QU_RST_DIRECTIVE:
 		directive(w, n);
 		/* a C-domain declaration: :c:func: and friends find it */
-		if (qu_rst_c_decl_id(&w->a, n))
-			w->sink->label(w->payload, w->a.buf, w->a.buf, NULL);
+		for (size_t k = 0; qu_rst_c_decl_id(&w->a, n, k); k++)
+			if (w->a.len)
+				w->sink->label(w->payload, w->a.buf, w->a.buf,
+					       NULL);
 		break;
 	case QU_RST_TEXT:
 		return;

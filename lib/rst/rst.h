@@ -183,15 +183,18 @@ bool qu_rst_attr_item(struct qu_buf *out, const struct qu_rst_node *n,
 		      const char *name, size_t index);
 
 /**
- * qu_rst_c_decl_id() - the id of a C-domain directive's declaration
- * @out: reset, then receives "c.NAME" as Sphinx's C domain writes it
+ * qu_rst_c_decl_id() - the id of one signature of a C-domain directive
+ * @out: reset, then receives "c.NAME" as Sphinx's C domain writes it, or
+ *	"" when that signature names nothing
  * @d: a directive node (c:function, c:macro, c:type, c:struct, ...)
+ * @index: which signature (one a line of the argument), from 0
  *
  * The name is the identifier before "(" in a function or function-like
  * macro, else the last identifier of the signature.
- * Return: false when @d declares nothing (another directive, no name).
+ * Return: false when @d is no C declaration or has no such signature.
  */
-bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d);
+bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
+		      size_t index);
 
 /**
  * qu_rst_labelled() - what a label (".. _name:") names

@@ -514,6 +514,53 @@ struct rst_load {
 	size_t halloc, lalloc;
 };
 
+/*
+ * An include: the file, relative to the page's folder ("/x" to the
+ * Sphinx project's root), read now like every other input, confined to
+ * the docs root and the source tree. "<isonum.txt>" names docutils' own
+ * substitution sets: nothing to read, nothing shown.
+ */
+static void include(struct qu_site *s, struct qu_page *pg,
+		    const struct qu_site_directive *d)
+{
+	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT, err = QU_BUF_INIT;
+	const char *sl = strrchr(pg->src, '/');
+	struct qu_part *p;
+
+	if (d->arg[0] == '<' || !d->arg[0])
+		return;
+	if (d->arg[0] == '/')
+		qu_buf_addf(&path, "%s%s", s->root, d->arg);
+	else
+		qu_buf_addf(&path, "%s/%.*s%s", s->root,
+			    sl ? (int)(sl - pg->src + 1) : 0, pg->src, d->arg);
+	switch (site_check_read(s, path.buf, d->arg, pg->diag_path, d->line,
+				d->col, false)) {
+	case SITE_READ_OK:
+		break;
+	case SITE_READ_MISSING:
+		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, d->line,
+			d->col, "%s names no file '%s', ignoring it", d->name,
+			d->arg);
+		/* fall through */
+	case SITE_READ_REFUSED:
+		goto out;
+	}
+	if (qu_file_read(&text, path.buf, &err) < 0) {
+		qu_diag(&s->diags, QU_W_UNREADABLE, pg->diag_path, d->line,
+			d->col, "%s, ignoring the %s", err.buf, d->name);
+		goto out;
+	}
+	p = add_part(pg, QU_PART_INCLUDE, d->line);
+	p->text = site_strndup(s, text.buf, text.len);
+	p->len = text.len;
+	p->file = site_strndup(s, path.buf, path.len);
+out:
+	qu_buf_fini(&path);
+	qu_buf_fini(&text);
+	qu_buf_fini(&err);
+}
+
 static void rst_directive(void *payload, const struct qu_site_directive *d)
 {
 	struct rst_load *rl = payload;
@@ -533,9 +580,15 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 		o->key = d->opts[i].name;
 		o->klen = strlen(o->key);
 		qu_buf_init(&o->val);
-		/* continuation lines of :functions: lists are one value */
-		for (; *v; v++)
+		/*
+		 * Continuation lines of :functions: lists are one value; a
+		 * backslash ending a line only joins it (kernel-api.rst).
+		 */
+		for (; *v; v++) {
+			if (*v == '\\' && (v[1] == '\n' || !v[1]))
+				continue;
 			qu_buf_addc(&o->val, *v == '\n' ? ' ' : *v);
+		}
 		o->line = d->opts[i].line;
 		o->indent = 0;
 	}
@@ -551,7 +604,9 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 		}
 		c = nl ? nl + 1 : c + strlen(c);
 	}
-	if (!strcmp(d->name, "kernel-doc"))
+	if (!strcmp(d->name, "include") || !strcmp(d->name, "literalinclude"))
+		include(rl->s, rl->pg, d);
+	else if (!strcmp(d->name, "kernel-doc"))
 		kernel_doc(rl->s, rl->pg, d->line, d->arg, strlen(d->arg), opts,
 			   nopts, body, nbody);
 	else if (!strcmp(d->name, "toctree"))

@@ -87,6 +87,8 @@ void qu_config_fini(struct qu_config *c);
  * @QU_PART_FILES: a listing of folders and files (zero-config pages)
  * @QU_PART_RST: a whole reST page; the page's other parts are the
  *	directives its reader found in it, each at its @off
+ * @QU_PART_INCLUDE: the file a reST include or literalinclude directive
+ *	names, read by the site (confined like every read)
  */
 enum qu_part_kind {
 	QU_PART_MARKDOWN,
@@ -94,6 +96,7 @@ enum qu_part_kind {
 	QU_PART_TOCTREE,
 	QU_PART_FILES,
 	QU_PART_RST,
+	QU_PART_INCLUDE,
 };
 
 /**
@@ -156,7 +159,8 @@ struct qu_file_entry {
  * struct qu_part - one part of a page
  * @kind: what it is
  * @line: 1-based line in the page's file where the part starts
- * @text: Markdown text (QU_PART_MARKDOWN), the reST page (QU_PART_RST)
+ * @text: Markdown text (QU_PART_MARKDOWN), the reST page (QU_PART_RST),
+ *	the included file's bytes (QU_PART_INCLUDE)
  * @len: its length
  * @sel: the selection (QU_PART_KDOC)
  * @pages: the child pages (QU_PART_TOCTREE)
@@ -166,6 +170,7 @@ struct qu_file_entry {
  * @hidden: the toctree's :hidden: (navigation only, nothing in the page)
  * @glob: the toctree's :glob: (entries with "*" are patterns)
  * @titles_only: the toctree's :titlesonly: (pages, not their sections)
+ * @file: the included file as diagnostics name it (QU_PART_INCLUDE)
  * @off: in a reST page, the byte offset in the QU_PART_RST text of the
  *	directive this part comes from, so the renderer finds it there
  * @files: the rows (QU_PART_FILES)
@@ -184,6 +189,7 @@ struct qu_part {
 	bool hidden;
 	bool glob;
 	bool titles_only;
+	const char *file;
 	uint32_t off;
 	struct qu_file_entry *files;
 	size_t nfiles;
@@ -291,7 +297,8 @@ struct qu_site_option {
 
 /**
  * struct qu_site_directive - a directive of a reST page that the site
- *	acts on (kernel-doc, toctree), as the reST reader parsed it
+ *	acts on (kernel-doc, toctree, include, literalinclude), as the reST
+ *	reader parsed it
  * @name: the directive's name
  * @arg: its argument, or ""
  * @opts: its options, in order
@@ -314,7 +321,8 @@ struct qu_site_directive {
 
 /**
  * struct qu_site_rst_sink - what a reST page's reader tells the site
- * @directive: a kernel-doc or toctree directive, in page order
+ * @directive: a kernel-doc, toctree, include or literalinclude
+ *	directive, in page order
  * @heading: a section: level (1 for the page's title), plain text, id,
  *	1-based line
  * @label: a label (".. _name:" before a section or a block) with the id
