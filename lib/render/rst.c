@@ -56,6 +56,8 @@ static void blocks(struct rw *w, xmlNodePtr parent,
 		   const struct qu_rst_node *first);
 static void block(struct rw *w, xmlNodePtr parent,
 		  const struct qu_rst_node *n);
+static struct qu_rst_doc *sub_parse(struct rw *w, const char *text,
+				    size_t len);
 static void inlines(struct rw *w, xmlNodePtr parent,
 		    const struct qu_rst_node *first, bool plain);
 
@@ -600,6 +602,69 @@ static void reference(struct rw *w, xmlNodePtr parent,
 	inlines(w, a, n->first, true);
 }
 
+/*
+ * The unicode directive of a substitution definition ("|delta| unicode::
+ * U+00394"): code points as U+XXXX, 0xXX, \\uXXXX, &#xXX; or decimal,
+ * other words as text, as docutils' unicode_code() reads them.
+ */
+static void unicode(struct rw *w, xmlNodePtr parent, const char *arg)
+{
+	struct qu_buf out = QU_BUF_INIT;
+	const char *p = arg;
+
+	while (*p) {
+		const char *e;
+		char *end;
+		unsigned long cp;
+		int base = 0;
+
+		p += strspn(p, " \t\n");
+		if (!*p || (p[0] == '.' && p[1] == '.'))
+			break;
+		e = p + strcspn(p, " \t\n");
+		if ((p[0] == 'U' || p[0] == 'u') && p[1] == '+')
+			p += 2, base = 16;
+		else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+			p += 2, base = 16;
+		else if (p[0] == '\\' && (p[1] == 'u' || p[1] == 'x'))
+			p += 2, base = 16;
+		else if (p[0] == '&' && p[1] == '#' && (p[2] == 'x' || p[2] == 'X'))
+			p += 3, base = 16;
+		else if (p[0] >= '0' && p[0] <= '9')
+			base = 10;
+		cp = base ? strtoul(p, &end, base) : 0;
+		if (base && end > p && cp && cp <= 0x10ffff &&
+		    (cp < 0xd800 || cp > 0xdfff)) {
+			if (cp < 0x80) {
+				qu_buf_addc(&out, (char)cp);
+			} else if (cp < 0x800) {
+				qu_buf_addc(&out, (char)(0xc0 | (cp >> 6)));
+				qu_buf_addc(&out, (char)(0x80 | (cp & 0x3f)));
+			} else if (cp < 0x10000) {
+				qu_buf_addc(&out, (char)(0xe0 | (cp >> 12)));
+				qu_buf_addc(&out,
+					    (char)(0x80 | ((cp >> 6) & 0x3f)));
+				qu_buf_addc(&out, (char)(0x80 | (cp & 0x3f)));
+			} else {
+				qu_buf_addc(&out, (char)(0xf0 | (cp >> 18)));
+				qu_buf_addc(&out,
+					    (char)(0x80 | ((cp >> 12) & 0x3f)));
+				qu_buf_addc(&out,
+					    (char)(0x80 | ((cp >> 6) & 0x3f)));
+				qu_buf_addc(&out, (char)(0x80 | (cp & 0x3f)));
+			}
+		} else {
+			while (p > arg && p[-1] != ' ' && p[-1] != '\t' &&
+			       p[-1] != '\n')
+				p--;
+			qu_buf_add(&out, p, (size_t)(e - p));
+		}
+		p = e;
+	}
+	r_text(w->doc, parent, out.buf);
+	qu_buf_fini(&out);
+}
+
 static void inlines(struct rw *w, xmlNodePtr parent,
 		    const struct qu_rst_node *first, bool plain)
 {
@@ -659,7 +724,18 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 				nm ? qu_map_get(&w->substs, nm, strlen(nm))
 				   : NULL;
 
-			if (d && w->depth < MAX_WALK_DEPTH) {
+			if (d && d->kind == QU_RST_DIRECTIVE) {
+				const struct qu_rst_node *a =
+					child(d, QU_RST_DIRECTIVE_ARGUMENTS);
+				char *arg;
+
+				qu_buf_reset(&w->tmp);
+				if (a)
+					qu_rst_plain(&w->tmp, a);
+				arg = qu_xstrdup(w->tmp.buf);
+				unicode(w, parent, arg);
+				free(arg);
+			} else if (d && w->depth < MAX_WALK_DEPTH) {
 				w->depth++;
 				inlines(w, parent, d->first, plain);
 				w->depth--;
@@ -703,6 +779,24 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 				r_text(w->doc, a, w->tmp.buf);
 			}
 			r_text(w->doc, a, "]");
+			break;
+		}
+		case QU_RST_DIRECTIVE: {
+			/* the directives of substitution definitions */
+			const char *nm = qu_rst_attr(n, "name");
+			const struct qu_rst_node *a =
+				child(n, QU_RST_DIRECTIVE_ARGUMENTS);
+
+			if (nm && !strcmp(nm, "unicode") && a) {
+				qu_buf_reset(&w->tmp);
+				qu_rst_plain(&w->tmp, a);
+				{
+					char *arg = qu_xstrdup(w->tmp.buf);
+
+					unicode(w, parent, arg);
+					free(arg);
+				}
+			}
 			break;
 		}
 		default:
@@ -984,6 +1078,110 @@ static void list_table(struct rw *w, xmlNodePtr parent,
 		}
 	}
 	free(busy);
+}
+
+/*
+ * One CSV record of @s into @cells (NUL-separated in @cells, @n of them):
+ * fields split by commas, "quoted" fields with "" for a quote, blanks
+ * after a comma dropped, as csv-table's default dialect. Returns where the
+ * next record starts.
+ */
+static const char *csv_record(const char *s, struct qu_buf *cells, size_t *n)
+{
+	qu_buf_reset(cells);
+	*n = 0;
+	while (*s && *s != '\n') {
+		s += strspn(s, " \t");
+		if (*s == '"') {
+			for (s++; *s; s++) {
+				if (*s == '"' && s[1] == '"')
+					qu_buf_addc(cells, *s++);
+				else if (*s == '"')
+					break;
+				else
+					qu_buf_addc(cells, *s);
+			}
+			if (*s == '"')
+				s++;
+			s += strcspn(s, ",\n");
+		} else {
+			const char *e = s + strcspn(s, ",\n"), *t = e;
+
+			while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
+				t--;
+			qu_buf_add(cells, s, (size_t)(t - s));
+			s = e;
+		}
+		qu_buf_addc(cells, 0);
+		(*n)++;
+		if (*s == ',')
+			s++;
+		else
+			break;
+	}
+	return *s == '\n' ? s + 1 : s;
+}
+
+/* A CSV cell: its text read as reST, a paragraph as the cell's body. */
+static void csv_cell(struct rw *w, xmlNodePtr td, const char *text)
+{
+	struct qu_rst_doc *sub = sub_parse(w, text, strlen(text));
+
+	blocks(w, td, sub->root->first);
+	qu_rst_free(sub);
+}
+
+/* csv-table: :header: and the content, records of comma-separated cells. */
+static void csv_table(struct rw *w, xmlNodePtr parent,
+		      const struct qu_rst_node *d)
+{
+	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
+	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
+	const char *hdr = option(w, d, "header"), *hr;
+	struct qu_buf body = QU_BUF_INIT, cells = QU_BUF_INIT, h = QU_BUF_INIT;
+	xmlNodePtr t = r_el(w->doc, parent, "table", "qu-table"), tb, tr;
+	unsigned head = 0, row = 0;
+	const char *p;
+	size_t n, k;
+
+	if (hdr)
+		qu_buf_adds(&h, hdr);
+	hr = option(w, d, "header-rows");
+	if (hr)
+		head = (unsigned)strtoul(hr, NULL, 10);
+	if (c)
+		qu_rst_plain(&body, c);
+	if (args) {
+		xmlNodePtr cap = r_el(w->doc, t, "caption", NULL);
+		struct qu_buf id = QU_BUF_INIT;
+
+		caption_id(w, t, NULL, &id);
+		inlines(w, cap, args->first, false);
+		headerlink(w, cap, id.buf);
+		qu_buf_fini(&id);
+	}
+	if (h.len) {
+		tr = r_el(w->doc, r_el(w->doc, t, "thead", NULL), "tr", NULL);
+		csv_record(h.buf, &cells, &n);
+		for (k = 0, p = cells.buf; k < n; k++, p += strlen(p) + 1)
+			csv_cell(w, r_el(w->doc, tr, "th", NULL), p);
+	}
+	tb = r_el(w->doc, t, "tbody", NULL);
+	for (p = body.buf; *p; row++) {
+		const char *q;
+
+		p = csv_record(p, &cells, &n);
+		if (!n)
+			continue;
+		tr = r_el(w->doc, tb, "tr", NULL);
+		for (k = 0, q = cells.buf; k < n; k++, q += strlen(q) + 1)
+			csv_cell(w, r_el(w->doc, tr, row < head ? "th" : "td",
+					 NULL),
+				 q);
+	}
+	qu_buf_fini(&body);
+	qu_buf_fini(&cells);
+	qu_buf_fini(&h);
 }
 
 /* A docutils table: tgroup, thead, tbody, rows, entries with spans. */
@@ -1669,6 +1867,10 @@ static void directive(struct rw *w, xmlNodePtr parent,
 
 		if (cond_or(&cd, 0))
 			content(w, parent, d);
+	} else if (!strcmp(name, "csv-table")) {
+		csv_table(w, parent, d);
+	} else if (!strcmp(name, "unicode") || !strcmp(name, "date")) {
+		/* in substitution definitions: shown where they are used */
 	} else if (!strcmp(name, "flat-table") || !strcmp(name, "list-table")) {
 		list_table(w, parent, d, name[0] == 'f');
 	} else if (!strcmp(name, "table")) {
@@ -2175,6 +2377,32 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 		case QU_RST_SUBSTITUTION_DEFINITION:
 			put_names(w, &w->substs, c, name);
 			break;
+		case QU_RST_DIRECTIVE: {
+			/*
+			 * ".. |x| unicode:: U+2014": the reader keeps the
+			 * directive, its substitution name as :alt:
+			 */
+			const char *nm = qu_rst_attr(c, "name");
+			const char *alt;
+
+			if (!nm || strcmp(nm, "unicode") ||
+			    !(alt = option(w, c, "alt")))
+				break;
+			norm_label(name, alt);
+			{
+				void **slot = qu_map_slot(
+					&w->substs,
+					qu_arena_strdup(&((struct qu_rst_doc *)
+								  w->rd)
+								 ->arena,
+							name->buf),
+					name->len);
+
+				if (!*slot)
+					*slot = (void *)c;
+			}
+			break;
+		}
 		case QU_RST_FOOTNOTE_REFERENCE: {
 			const char *rn = qu_rst_attr(c, "refname");
 			void **slot;
@@ -2272,7 +2500,12 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_init(&w.fnref);
 	qu_map_init(&w.fnum);
 	qu_buf_init(&w.pending);
-	collect(&w, w.rd->root, 0, &w.tmp);
+	{
+		struct qu_buf name = QU_BUF_INIT;
+
+		collect(&w, w.rd->root, 0, &name);
+		qu_buf_fini(&name);
+	}
 	qu_map_init(&w.tocref);
 	contents_ids(&w, w.rd->root, 0);
 	ctx->path = pg->diag_path;
