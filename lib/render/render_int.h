@@ -34,6 +34,9 @@ void render_toctree(const struct qu_render *r, xmlDocPtr doc,
 void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 		xmlNodePtr content, const struct frame *f,
 		struct qu_diags *diags);
+void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
+		     xmlNodePtr parent, const char *text, size_t len,
+		     bool inline_only);
 void render_nav(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
 		const struct frame *f);
 void render_breadcrumbs(const struct qu_render *r, xmlDocPtr doc,

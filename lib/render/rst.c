@@ -45,6 +45,7 @@ struct rw {
 	struct qu_map fnref;   /* footnote name -> its first reference */
 	struct qu_map fnum;    /* footnote name -> (uintptr_t) its number */
 	uint32_t nfoot;
+	bool comment; /* a kernel-doc comment: its highlights too */
 	unsigned includes; /* how deep in included files */
 	struct qu_map tocref; /* section node -> (uintptr_t) its contents
 			       * entry's "idN" */
@@ -192,6 +193,37 @@ static bool decl_href(struct rw *w, const char *name, size_t len)
 }
 
 /*
+ * The kernel-doc highlights that are no links, as scripts/kernel-doc
+ * turns them into reST: @param bold, %CONST and $ENV literal; an
+ * unresolved &name as its name. The text before @ref goes first.
+ * Return: true when @ref was one of them (and is written).
+ */
+static bool highlight(struct rw *w, xmlNodePtr parent, const char *s,
+		      size_t pos, const struct qu_ref *ref)
+{
+	const char *el;
+
+	switch (ref->kind) {
+	case QU_REF_PARAM:
+		el = "strong";
+		break;
+	case QU_REF_CONST:
+	case QU_REF_ENV:
+		el = "code";
+		break;
+	default:
+		return false;
+	}
+	qu_buf_reset(&w->tmp);
+	qu_buf_add(&w->tmp, s + pos, ref->start - pos);
+	r_text(w->doc, parent, w->tmp.buf);
+	qu_buf_reset(&w->tmp);
+	qu_buf_add(&w->tmp, ref->name, ref->nlen);
+	r_text(w->doc, r_el(w->doc, parent, el, NULL), w->tmp.buf);
+	return true;
+}
+
+/*
  * Text, with the kernel's automarkup: "foo()" and "struct foo" link when
  * the graph knows the symbol (Documentation/sphinx/automarkup.py), here
  * on text nodes only, never in literals, links or titles.
@@ -202,9 +234,14 @@ static void text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 	struct qu_ref ref;
 	size_t pos = 0;
 
-	while (!plain && qu_graph_scan(&ref, s, len, pos, false)) {
-		uint32_t sym = qu_graph_resolve(w->r->g, &ref, &w->ctx->from,
-						NULL);
+	while (!plain && qu_graph_scan(&ref, s, len, pos, w->comment)) {
+		uint32_t sym;
+
+		if (highlight(w, parent, s, pos, &ref)) {
+			pos = ref.end;
+			continue;
+		}
+		sym = qu_graph_resolve(w->r->g, &ref, &w->ctx->from, NULL);
 
 		if (sym == QU_NONE && decl_href(w, ref.name, ref.nlen)) {
 			/* declared by a c:function, c:struct, ... directive */
@@ -230,7 +267,9 @@ static void text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		qu_buf_reset(&w->href);
 		qu_graph_href(&w->href, w->r->g, w->ctx->from.page, sym);
 		qu_buf_reset(&w->tmp);
-		qu_buf_add(&w->tmp, s + ref.start, ref.end - ref.start);
+		/* "&struct foo" shows as "struct foo" */
+		qu_buf_add(&w->tmp, s + ref.start + ref.amp,
+			   ref.end - ref.start - ref.amp);
 		code_link(w, parent, w->href.buf, w->tmp.buf);
 		pos = ref.end;
 	}
@@ -2523,5 +2562,64 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	free(w.anon);
 	qu_buf_fini(&w.tmp);
 	qu_buf_fini(&w.href);
+	qu_rst_free((struct qu_rst_doc *)w.rd);
+}
+
+/*
+ * A kernel-doc comment's text in a Sphinx project: reST, as the kernel's
+ * kernel-doc extension gives it to Sphinx, with the comment highlights
+ * (@param, %CONST, &struct foo, func()). Headings in it start at h5, below
+ * the item's own. @inline_only: a brief, its paragraph's inline nodes.
+ */
+void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
+		     xmlNodePtr parent, const char *text, size_t len,
+		     bool inline_only)
+{
+	const struct qu_page *pg = &r->site->pages[ctx->from.page];
+	struct frame f = {pg->out, pg->depth, pg->title, ctx->from.page, NULL};
+	struct qu_diags scratch;
+	struct qu_buf name = QU_BUF_INIT;
+	struct rw w;
+
+	memset(&w, 0, sizeof(w));
+	/* scripts/kernel-doc reports what is wrong in comments */
+	qu_diags_init(&scratch);
+	w.rd = qu_rst_parse_ex(&scratch, ctx->path ? ctx->path : "", text, len,
+			       QU_RST_SPHINX_IDS);
+	w.r = r;
+	w.ctx = ctx;
+	w.doc = ctx->doc;
+	w.pg = pg;
+	w.f = &f;
+	w.diags = &scratch;
+	w.comment = true;
+	w.level = 4;
+	w.next_id = w.rd->auto_ids + 1;
+	qu_buf_init(&w.tmp);
+	qu_buf_init(&w.href);
+	qu_buf_init(&w.pending);
+	qu_map_init(&w.targets);
+	qu_map_init(&w.substs);
+	qu_map_init(&w.fnref);
+	qu_map_init(&w.fnum);
+	qu_map_init(&w.tocref);
+	collect(&w, w.rd->root, 0, &name);
+	if (inline_only && w.rd->root->first &&
+	    w.rd->root->first->kind == QU_RST_PARAGRAPH &&
+	    !w.rd->root->first->next)
+		inlines(&w, parent, w.rd->root->first->first, false);
+	else
+		blocks(&w, parent, w.rd->root->first);
+	qu_diags_fini(&scratch);
+	qu_map_fini(&w.targets);
+	qu_map_fini(&w.substs);
+	qu_map_fini(&w.fnref);
+	qu_map_fini(&w.fnum);
+	qu_map_fini(&w.tocref);
+	free(w.anon);
+	qu_buf_fini(&name);
+	qu_buf_fini(&w.tmp);
+	qu_buf_fini(&w.href);
+	qu_buf_fini(&w.pending);
 	qu_rst_free((struct qu_rst_doc *)w.rd);
 }

@@ -14,10 +14,11 @@ struct demo_ctx {
 };
 
 /**
- * demo_add() - count one more
+ * demo_add() - count one more (see demo_free())
  * @ctx: the context
  *
- * Return: the new count.
+ * Return: the new count, %DEMO_MAX at most; @ctx grows. A ``literal`` and
+ * **strong** reST text.
  */
 int demo_add(struct demo_ctx *ctx)
 {
@@ -33,3 +34,12 @@ static void demo_reset(struct demo_ctx *ctx)
 {
 	ctx->count = 0;
 }
+
+/**
+ * demo_free() - free a context
+ * @demo_ctx: the context, named like its type
+ */
+void demo_free(struct demo_ctx *demo_ctx)
+{
+}
+EXPORT_SYMBOL(demo_free);
