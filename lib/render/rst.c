@@ -17,6 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <libxml/parserInternals.h>
+
 #include "render_int.h"
 #include "rst/rst.h"
 
@@ -1832,6 +1834,45 @@ static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d
 	}
 }
 
+/*
+ * Raw HTML a site allows still loses the tags GitHub's tagfilter
+ * extension disarms in Markdown (<script>, <iframe>, ...): their "<"
+ * becomes "&lt;", so both markups let the same HTML through. Golden:
+ * test/site/rawhtml.
+ */
+static void tag_filter(struct qu_buf *b)
+{
+	static const char *const bad[] = {"title",    "textarea", "style",
+					  "xmp",      "iframe",	  "noembed",
+					  "noframes", "script",	  "plaintext"};
+	struct qu_buf out = QU_BUF_INIT;
+	size_t i, k;
+
+	for (i = 0; i < b->len; i++) {
+		const char *p = b->buf + i + 1;
+
+		if (b->buf[i] == '<') {
+			if (*p == '/')
+				p++;
+			for (k = 0; k < QU_ARRAY_SIZE(bad); k++) {
+				size_t l = strlen(bad[k]);
+
+				if (!strncasecmp(p, bad[k], l) &&
+				    strchr(" \t\n/>", p[l] ? p[l] : ' '))
+					break;
+			}
+			if (k < QU_ARRAY_SIZE(bad)) {
+				qu_buf_adds(&out, "&lt;");
+				continue;
+			}
+		}
+		qu_buf_addc(&out, b->buf[i]);
+	}
+	qu_buf_reset(b);
+	qu_buf_add(b, out.buf, out.len);
+	qu_buf_fini(&out);
+}
+
 static void directive(struct rw *w, xmlNodePtr parent,
 		      const struct qu_rst_node *d)
 {
@@ -1894,9 +1935,20 @@ static void directive(struct rw *w, xmlNodePtr parent,
 		if (c)
 			qu_rst_plain(&body, c);
 		if (strstr(arg.buf, "html") && body.len) {
-			if (w->r->site->cfg.allow_html)
-				code_text(w, parent, NULL, body.buf, body.len);
-			else
+			if (w->r->site->cfg.allow_html) {
+				/* the site opted in: written as it is */
+				xmlNodePtr t;
+
+				tag_filter(&body);
+				t = xmlNewDocTextLen(w->doc, BAD_CAST body.buf,
+						     (int)body.len);
+
+				if (!t)
+					qu_die_oom();
+				t->name = xmlStringTextNoenc;
+				if (!xmlAddChild(parent, t))
+					qu_die_oom();
+			} else
 				unrendered(w, parent, d,
 					   "raw HTML needs allow_html");
 		}
