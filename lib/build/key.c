@@ -63,6 +63,8 @@ static uint64_t global_key(const struct qu_site *site,
 	h_str(h, c->source_url);
 	h_str(h, c->srctree);
 	h_u64(h, c->allow_html);
+	/* a Sphinx project reads comments as reST */
+	h_u64(h, c->sphinx);
 	h_str(h, site->srctree);
 	h_u64(h, site->zero_config);
 	qu_buf_addf(&p, "%s/page.html", theme);

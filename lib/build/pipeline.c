@@ -572,13 +572,21 @@ void qu_build_link(struct qu_build *b)
 		qu_buf_adds(&tmp, b->site.sources[i]);
 		b->src_paths[i] = qu_buf_detach(&tmp, NULL);
 	}
-	for (i = 0; i < b->site.npages; i++)
-		if (b->site.pages[i].src) {
+	for (i = 0; i < b->site.npages; i++) {
+		const struct qu_page *pg = &b->site.pages[i];
+
+		if (pg->src) {
 			qu_buf_reset(&tmp);
-			qu_buf_addf(&tmp, "%s/%s", b->site.root,
-				    b->site.pages[i].src);
+			qu_buf_addf(&tmp, "%s/%s", b->site.root, pg->src);
 			build_deps_add(&b->deps, tmp.buf);
 		}
+		/* the files reST pages include are inputs as much */
+		for (size_t k = 0; k < pg->nparts; k++)
+			if (pg->parts[k].kind == QU_PART_INCLUDE)
+				build_deps_add(&b->deps, pg->parts[k].file);
+	}
+	if (b->site.cfg.conf_py)
+		build_deps_add(&b->deps, b->site.cfg.conf_py);
 	/*
 	 * The folders the walk listed are inputs too, so that a new page
 	 * (or, without quire.yml, a new source) makes the site out of date.

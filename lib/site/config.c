@@ -299,6 +299,7 @@ void qu_config_fini(struct qu_config *c)
 {
 	size_t i;
 
+	free(c->conf_py);
 	free(c->title);
 	free(c->srctree);
 	free(c->theme);

@@ -516,6 +516,7 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		if (qu_file_read(&text, path.buf, err) < 0)
 			goto out;
 		out->cfg.sphinx = true;
+		out->cfg.conf_py = qu_xstrdup(path.buf);
 		site_conf_py(out, path.buf, text.buf, text.len);
 		/* Documentation/.. is the kernel's source tree */
 		qu_buf_reset(&path);

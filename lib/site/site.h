@@ -38,6 +38,7 @@
  *	OUT/man/man9/ ("man: true")
  * @sphinx: the docs root is a Sphinx project (conf.py and index.rst, no
  *	quire.yml): its pages are reST, its title conf.py's project
+ * @conf_py: the conf.py read, for a Sphinx project
  * @theme_line: the line of the theme key in quire.yml, for diagnostics
  * @srctree_line: the line of the srctree key, likewise
  */
@@ -53,6 +54,7 @@ struct qu_config {
 	bool allow_html;
 	bool man;
 	bool sphinx;
+	char *conf_py;
 	uint32_t theme_line;
 	uint32_t srctree_line;
 };
