@@ -500,6 +500,7 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 			start = i;
 		}
 	}
+	render_rst_numbers(r);
 	add_extra(r, "404.html", "Page not found", 2, 0, 0);
 	add_extra(r, "search.html", "Search", 3, 0, 0);
 	qu_buf_fini(&b);
@@ -519,6 +520,16 @@ void qu_render_fini(struct qu_render *r)
 		for (i = 0; i < r->g->nunits; i++)
 			free(r->diag_paths[i]);
 	free(r->diag_paths);
+	if (r->secnums && r->site) {
+		for (i = 0; i < r->site->npages; i++) {
+			if (!r->secnums[i])
+				continue;
+			for (size_t k = 0; k < r->site->pages[i].nheadings; k++)
+				free(r->secnums[i][k]);
+			free(r->secnums[i]);
+		}
+	}
+	free(r->secnums);
 	free(r->extras);
 	free(r->index);
 	free(r->order);

@@ -113,6 +113,8 @@ struct qu_extra {
  * @order: the pages in reading order (depth first), for prev/next
  * @pos: @pos[page] is the page's place in @order
  * @diag_paths: per unit, the path warnings about its comments name
+ * @secnums: per page, per heading, the section number a :numbered:
+ *	toctree gives it ("2.1"), or NULL; NULL when no toctree numbers
  */
 struct qu_render {
 	const struct qu_site *site;
@@ -131,6 +133,7 @@ struct qu_render {
 	uint32_t *order;
 	uint32_t *pos;
 	char **diag_paths;
+	char ***secnums;
 };
 
 /**

@@ -61,6 +61,8 @@ static void block(struct rw *w, xmlNodePtr parent,
 		  const struct qu_rst_node *n);
 static struct qu_rst_doc *sub_parse(struct rw *w, const char *text,
 				    size_t len);
+static const char *secnum(const struct qu_render *r, uint32_t page,
+			  const char *id);
 static void inlines(struct rw *w, xmlNodePtr parent,
 		    const struct qu_rst_node *first, bool plain);
 
@@ -1443,24 +1445,28 @@ static void toc_sections(struct rw *w, xmlNodePtr ul,
  */
 #define MAX_TOCTREE_DEPTH 8
 
-static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
-		     unsigned depth, unsigned maxdepth, bool titles_only);
-
 static void toc_link(struct rw *w, xmlNodePtr li, const struct qu_page *p,
-		     const char *id, const char *title)
+		     const char *id, const char *title, const char *num)
 {
 	qu_buf_reset(&w->href);
 	if (p != w->pg)
 		qu_site_relpath(&w->href, w->f->out, p->out);
 	if (id)
 		qu_buf_addf(&w->href, "#%s", id);
-	r_link(w->doc, li, w->href.len ? w->href.buf : "#", title);
+	qu_buf_reset(&w->tmp);
+	if (num)
+		qu_buf_addf(&w->tmp, "%s. ", num);
+	qu_buf_adds(&w->tmp, title);
+	r_link(w->doc, li, w->href.len ? w->href.buf : "#", w->tmp.buf);
 }
 
-/* The headings below heading @h of @p (deeper levels), from @k on. */
+/*
+ * The headings below a heading of @p (deeper levels), from @k on; the
+ * entry of each heading shown goes to @lis[k], for the toctrees inside.
+ */
 static size_t toc_headings(struct rw *w, xmlNodePtr li,
 			   const struct qu_page *p, size_t k, unsigned level,
-			   unsigned depth, unsigned maxdepth)
+			   unsigned depth, unsigned maxdepth, xmlNodePtr *lis)
 {
 	xmlNodePtr ul = NULL;
 
@@ -1475,23 +1481,35 @@ static size_t toc_headings(struct rw *w, xmlNodePtr li,
 		if (!ul)
 			ul = r_el(w->doc, li, "ul", NULL);
 		sub = r_el(w->doc, ul, "li", NULL);
-		toc_link(w, sub, p, h->id, h->text);
+		lis[k] = sub;
+		toc_link(w, sub, p, h->id, h->text,
+			 secnum(w->r, (uint32_t)(p - w->r->site->pages), h->id));
 		k = toc_headings(w, sub, p, k + 1, level + 1, depth + 1,
-				 maxdepth);
+				 maxdepth, lis);
 	}
 	return k;
+}
+
+/* The <ul> of @li, made when it has none yet. */
+static xmlNodePtr sub_list(struct rw *w, xmlNodePtr li)
+{
+	if (li->last && li->last->type == XML_ELEMENT_NODE &&
+	    !strcmp((const char *)li->last->name, "ul"))
+		return li->last;
+	return r_el(w->doc, li, "ul", NULL);
 }
 
 static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
 		     unsigned depth, unsigned maxdepth, bool titles_only)
 {
 	const struct qu_page *p = &w->r->site->pages[page];
-	xmlNodePtr first = NULL;
+	xmlNodePtr first = NULL, *lis;
 	size_t k = 0, c;
 	bool top = true;
 
 	if (depth > maxdepth || depth > MAX_TOCTREE_DEPTH)
 		return;
+	lis = qu_xcalloc(p->nheadings + 1, sizeof(*lis));
 	while (k < p->nheadings || top) {
 		xmlNodePtr li = r_el(w->doc, ul, "li", NULL);
 		const struct qu_heading *h = k < p->nheadings ? &p->headings[k]
@@ -1499,41 +1517,48 @@ static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
 
 		/* the first top-level section is the page itself */
 		toc_link(w, li, p, top ? NULL : h->id,
-			 top || !h ? p->title : h->text);
+			 top || !h ? p->title : h->text,
+			 h ? secnum(w->r, page, h->id) : NULL);
 		if (!first)
 			first = li;
 		top = false;
 		if (!h)
 			break;
+		lis[k] = li;
 		k = titles_only ? k + 1
 				: toc_headings(w, li, p, k + 1, h->level,
-					       depth + 1, maxdepth);
+					       depth + 1, maxdepth, lis);
 		while (k < p->nheadings && p->headings[k].level != 1)
 			k++;
 		if (k >= p->nheadings)
 			break;
 	}
-	/* the pages of this page's toctrees, under its first section */
-	for (c = 0; c < p->nparts && depth < maxdepth; c++) {
+	/*
+	 * The pages of this page's toctrees, under the entry of the section
+	 * holding the toctree (the page's first when that one is not shown).
+	 */
+	for (c = 0; c < p->nparts; c++) {
 		const struct qu_part *part = &p->parts[c];
-		xmlNodePtr sub = NULL;
+		xmlNodePtr at = first;
+		unsigned d = depth;
+		size_t hk, in = SIZE_MAX;
 
 		if (part->kind != QU_PART_TOCTREE || part->hidden)
 			continue;
-		for (size_t e = 0; e < part->npages; e++) {
-			if (!sub) {
-				sub = first->last &&
-						      !strcmp((const char *)
-								      first->last
-									      ->name,
-							      "ul")
-					      ? first->last
-					      : r_el(w->doc, first, "ul", NULL);
-			}
-			toc_page(w, sub, part->pages[e], depth + 1, maxdepth,
-				 titles_only);
+		for (hk = 0; hk < p->nheadings; hk++)
+			if (p->headings[hk].line < part->line)
+				in = hk;
+		if (in != SIZE_MAX && lis[in]) {
+			at = lis[in];
+			d = depth + p->headings[in].level - 1;
 		}
+		if (d >= maxdepth)
+			continue;
+		for (size_t e = 0; e < part->npages; e++)
+			toc_page(w, sub_list(w, at), part->pages[e], d + 1,
+				 maxdepth, titles_only);
 	}
+	free(lis);
 }
 
 static void rst_toctree(struct rw *w, xmlNodePtr parent,
@@ -2046,6 +2071,33 @@ static void directive(struct rw *w, xmlNodePtr parent,
 	qu_buf_fini(&body);
 }
 
+/*
+ * The number a :numbered: toctree gives heading @id of @page, or NULL.
+ * Headings are found by id: sections the site did not see (in an
+ * included file, in an "only" for another builder) have none.
+ */
+static const char *secnum(const struct qu_render *r, uint32_t page,
+			  const char *id)
+{
+	const struct qu_page *pg = &r->site->pages[page];
+	size_t k;
+
+	if (!r->secnums || !r->secnums[page] || !id)
+		return NULL;
+	for (k = 0; k < pg->nheadings; k++)
+		if (!strcmp(pg->headings[k].id, id))
+			return r->secnums[page][k];
+	return NULL;
+}
+
+/* Sphinx's "2.1. " before a numbered title. */
+static void secnum_span(struct rw *w, xmlNodePtr h, const char *num)
+{
+	qu_buf_reset(&w->tmp);
+	qu_buf_addf(&w->tmp, "%s. ", num);
+	r_text(w->doc, r_el(w->doc, h, "span", "section-number"), w->tmp.buf);
+}
+
 /* Whether @id is one Sphinx made up ("id12"). */
 static bool auto_id(const char *id)
 {
@@ -2103,7 +2155,15 @@ static void section(struct rw *w, xmlNodePtr parent,
 		uintptr_t back = (uintptr_t)qu_map_get(
 			&w->tocref, (const char *)&n, sizeof(n));
 
+		struct qu_buf own = QU_BUF_INIT;
+		const char *num;
+
 		h = r_el(w->doc, sec, tag, NULL);
+		qu_rst_attr_item(&own, n, "ids", 0);
+		num = w->comment ? NULL : secnum(w->r, w->f->page, own.buf);
+		qu_buf_fini(&own);
+		if (num)
+			secnum_span(w, h, num);
 		if (back) {
 			/* the title links back to its contents entry */
 			xmlNodePtr a = r_el(w->doc, h, "a", "toc-backref");
@@ -2674,4 +2734,153 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_buf_fini(&w.href);
 	qu_buf_fini(&w.pending);
 	qu_rst_free((struct qu_rst_doc *)w.rd);
+}
+
+/*
+ * Section numbers of :numbered: toctrees, as Sphinx's
+ * assign_section_numbers() gives them: from each numbered toctree, the
+ * pages it lists get the next numbers at its level, their sections the
+ * levels below, and the toctrees inside a section go on at the level of
+ * that section's subsections. A page is numbered once (the first toctree
+ * wins). MAX_SECNUM_LEVELS bounds the stack (the kernel nests 5 deep).
+ */
+#define MAX_SECNUM_LEVELS 32
+
+struct secnum {
+	struct qu_render *r;
+	uint32_t stack[MAX_SECNUM_LEVELS];
+	unsigned n;
+	bool *assigned;
+};
+
+static void sn_list(struct secnum *sn, uint32_t page, size_t from, size_t to,
+		    unsigned level, int depth);
+
+static void sn_toctree(struct secnum *sn, const struct qu_part *part, int depth)
+{
+	size_t e;
+
+	if (depth <= 0)
+		return;
+	for (e = 0; e < part->npages; e++) {
+		uint32_t p = part->pages[e];
+
+		if (sn->assigned[p])
+			continue;
+		sn->assigned[p] = true;
+		sn_list(sn, p, 0, sn->r->site->pages[p].nheadings, 1, depth);
+	}
+}
+
+/* The line a heading or part starts on, to put toctrees among sections. */
+static uint32_t part_line(const struct qu_part *p)
+{
+	return p->line;
+}
+
+/*
+ * The entries of headings [@from, @to) of @page at @level: each heading
+ * of that level, and the toctrees directly in the enclosing section (or
+ * the page, at level 1) in page order.
+ */
+static void sn_list(struct secnum *sn, uint32_t page, size_t from, size_t to,
+		    unsigned level, int depth)
+{
+	const struct qu_page *pg = &sn->r->site->pages[page];
+	uint32_t lo = from ? pg->headings[from - 1].line : 0;
+	uint32_t hi = to < pg->nheadings ? pg->headings[to].line : UINT32_MAX;
+	size_t h = from, k;
+	bool first = true;
+
+	for (;;) {
+		/*
+		 * The next heading of this level; before the first one, the
+		 * toctrees directly in the enclosing section (after it, a
+		 * toctree is inside one of this level's sections).
+		 */
+		size_t next = h;
+		uint32_t until;
+
+		while (next < to && pg->headings[next].level != level)
+			next++;
+		until = next < to ? pg->headings[next].line : hi;
+		for (k = 0; first && k < pg->nparts; k++) {
+			const struct qu_part *p = &pg->parts[k];
+			uint32_t l = part_line(p);
+			size_t in;
+
+			if (p->kind != QU_PART_TOCTREE || l <= lo || l >= until)
+				continue;
+			/* directly here: no deeper heading between */
+			for (in = from; in < next; in++)
+				if (pg->headings[in].line < l &&
+				    pg->headings[in].level >= level)
+					break;
+			if (in < next)
+				continue;
+			sn_toctree(sn, p, depth);
+		}
+		first = false;
+		if (next >= to)
+			return;
+		sn->stack[sn->n - 1]++;
+		if (depth > 0) {
+			struct qu_buf b = QU_BUF_INIT;
+			unsigned i;
+
+			for (i = 0; i < sn->n; i++)
+				qu_buf_addf(&b, i ? ".%u" : "%u", sn->stack[i]);
+			if (!sn->r->secnums[page])
+				sn->r->secnums[page] = qu_xcalloc(
+					pg->nheadings + 1, sizeof(char *));
+			free(sn->r->secnums[page][next]);
+			sn->r->secnums[page][next] = qu_buf_detach(&b, NULL);
+		}
+		/* the section's own entries, one level down */
+		{
+			size_t end = next + 1;
+
+			while (end < to && pg->headings[end].level > level)
+				end++;
+			if (sn->n < MAX_SECNUM_LEVELS) {
+				sn->stack[sn->n++] = 0;
+				sn_list(sn, page, next + 1, end, level + 1,
+					depth - 1);
+				sn->n--;
+			}
+			h = end;
+		}
+	}
+}
+
+void render_rst_numbers(struct qu_render *r)
+{
+	const struct qu_site *s = r->site;
+	struct secnum sn;
+	size_t p, k;
+	bool any = false;
+
+	for (p = 0; p < s->npages && !any; p++)
+		for (k = 0; k < s->pages[p].nparts; k++)
+			any |= s->pages[p].parts[k].kind == QU_PART_TOCTREE &&
+			       s->pages[p].parts[k].numbered;
+	if (!any)
+		return;
+	memset(&sn, 0, sizeof(sn));
+	sn.r = r;
+	sn.assigned = qu_xcalloc(s->npages + 1, sizeof(bool));
+	r->secnums = qu_xcalloc(s->npages + 1, sizeof(char **));
+	for (p = 0; p < s->npages; p++)
+		for (k = 0; k < s->pages[p].nparts; k++) {
+			const struct qu_part *part = &s->pages[p].parts[k];
+
+			if (part->kind != QU_PART_TOCTREE || !part->numbered)
+				continue;
+			/* every numbered toctree counts from 1 */
+			sn.assigned[p] = true;
+			sn.n = 1;
+			sn.stack[0] = 0;
+			sn_toctree(&sn, part, (int)part->numbered);
+		}
+	free(sn.assigned);
 }

@@ -283,6 +283,10 @@ static void toctree(struct qu_site *s, struct qu_page *pg, uint32_t line,
 			   is_opt(k, kl, "titlesonly")) {
 			if (!is_opt(k, kl, "numbered"))
 				no_value(s, pg, "toctree", o);
+			else
+				part->numbered = vl ? (unsigned)strtoul(v, NULL,
+									10)
+						    : 999;
 			part->hidden |= is_opt(k, kl, "hidden");
 			part->glob |= is_opt(k, kl, "glob");
 			part->titles_only |= is_opt(k, kl, "titlesonly");

@@ -172,6 +172,8 @@ struct qu_file_entry {
  * @hidden: the toctree's :hidden: (navigation only, nothing in the page)
  * @glob: the toctree's :glob: (entries with "*" are patterns)
  * @titles_only: the toctree's :titlesonly: (pages, not their sections)
+ * @numbered: the toctree's :numbered: depth (999 without a value; 0 when
+ *	absent): Sphinx numbers the sections of the pages below
  * @file: the included file as diagnostics name it (QU_PART_INCLUDE)
  * @off: in a reST page, the byte offset in the QU_PART_RST text of the
  *	directive this part comes from, so the renderer finds it there
@@ -191,6 +193,7 @@ struct qu_part {
 	bool hidden;
 	bool glob;
 	bool titles_only;
+	unsigned numbered;
 	const char *file;
 	uint32_t off;
 	struct qu_file_entry *files;
