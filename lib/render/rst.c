@@ -227,13 +227,120 @@ static bool highlight(struct rw *w, xmlNodePtr parent, const char *s,
 	return true;
 }
 
+static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
+		   bool plain);
+
+static bool path_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '/';
+}
+
 /*
- * Text, with the kernel's automarkup: "foo()" and "struct foo" link when
- * the graph knows the symbol (Documentation/sphinx/automarkup.py), here
- * on text nodes only, never in literals, links or titles.
+ * The next "path.rst" or "path.txt" at or after @pos, as the kernel's
+ * automarkup.py finds them (RE_doc): [start, end) of the whole match.
+ */
+static bool doc_ref(const char *s, size_t len, size_t pos, size_t *start,
+		    size_t *end)
+{
+	size_t i;
+
+	for (i = pos; i + 4 <= len; i++) {
+		size_t j = i;
+
+		if (s[i] != '.' || (strncmp(s + i + 1, "rst", 3) &&
+				    strncmp(s + i + 1, "txt", 3)))
+			continue;
+		while (j > pos && path_char(s[j - 1]))
+			j--;
+		while (j >= pos + 3 && !strncmp(s + j - 3, "../", 3))
+			j -= 3;
+		if (j == i)
+			continue;
+		*start = j;
+		*end = i + 4;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Text, with automarkup of documents: "Documentation/x/y.rst" (from the
+ * project's root) and "y.rst" or "../y.rst" (from this page's folder)
+ * link to that page when there is one; the rest goes on to the C forms.
  */
 static void text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		 bool plain)
+{
+	size_t pos = 0, a, b;
+
+	while (!plain && doc_ref(s, len, pos, &a, &b)) {
+		const char *t = s + a, *src = w->pg->src ? w->pg->src : "";
+		const char *sl = strrchr(src, '/');
+		struct qu_buf path = QU_BUF_INIT, norm = QU_BUF_INIT;
+		uint32_t page;
+
+		if (b - a > 14 && !strncmp(t, "Documentation/", 14) &&
+		    (!a || !path_char(s[a - 1])))
+			qu_buf_add(&path, t + 14, b - a - 18);
+		else {
+			if (sl)
+				qu_buf_add(&path, src, (size_t)(sl - src) + 1);
+			qu_buf_add(&path, t, b - a - 4);
+		}
+		/* "a/../b" as the site names pages */
+		{
+			char *p = path.buf, *seg;
+
+			while ((seg = strsep(&p, "/"))) {
+				if (!strcmp(seg, "..")) {
+					char *up;
+
+					if (norm.len)
+						norm.len--;
+					up = memrchr(norm.buf, '/', norm.len);
+					norm.len = up ? (size_t)(up - norm.buf) + 1
+						      : 0;
+					norm.buf[norm.len] = 0;
+				} else if (*seg && strcmp(seg, ".")) {
+					qu_buf_adds(&norm, seg);
+					qu_buf_addc(&norm, '/');
+				}
+			}
+			if (norm.len)
+				norm.buf[--norm.len] = 0;
+		}
+		qu_buf_adds(&norm, ".rst");
+		page = qu_site_find_page(w->r->site, norm.buf);
+		qu_buf_fini(&path);
+		qu_buf_fini(&norm);
+		if (page == QU_NONE) {
+			c_text(w, parent, s + pos, b - pos, plain);
+		} else {
+			xmlNodePtr el;
+
+			c_text(w, parent, s + pos, a - pos, plain);
+			qu_buf_reset(&w->href);
+			qu_site_relpath(&w->href, w->f->out,
+					w->r->site->pages[page].out);
+			el = r_el(w->doc, parent, "a", "qu-doc-ref");
+			r_attr(el, "href", w->href.buf);
+			qu_buf_reset(&w->tmp);
+			qu_buf_add(&w->tmp, t, b - a);
+			r_text(w->doc, el, w->tmp.buf);
+		}
+		pos = b;
+	}
+	c_text(w, parent, s + pos, len - pos, plain);
+}
+
+/*
+ * Text, with the kernel's automarkup of C: "foo()" and "struct foo" link
+ * when the graph knows the symbol (Documentation/sphinx/automarkup.py),
+ * here on text nodes only, never in literals, links or titles.
+ */
+static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
+		   bool plain)
 {
 	struct qu_ref ref;
 	size_t pos = 0;
@@ -241,6 +348,18 @@ static void text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 	while (!plain && qu_graph_scan(&ref, s, len, pos, w->comment)) {
 		uint32_t sym;
 
+		/*
+		 * "@foo()": scripts/kernel-doc turns foo() into a function
+		 * reference before it looks for @param, so the "@" stays.
+		 */
+		if (ref.kind == QU_REF_PARAM && ref.end + 2 <= len &&
+		    s[ref.end] == '(' && s[ref.end + 1] == ')') {
+			qu_buf_reset(&w->tmp);
+			qu_buf_add(&w->tmp, s + pos, ref.start + 1 - pos);
+			r_text(w->doc, parent, w->tmp.buf);
+			pos = ref.start + 1;
+			continue;
+		}
 		if (highlight(w, parent, s, pos, &ref)) {
 			pos = ref.end;
 			continue;

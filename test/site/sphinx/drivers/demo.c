@@ -27,7 +27,7 @@ int demo_add(struct demo_ctx *ctx)
 EXPORT_SYMBOL(demo_add);
 
 /**
- * demo_reset() - start again
+ * demo_reset() - start again, as @demo_add() never does
  * @ctx: the context
  */
 static void demo_reset(struct demo_ctx *ctx)
