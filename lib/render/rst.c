@@ -45,6 +45,8 @@ struct rw {
 	uint32_t next_id; /* Sphinx's next "idN" after the parse's */
 	struct qu_buf pending; /* label ids the next section takes, "a b " */
 	struct qu_map fnref;   /* footnote name -> its first reference */
+	const struct qu_rst_node **refs; /* every footnote reference */
+	size_t nrefs;
 	struct qu_map fnum;    /* footnote name -> (uintptr_t) its number */
 	uint32_t nfoot;
 	bool comment; /* a kernel-doc comment: its highlights too */
@@ -2312,6 +2314,48 @@ static const char *const admon_title[QU_RST__COUNT] = {
 	[QU_RST_WARNING] = "Warning",
 };
 
+/*
+ * A footnote cited more than once: "(1, 2)" after its label, each a link
+ * back to one citation. Return: how many citations; written only when
+ * more than one.
+ */
+static size_t backrefs(struct rw *w, xmlNodePtr el, const char *name)
+{
+	struct qu_buf id = QU_BUF_INIT;
+	xmlNodePtr span = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < w->nrefs; i++) {
+		const char *rn = qu_rst_attr(w->refs[i], "refname");
+
+		n += rn && !strcmp(rn, name);
+	}
+	if (n < 2)
+		return n;
+	span = r_el(w->doc, el, "span", "qu-backrefs");
+	r_text(w->doc, span, "(");
+	for (i = 0, n = 0; i < w->nrefs; i++) {
+		const char *rn = qu_rst_attr(w->refs[i], "refname");
+		xmlNodePtr a;
+
+		if (!rn || strcmp(rn, name) ||
+		    !qu_rst_attr_item(&id, w->refs[i], "ids", 0))
+			continue;
+		if (n)
+			r_text(w->doc, span, ",");
+		a = r_el(w->doc, span, "a", NULL);
+		qu_buf_reset(&w->tmp);
+		qu_buf_addf(&w->tmp, "#%s", id.buf);
+		r_attr(a, "href", w->tmp.buf);
+		qu_buf_reset(&w->tmp);
+		qu_buf_addf(&w->tmp, "%zu", ++n);
+		r_text(w->doc, a, w->tmp.buf);
+	}
+	r_text(w->doc, span, ")");
+	qu_buf_fini(&id);
+	return n;
+}
+
 /* One body element (and, for a section, everything in it). */
 static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 {
@@ -2494,8 +2538,10 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 			ref = qu_map_get(&w->fnref, nm.buf, nm.len);
 		}
 		r_text(w->doc, lab, "[");
-		/* the link back to where it is cited, as Sphinx's */
-		if (ref && qu_rst_attr_item(&id, ref, "ids", 0)) {
+		/* the links back to where it is cited, as Sphinx's */
+		if (ref && backrefs(w, el, nm.buf) > 1) {
+			r_text(w->doc, lab, w->href.buf);
+		} else if (ref && qu_rst_attr_item(&id, ref, "ids", 0)) {
 			xmlNodePtr a = r_el(w->doc, lab, "a", NULL);
 
 			qu_buf_reset(&w->tmp);
@@ -2682,6 +2728,9 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 			slot = qu_map_slot(&w->fnref, rn, strlen(rn));
 			if (!*slot)
 				*slot = (void *)c;
+			w->refs = qu_xrealloc(w->refs,
+					      (w->nrefs + 1) * sizeof(*w->refs));
+			w->refs[w->nrefs++] = c;
 			break;
 		}
 		case QU_RST_TEXT:
@@ -2791,6 +2840,7 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_fini(&w.fnum);
 	qu_buf_fini(&w.pending);
 	free(w.anon);
+	free(w.refs);
 	qu_buf_fini(&w.tmp);
 	qu_buf_fini(&w.href);
 	qu_rst_free((struct qu_rst_doc *)w.rd);
@@ -2848,6 +2898,7 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_fini(&w.fnum);
 	qu_map_fini(&w.tocref);
 	free(w.anon);
+	free(w.refs);
 	qu_buf_fini(&name);
 	qu_buf_fini(&w.tmp);
 	qu_buf_fini(&w.href);
