@@ -28,6 +28,12 @@
  */
 #define MAX_WALK_DEPTH 400
 
+/*
+ * Levels of pages a toctree lists below itself; the kernel's deepest is
+ * 4, and it bounds two pages whose toctrees name each other.
+ */
+#define MAX_TOCTREE_DEPTH 8
+
 /* One page's walk. */
 struct rw {
 	const struct qu_render *r;
@@ -51,6 +57,9 @@ struct rw {
 	uint32_t nfoot;
 	bool comment; /* a kernel-doc comment: its highlights too */
 	unsigned includes; /* how deep in included files */
+	uint32_t toc_path[MAX_TOCTREE_DEPTH + 1]; /* the pages a toctree
+						   * is listing, outermost
+						   * first */
 	struct qu_map tocref; /* section node -> (uintptr_t) its contents
 			       * entry's "idN" */
 	unsigned depth, level;
@@ -1560,12 +1569,9 @@ static void toc_sections(struct rw *w, xmlNodePtr ul,
 /*
  * A toctree the way Sphinx draws one: each page's sections down to
  * :maxdepth: (a page with several top-level sections is several
- * entries), and the pages of its own toctrees below its first section.
- * MAX_TOCTREE_DEPTH bounds a tree nobody could read (the kernel's deepest
- * is 4).
+ * entries), and the pages of its own toctrees below the section holding
+ * them.
  */
-#define MAX_TOCTREE_DEPTH 8
-
 static void toc_link(struct rw *w, xmlNodePtr li, const struct qu_page *p,
 		     const char *id, const char *title, const char *num)
 {
@@ -1630,6 +1636,11 @@ static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
 
 	if (depth > maxdepth || depth > MAX_TOCTREE_DEPTH)
 		return;
+	/* two pages whose toctrees name each other are listed once */
+	for (c = 0; c + 1 < depth && c < MAX_TOCTREE_DEPTH; c++)
+		if (w->toc_path[c] == page)
+			return;
+	w->toc_path[depth - 1] = page;
 	lis = qu_xcalloc(p->nheadings + 1, sizeof(*lis));
 	while (k < p->nheadings || top) {
 		xmlNodePtr li = r_el(w->doc, ul, "li", NULL);
@@ -1675,9 +1686,17 @@ static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
 		}
 		if (d >= maxdepth)
 			continue;
-		for (size_t e = 0; e < part->npages; e++)
-			toc_page(w, sub_list(w, at), part->pages[e], d + 1,
-				 maxdepth, titles_only);
+		for (size_t e = 0; e < part->npages; e++) {
+			xmlNodePtr sub = sub_list(w, at);
+
+			toc_page(w, sub, part->pages[e], d + 1, maxdepth,
+				 titles_only);
+			/* a page left out (a cycle) leaves no empty list */
+			if (!sub->children) {
+				xmlUnlinkNode(sub);
+				xmlFreeNode(sub);
+			}
+		}
 	}
 	free(lis);
 }
@@ -1685,9 +1704,14 @@ static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
 static void rst_toctree(struct rw *w, xmlNodePtr parent,
 			const struct qu_part *part)
 {
-	xmlNodePtr nav = r_el(w->doc, parent, "nav", "qu-toctree"), ul;
+	xmlNodePtr nav, ul;
 	unsigned maxdepth = part->maxdepth ? part->maxdepth
 					   : MAX_TOCTREE_DEPTH;
+
+	/* every entry left out (an ancestor, a missing page): nothing */
+	if (!part->npages)
+		return;
+	nav = r_el(w->doc, parent, "nav", "qu-toctree");
 
 	if (part->caption)
 		r_text(w->doc, r_el(w->doc, nav, "p", "qu-toctree-caption"),
