@@ -188,6 +188,32 @@ bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
 	return true;
 }
 
+/* The inventory role of a C-domain directive, as Sphinx writes it. */
+static const char *c_role(const struct qu_rst_node *d)
+{
+	const char *name = qu_rst_attr(d, "name");
+
+	if (!name)
+		return NULL;
+	if (!strcmp(name, "c:function"))
+		return "c:function";
+	if (!strcmp(name, "c:macro"))
+		return "c:macro";
+	if (!strcmp(name, "c:struct"))
+		return "c:struct";
+	if (!strcmp(name, "c:union"))
+		return "c:union";
+	if (!strcmp(name, "c:enum"))
+		return "c:enum";
+	if (!strcmp(name, "c:enumerator"))
+		return "c:enumerator";
+	if (!strcmp(name, "c:member"))
+		return "c:member";
+	if (!strcmp(name, "c:var"))
+		return "c:var";
+	return "c:type";
+}
+
 static void label(struct walk *w, const struct qu_rst_node *n)
 {
 	const struct qu_rst_node *sec;
@@ -202,7 +228,7 @@ static void label(struct walk *w, const struct qu_rst_node *n)
 		qu_rst_plain(&title, title_of(sec));
 	for (k = 0; qu_rst_attr_item(&w->b, n, "names", k); k++)
 		w->sink->label(w->payload, w->b.buf, w->a.buf,
-			       title.len ? title.buf : NULL);
+			       title.len ? title.buf : NULL, NULL);
 	qu_buf_fini(&title);
 }
 
@@ -236,7 +262,7 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 		for (size_t k = 0; qu_rst_c_decl_id(&w->a, n, k); k++)
 			if (w->a.len)
 				w->sink->label(w->payload, w->a.buf, w->a.buf,
-					       NULL);
+					       NULL, c_role(n));
 		break;
 	case QU_RST_TEXT:
 		return;

@@ -638,7 +638,7 @@ static void rst_heading(void *payload, unsigned level, const char *text,
 }
 
 static void rst_label(void *payload, const char *name, const char *id,
-		      const char *title)
+		      const char *title, const char *role)
 {
 	struct rst_load *rl = payload;
 	struct qu_label *l;
@@ -648,6 +648,7 @@ static void rst_label(void *payload, const char *name, const char *id,
 	l->name = site_strdup(rl->s, name);
 	l->id = site_strdup(rl->s, id);
 	l->title = title ? site_strdup(rl->s, title) : NULL;
+	l->role = role ? site_strdup(rl->s, role) : NULL;
 }
 
 void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,

@@ -220,11 +220,14 @@ struct qu_heading {
  * @name: the label, normalised (lower case, blanks joined)
  * @id: the element id it gives on the page
  * @title: the title of the section it labels, or NULL
+ * @role: for a C-domain declaration (name "c.NAME"), its inventory role
+ *	("c:function", "c:macro", ...); NULL for a reST label
  */
 struct qu_label {
 	const char *name;
 	const char *id;
 	const char *title;
+	const char *role;
 };
 
 /**
@@ -331,14 +334,15 @@ struct qu_site_directive {
  * @heading: a section: level (1 for the page's title), plain text, id,
  *	1-based line
  * @label: a label (".. _name:" before a section or a block) with the id
- *	it gives and the labelled section's title, or NULL
+ *	it gives and the labelled section's title, or NULL; or a C-domain
+ *	declaration ("c.NAME", its role, such as "c:function")
  */
 struct qu_site_rst_sink {
 	void (*directive)(void *payload, const struct qu_site_directive *d);
 	void (*heading)(void *payload, unsigned level, const char *text,
 			const char *id, uint32_t line);
 	void (*label)(void *payload, const char *name, const char *id,
-		      const char *title);
+		      const char *title, const char *role);
 };
 
 /**

@@ -35,11 +35,12 @@ static void on_heading(void *payload, unsigned level, const char *text,
 }
 
 static void on_label(void *payload, const char *name, const char *id,
-		     const char *title)
+		     const char *title, const char *role)
 {
 	(void)payload;
 	(void)title;
 	assert(name && id && *id);
+	assert(!role || !strncmp(name, "c.", 2));
 }
 
 /* Every C-domain directive's signatures give an id or nothing. */
