@@ -3,14 +3,13 @@
  * rst.c - a reST page's body: the reader's tree walked into DOM nodes
  * (render stage)
  *
- * page.c calls render_rst() for a page whose first part is QU_PART_RST.
- * The tree of lib/rst becomes libxml2 nodes the way lib/markdown walks
- * cmark's AST: text is text nodes, escaped by construction; sections
- * keep docutils' ids, labels their ids; :ref:, :doc: and the C roles
- * resolve through the graph and the site; bare foo() and struct foo link
- * as the kernel's automarkup does. The kernel-doc and toctree directives
- * are the page's other parts, found by their offset. What is not
- * rendered faithfully is shown as a literal block with -Wrst-unrendered.
+ * page.c calls render_rst() for a page whose first part is QU_PART_RST,
+ * item.c render_rst_text() for a comment of a Sphinx project. The tree of
+ * lib/rst becomes libxml2 nodes the way lib/markdown walks cmark's AST:
+ * text is text nodes, escaped by construction; sections keep docutils'
+ * ids, labels their ids; :ref:, :doc: and the C roles resolve through the
+ * graph and the site; bare foo() and struct foo link as the kernel's
+ * automarkup does. Directives are rst_directive.c's.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,63 +20,9 @@
 
 #include "render_int.h"
 #include "rst/rst.h"
+#include "walk_int.h"
 
-/*
- * Nesting the walk follows; the reader stops at 100 levels
- * (RST_MAX_DEPTH), so this only guards against a tree made otherwise.
- */
-#define MAX_WALK_DEPTH 400
-
-/*
- * Levels of pages a toctree lists below itself; the kernel's deepest is
- * 4, and it bounds two pages whose toctrees name each other.
- */
-#define MAX_TOCTREE_DEPTH 8
-
-/* One page's walk. */
-struct rw {
-	const struct qu_render *r;
-	struct qu_md_ctx *ctx;
-	xmlDocPtr doc;
-	const struct qu_page *pg;
-	const struct frame *f;
-	const struct qu_rst_doc *rd;
-	struct qu_diags *diags;
-	struct qu_map targets; /* name -> target node (this page) */
-	struct qu_map substs;  /* name -> substitution_definition */
-	const struct qu_rst_node **anon;
-	size_t nanon, anon_next;
-	const char *lang; /* the highlight directive's language */
-	uint32_t next_id; /* Sphinx's next "idN" after the parse's */
-	struct qu_buf pending; /* label ids the next section takes, "a b " */
-	struct qu_map fnref;   /* footnote name -> its first reference */
-	const struct qu_rst_node **refs; /* every footnote reference */
-	size_t nrefs;
-	struct qu_map fnum;    /* footnote name -> (uintptr_t) its number */
-	uint32_t nfoot;
-	bool comment; /* a kernel-doc comment: its highlights too */
-	unsigned includes; /* how deep in included files */
-	uint32_t toc_path[MAX_TOCTREE_DEPTH + 1]; /* the pages a toctree
-						   * is listing, outermost
-						   * first */
-	struct qu_map tocref; /* section node -> (uintptr_t) its contents
-			       * entry's "idN" */
-	unsigned depth, level;
-	struct qu_buf tmp, href;
-};
-
-static void blocks(struct rw *w, xmlNodePtr parent,
-		   const struct qu_rst_node *first);
-static void block(struct rw *w, xmlNodePtr parent,
-		  const struct qu_rst_node *n);
-static struct qu_rst_doc *sub_parse(struct rw *w, const char *text,
-				    size_t len);
-static const char *secnum(const struct qu_render *r, uint32_t page,
-			  const char *id);
-static void inlines(struct rw *w, xmlNodePtr parent,
-		    const struct qu_rst_node *first, bool plain);
-
-static void where(const struct rw *w, uint32_t off, uint32_t *line,
+void rw_where(const struct rw *w, uint32_t off, uint32_t *line,
 		  uint32_t *col)
 {
 	*line = qu_lines_find(&w->rd->lines, off);
@@ -94,12 +39,12 @@ static void QU_PRINTF(4, 5) warn(struct rw *w, enum qu_diag_id id,
 	va_start(ap, fmt);
 	qu_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	where(w, off, &line, &col);
+	rw_where(w, off, &line, &col);
 	qu_diag(w->diags, id, w->pg->diag_path, line, col, "%s", msg.buf);
 	qu_buf_fini(&msg);
 }
 
-static const struct qu_rst_node *child(const struct qu_rst_node *n,
+const struct qu_rst_node *rw_child(const struct qu_rst_node *n,
 				       enum qu_rst_kind kind)
 {
 	const struct qu_rst_node *c;
@@ -111,7 +56,7 @@ static const struct qu_rst_node *child(const struct qu_rst_node *n,
 }
 
 /* The value of a directive's option, as plain text, or NULL. */
-static const char *option(struct rw *w, const struct qu_rst_node *d,
+const char *rw_option(struct rw *w, const struct qu_rst_node *d,
 			  const char *name)
 {
 	const struct qu_rst_node *c;
@@ -128,7 +73,7 @@ static const char *option(struct rw *w, const struct qu_rst_node *d,
 	return NULL;
 }
 
-static void set_ids(struct rw *w, xmlNodePtr el, const struct qu_rst_node *n)
+void rw_set_ids(struct rw *w, xmlNodePtr el, const struct qu_rst_node *n)
 {
 	struct qu_buf id = QU_BUF_INIT;
 
@@ -139,7 +84,7 @@ static void set_ids(struct rw *w, xmlNodePtr el, const struct qu_rst_node *n)
 }
 
 /* Ids past the first become empty spans, so every id still lands. */
-static void extra_ids(struct rw *w, xmlNodePtr parent,
+void rw_extra_ids(struct rw *w, xmlNodePtr parent,
 		      const struct qu_rst_node *n, size_t from)
 {
 	struct qu_buf id = QU_BUF_INIT;
@@ -150,7 +95,7 @@ static void extra_ids(struct rw *w, xmlNodePtr parent,
 }
 
 /* The "¶" link Sphinx puts after a heading, a caption or a signature. */
-static void headerlink(struct rw *w, xmlNodePtr el, const char *id)
+void rw_headerlink(struct rw *w, xmlNodePtr el, const char *id)
 {
 	xmlNodePtr a = r_el(w->doc, el, "a", "headerlink");
 
@@ -166,7 +111,7 @@ static void headerlink(struct rw *w, xmlNodePtr el, const char *id)
  * Sphinx's "idN" (its AutoNumbering transform names every enumerable
  * node with a title, counting on after the parser's ids).
  */
-static void caption_id(struct rw *w, xmlNodePtr el, const struct qu_rst_node *n,
+void rw_caption_id(struct rw *w, xmlNodePtr el, const struct qu_rst_node *n,
 		       struct qu_buf *id)
 {
 	qu_buf_reset(id);
@@ -280,7 +225,7 @@ static bool doc_ref(const char *s, size_t len, size_t pos, size_t *start,
  * project's root) and "y.rst" or "../y.rst" (from this page's folder)
  * link to that page when there is one; the rest goes on to the C forms.
  */
-static void text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
+void rw_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		 bool plain)
 {
 	size_t pos = 0, a, b;
@@ -434,7 +379,7 @@ static void split_title(const char *s, struct qu_buf *title,
 }
 
 /* A label as Sphinx normalises it: lower case, blanks joined. */
-static void norm_label(struct qu_buf *out, const char *s)
+void rw_norm_label(struct qu_buf *out, const char *s)
 {
 	bool sp = false;
 
@@ -472,7 +417,7 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 	uint32_t page;
 
 	split_title(s, &title, &target);
-	norm_label(&key, target.buf);
+	rw_norm_label(&key, target.buf);
 	l = qu_graph_label(w->r->g, key.buf, &page);
 	if (!l) {
 		unresolved(w, parent, n, ":ref: label",
@@ -747,7 +692,7 @@ static void reference(struct rw *w, xmlNodePtr parent,
 			const struct qu_label *l;
 			uint32_t page;
 
-			norm_label(&key, name);
+			rw_norm_label(&key, name);
 			l = qu_graph_label(w->r->g, key.buf, &page);
 			if (l) {
 				if (page != w->f->page)
@@ -767,12 +712,12 @@ static void reference(struct rw *w, xmlNodePtr parent,
 			     "reference '%s' names no target, showing it as "
 			     "text",
 			     name);
-		inlines(w, parent, n->first, true);
+		rw_inlines(w, parent, n->first, true);
 		return;
 	}
 	a = r_el(w->doc, parent, "a", uri ? "qu-external" : NULL);
 	r_attr(a, "href", w->href.buf);
-	inlines(w, a, n->first, true);
+	rw_inlines(w, a, n->first, true);
 }
 
 /*
@@ -838,7 +783,7 @@ static void unicode(struct rw *w, xmlNodePtr parent, const char *arg)
 	qu_buf_fini(&out);
 }
 
-static void inlines(struct rw *w, xmlNodePtr parent,
+void rw_inlines(struct rw *w, xmlNodePtr parent,
 		    const struct qu_rst_node *first, bool plain)
 {
 	const struct qu_rst_node *n;
@@ -851,14 +796,14 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 	for (n = first; n; n = n->next) {
 		switch (n->kind) {
 		case QU_RST_TEXT:
-			text(w, parent, n->text, n->len, plain);
+			rw_text(w, parent, n->text, n->len, plain);
 			break;
 		case QU_RST_EMPHASIS:
 		case QU_RST_STRONG:
 		case QU_RST_SUBSCRIPT:
 		case QU_RST_SUPERSCRIPT:
 		case QU_RST_TITLE_REFERENCE:
-			inlines(w, r_el(w->doc, parent, tags[n->kind], NULL),
+			rw_inlines(w, r_el(w->doc, parent, tags[n->kind], NULL),
 				n->first, plain);
 			break;
 		case QU_RST_LITERAL: {
@@ -887,8 +832,8 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 			if (qu_rst_attr(n, "refuri") || qu_rst_attr(n, "refname"))
 				break;
 			sp = r_el(w->doc, parent, "span", NULL);
-			set_ids(w, sp, n);
-			inlines(w, sp, n->first, plain);
+			rw_set_ids(w, sp, n);
+			rw_inlines(w, sp, n->first, plain);
 			break;
 		}
 		case QU_RST_SUBSTITUTION_REFERENCE: {
@@ -899,7 +844,7 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 
 			if (d && d->kind == QU_RST_DIRECTIVE) {
 				const struct qu_rst_node *a =
-					child(d, QU_RST_DIRECTIVE_ARGUMENTS);
+					rw_child(d, QU_RST_DIRECTIVE_ARGUMENTS);
 				char *arg;
 
 				qu_buf_reset(&w->tmp);
@@ -910,10 +855,10 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 				free(arg);
 			} else if (d && w->depth < MAX_WALK_DEPTH) {
 				w->depth++;
-				inlines(w, parent, d->first, plain);
+				rw_inlines(w, parent, d->first, plain);
 				w->depth--;
 			} else {
-				inlines(w, parent, n->first, plain);
+				rw_inlines(w, parent, n->first, plain);
 			}
 			break;
 		}
@@ -927,7 +872,7 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 				   : NULL;
 			struct qu_buf id = QU_BUF_INIT;
 
-			set_ids(w, a, n);
+			rw_set_ids(w, a, n);
 			if (t && qu_rst_attr_item(&id, t, "ids", 0)) {
 				qu_buf_reset(&w->href);
 				qu_buf_addf(&w->href, "#%s", id.buf);
@@ -936,7 +881,7 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 			qu_buf_fini(&id);
 			r_text(w->doc, a, "[");
 			if (n->first) {
-				inlines(w, a, n->first, true);
+				rw_inlines(w, a, n->first, true);
 			} else {
 				uintptr_t k = rn ? (uintptr_t)qu_map_get(
 							   &w->fnum, rn,
@@ -958,7 +903,7 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 			/* the directives of substitution definitions */
 			const char *nm = qu_rst_attr(n, "name");
 			const struct qu_rst_node *a =
-				child(n, QU_RST_DIRECTIVE_ARGUMENTS);
+				rw_child(n, QU_RST_DIRECTIVE_ARGUMENTS);
 
 			if (nm && !strcmp(nm, "unicode") && a) {
 				qu_buf_reset(&w->tmp);
@@ -973,13 +918,13 @@ static void inlines(struct rw *w, xmlNodePtr parent,
 			break;
 		}
 		default:
-			inlines(w, parent, n->first, plain);
+			rw_inlines(w, parent, n->first, plain);
 			break;
 		}
 	}
 }
 
-static void code_text(struct rw *w, xmlNodePtr parent, const char *lang,
+void rw_code_text(struct rw *w, xmlNodePtr parent, const char *lang,
 		      const char *s, size_t len)
 {
 	xmlNodePtr pre = r_el(w->doc, parent, "pre", "qu-code");
@@ -1021,7 +966,7 @@ static bool reader_knows(const char *name)
  * A directive quire does not render: its source, reconstructed from the
  * tree, as a literal block, and a warning, so nothing is silently lost.
  */
-static void unrendered(struct rw *w, xmlNodePtr parent,
+void rw_unrendered(struct rw *w, xmlNodePtr parent,
 		       const struct qu_rst_node *d, const char *why)
 {
 	struct qu_buf b = QU_BUF_INIT, v = QU_BUF_INIT;
@@ -1053,7 +998,7 @@ static void unrendered(struct rw *w, xmlNodePtr parent,
 			}
 		}
 	}
-	code_text(w, parent, NULL, b.buf, b.len);
+	rw_code_text(w, parent, NULL, b.buf, b.len);
 	/* an unknown one has its -Wrst-unknown-directive from the reader */
 	if (name && reader_knows(name))
 		warn(w, QU_W_RST_UNRENDERED, d->off,
@@ -1064,13 +1009,13 @@ static void unrendered(struct rw *w, xmlNodePtr parent,
 }
 
 /* Body elements of a directive's content, when it has any. */
-static void content(struct rw *w, xmlNodePtr parent,
+void rw_content(struct rw *w, xmlNodePtr parent,
 		    const struct qu_rst_node *d)
 {
-	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
+	const struct qu_rst_node *c = rw_child(d, QU_RST_DIRECTIVE_CONTENT);
 
 	if (c)
-		blocks(w, parent, c->first);
+		rw_blocks(w, parent, c->first);
 }
 
 static void admonition(struct rw *w, xmlNodePtr parent, const char *cls,
@@ -1082,1157 +1027,7 @@ static void admonition(struct rw *w, xmlNodePtr parent, const char *cls,
 	qu_buf_addf(&w->tmp, "qu-admonition %s", cls);
 	r_attr(div, "class", w->tmp.buf);
 	r_text(w->doc, r_el(w->doc, div, "p", "qu-admonition-title"), title);
-	blocks(w, div, first);
-}
-
-/* Whether @n is text of blanks only (between two leading roles). */
-static bool blank_text(const struct qu_rst_node *n)
-{
-	return n->kind == QU_RST_TEXT && strspn(n->text, " \n") == n->len;
-}
-
-/*
- * A cell count from flat-table's :cspan:`N` / :rspan:`N` roles at the
- * start of a cell; the roles are removed from what is shown.
- */
-static unsigned span_role(const struct qu_rst_node *cell, const char *which)
-{
-	const struct qu_rst_node *p = cell->first, *r;
-
-	if (!p || p->kind != QU_RST_PARAGRAPH)
-		return 0;
-	for (r = p->first; r && (r->kind == QU_RST_ROLE || blank_text(r));
-	     r = r->next) {
-		const char *nm = qu_rst_attr(r, "name");
-
-		if (r->kind == QU_RST_ROLE && nm && !strcmp(nm, which) &&
-		    r->first && r->first->kind == QU_RST_TEXT)
-			return (unsigned)strtoul(r->first->text, NULL, 10);
-	}
-	return 0;
-}
-
-/*
- * Columns a table may have; the kernel's widest has 20. Past it spans
- * are not tracked (the cells are still shown).
- */
-#define MAX_TABLE_COLS 1024
-
-/*
- * Lay out one row of a flat-table or list-table: where each cell goes
- * given the row spans above (@busy counts the rows each column is still
- * covered for). Return: the columns the row fills.
- */
-static unsigned row_cols(const struct qu_rst_node *cells, bool flat,
-			 unsigned *busy)
-{
-	const struct qu_rst_node *cell;
-	unsigned col = 0, k;
-
-	for (cell = cells ? cells->first : NULL; cell; cell = cell->next) {
-		unsigned cs = flat ? span_role(cell, "cspan") : 0;
-		unsigned rs = flat ? span_role(cell, "rspan") : 0;
-
-		while (col < MAX_TABLE_COLS && busy[col])
-			col++;
-		for (k = 0; k <= cs && col + k < MAX_TABLE_COLS; k++)
-			busy[col + k] = rs + 1;
-		col += cs + 1;
-	}
-	for (k = 0; k < MAX_TABLE_COLS; k++)
-		if (busy[k]) {
-			busy[k]--;
-			if (k >= col)
-				col = k + 1;
-		}
-	return col < MAX_TABLE_COLS ? col : MAX_TABLE_COLS;
-}
-
-/*
- * flat-table and list-table: a bullet list of rows, each a bullet list of
- * cells; :header-rows: rows are the head. flat-table cells may span with
- * :cspan: and :rspan:, and a row's last cell spans the columns the row
- * leaves empty (the kernel's rstFlatTable).
- */
-static void list_table(struct rw *w, xmlNodePtr parent,
-		       const struct qu_rst_node *d, bool flat)
-{
-	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
-	const struct qu_rst_node *list = c ? child(c, QU_RST_BULLET_LIST) : NULL;
-	const struct qu_rst_node *row, *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
-	const char *hr = option(w, d, "header-rows");
-	unsigned head = hr ? (unsigned)strtoul(hr, NULL, 10) : 0, nrow = 0;
-	unsigned *busy, ncols = 0;
-	xmlNodePtr t, thead = NULL, tbody = NULL;
-
-	if (!list) {
-		unrendered(w, parent, d, "its content is not a list of rows");
-		return;
-	}
-	busy = qu_xcalloc(MAX_TABLE_COLS, sizeof(*busy));
-	for (row = list->first; row; row = row->next) {
-		unsigned n = row_cols(child(row, QU_RST_BULLET_LIST), flat,
-				      busy);
-
-		if (n > ncols)
-			ncols = n;
-	}
-	memset(busy, 0, MAX_TABLE_COLS * sizeof(*busy));
-	t = r_el(w->doc, parent, "table", "qu-table");
-	if (args) {
-		xmlNodePtr cap = r_el(w->doc, t, "caption", NULL);
-		struct qu_buf id = QU_BUF_INIT;
-
-		caption_id(w, t, NULL, &id);
-		inlines(w, cap, args->first, false);
-		headerlink(w, cap, id.buf);
-		qu_buf_fini(&id);
-	}
-	for (row = list->first; row; row = row->next, nrow++) {
-		const struct qu_rst_node *cells = child(row, QU_RST_BULLET_LIST);
-		const struct qu_rst_node *cell, *x;
-		xmlNodePtr tr, td = NULL;
-		bool th = nrow < head;
-		unsigned filled;
-
-		if (row->kind != QU_RST_LIST_ITEM)
-			continue;
-		if (th && !thead)
-			thead = r_el(w->doc, t, "thead", NULL);
-		if (!th && !tbody)
-			tbody = r_el(w->doc, t, "tbody", NULL);
-		tr = r_el(w->doc, th ? thead : tbody, "tr", NULL);
-		/* a label before the row's cells names the row */
-		for (x = row->first; x; x = x->next)
-			if (x->kind == QU_RST_TARGET)
-				extra_ids(w, tr, x, 0);
-		filled = row_cols(cells, flat, busy);
-		for (cell = cells ? cells->first : NULL; cell;
-		     cell = cell->next) {
-			unsigned cs = flat ? span_role(cell, "cspan") : 0;
-			unsigned rs = flat ? span_role(cell, "rspan") : 0;
-			const struct qu_rst_node *b = cell->first;
-
-			td = r_el(w->doc, tr, th ? "th" : "td", NULL);
-			if (flat && !cell->next && filled < ncols)
-				cs += ncols - filled;
-			if (cs) {
-				qu_buf_reset(&w->tmp);
-				qu_buf_addf(&w->tmp, "%u", cs + 1);
-				r_attr(td, "colspan", w->tmp.buf);
-			}
-			if (rs) {
-				qu_buf_reset(&w->tmp);
-				qu_buf_addf(&w->tmp, "%u", rs + 1);
-				r_attr(td, "rowspan", w->tmp.buf);
-			}
-			if (flat && b && b->kind == QU_RST_PARAGRAPH &&
-			    b->first && b->first->kind == QU_RST_ROLE &&
-			    (span_role(cell, "cspan") ||
-			     span_role(cell, "rspan"))) {
-				/* the span roles lead the first paragraph */
-				xmlNodePtr p = r_el(w->doc, td, "p", NULL);
-
-				x = b->first;
-				while (x && (x->kind == QU_RST_ROLE ||
-					     blank_text(x)))
-					x = x->next;
-				if (x && x->kind == QU_RST_TEXT) {
-					size_t sp = strspn(x->text, " \n");
-
-					text(w, p, x->text + sp, x->len - sp,
-					     false);
-					x = x->next;
-				}
-				inlines(w, p, x, false);
-				b = b->next;
-			}
-			blocks(w, td, b);
-		}
-	}
-	free(busy);
-}
-
-/*
- * One CSV record of @s into @cells (NUL-separated in @cells, @n of them):
- * fields split by commas, "quoted" fields with "" for a quote, blanks
- * after a comma dropped, as csv-table's default dialect. Returns where the
- * next record starts.
- */
-static const char *csv_record(const char *s, struct qu_buf *cells, size_t *n)
-{
-	qu_buf_reset(cells);
-	*n = 0;
-	while (*s && *s != '\n') {
-		s += strspn(s, " \t");
-		if (*s == '"') {
-			for (s++; *s; s++) {
-				if (*s == '"' && s[1] == '"')
-					qu_buf_addc(cells, *s++);
-				else if (*s == '"')
-					break;
-				else
-					qu_buf_addc(cells, *s);
-			}
-			if (*s == '"')
-				s++;
-			s += strcspn(s, ",\n");
-		} else {
-			const char *e = s + strcspn(s, ",\n"), *t = e;
-
-			while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
-				t--;
-			qu_buf_add(cells, s, (size_t)(t - s));
-			s = e;
-		}
-		qu_buf_addc(cells, 0);
-		(*n)++;
-		if (*s == ',')
-			s++;
-		else
-			break;
-	}
-	return *s == '\n' ? s + 1 : s;
-}
-
-/* A CSV cell: its text read as reST, a paragraph as the cell's body. */
-static void csv_cell(struct rw *w, xmlNodePtr td, const char *text)
-{
-	struct qu_rst_doc *sub = sub_parse(w, text, strlen(text));
-
-	blocks(w, td, sub->root->first);
-	qu_rst_free(sub);
-}
-
-/* csv-table: :header: and the content, records of comma-separated cells. */
-static void csv_table(struct rw *w, xmlNodePtr parent,
-		      const struct qu_rst_node *d)
-{
-	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
-	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
-	const char *hdr = option(w, d, "header"), *hr;
-	struct qu_buf body = QU_BUF_INIT, cells = QU_BUF_INIT, h = QU_BUF_INIT;
-	xmlNodePtr t = r_el(w->doc, parent, "table", "qu-table"), tb, tr;
-	unsigned head = 0, row = 0;
-	const char *p;
-	size_t n, k;
-
-	if (hdr)
-		qu_buf_adds(&h, hdr);
-	hr = option(w, d, "header-rows");
-	if (hr)
-		head = (unsigned)strtoul(hr, NULL, 10);
-	if (c)
-		qu_rst_plain(&body, c);
-	if (args) {
-		xmlNodePtr cap = r_el(w->doc, t, "caption", NULL);
-		struct qu_buf id = QU_BUF_INIT;
-
-		caption_id(w, t, NULL, &id);
-		inlines(w, cap, args->first, false);
-		headerlink(w, cap, id.buf);
-		qu_buf_fini(&id);
-	}
-	if (h.len) {
-		tr = r_el(w->doc, r_el(w->doc, t, "thead", NULL), "tr", NULL);
-		csv_record(h.buf, &cells, &n);
-		for (k = 0, p = cells.buf; k < n; k++, p += strlen(p) + 1)
-			csv_cell(w, r_el(w->doc, tr, "th", NULL), p);
-	}
-	tb = r_el(w->doc, t, "tbody", NULL);
-	for (p = body.buf; *p; row++) {
-		const char *q;
-
-		p = csv_record(p, &cells, &n);
-		if (!n)
-			continue;
-		tr = r_el(w->doc, tb, "tr", NULL);
-		for (k = 0, q = cells.buf; k < n; k++, q += strlen(q) + 1)
-			csv_cell(w, r_el(w->doc, tr, row < head ? "th" : "td",
-					 NULL),
-				 q);
-	}
-	qu_buf_fini(&body);
-	qu_buf_fini(&cells);
-	qu_buf_fini(&h);
-}
-
-/* A docutils table: tgroup, thead, tbody, rows, entries with spans. */
-static void table(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n,
-		  const struct qu_rst_node *title)
-{
-	xmlNodePtr t = r_el(w->doc, parent, "table", "qu-table");
-	const struct qu_rst_node *g = child(n, QU_RST_TGROUP), *c;
-
-	if ((c = child(n, QU_RST_TITLE)))
-		title = c->first;
-	if (title) {
-		xmlNodePtr cap = r_el(w->doc, t, "caption", NULL);
-		struct qu_buf id = QU_BUF_INIT;
-
-		caption_id(w, t, n, &id);
-		inlines(w, cap, title, false);
-		headerlink(w, cap, id.buf);
-		qu_buf_fini(&id);
-	} else {
-		set_ids(w, t, n);
-	}
-	if (!g)
-		return;
-	for (c = g->first; c; c = c->next) {
-		const struct qu_rst_node *row, *e;
-		bool head = c->kind == QU_RST_THEAD;
-		xmlNodePtr sec;
-
-		if (c->kind != QU_RST_THEAD && c->kind != QU_RST_TBODY)
-			continue;
-		sec = r_el(w->doc, t, head ? "thead" : "tbody", NULL);
-		for (row = c->first; row; row = row->next) {
-			xmlNodePtr tr = r_el(w->doc, sec, "tr", NULL);
-
-			for (e = row->first; e; e = e->next) {
-				xmlNodePtr td = r_el(w->doc, tr,
-						     head ? "th" : "td", NULL);
-				const char *mc = qu_rst_attr(e, "morecols");
-				const char *mr = qu_rst_attr(e, "morerows");
-
-				if (mc) {
-					qu_buf_reset(&w->tmp);
-					qu_buf_addf(&w->tmp, "%lu",
-						    strtoul(mc, NULL, 10) + 1);
-					r_attr(td, "colspan", w->tmp.buf);
-				}
-				if (mr) {
-					qu_buf_reset(&w->tmp);
-					qu_buf_addf(&w->tmp, "%lu",
-						    strtoul(mr, NULL, 10) + 1);
-					r_attr(td, "rowspan", w->tmp.buf);
-				}
-				blocks(w, td, e->first);
-			}
-		}
-	}
-}
-
-/*
- * The "only" directive's expression, with "html" the one true tag (the
- * builder quire is): words, "not", "and", "or" and parentheses, as
- * Sphinx's Tags.eval_condition reads them.
- */
-struct cond {
-	const char *p;
-};
-
-static bool cond_or(struct cond *c, int depth);
-
-static void cond_blank(struct cond *c)
-{
-	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n')
-		c->p++;
-}
-
-static bool cond_atom(struct cond *c, int depth)
-{
-	const char *s;
-	size_t l;
-
-	cond_blank(c);
-	if (*c->p == '(' && depth < 32) {
-		bool v;
-
-		c->p++;
-		v = cond_or(c, depth + 1);
-		cond_blank(c);
-		if (*c->p == ')')
-			c->p++;
-		return v;
-	}
-	s = c->p;
-	while (*c->p && *c->p != ' ' && *c->p != ')' && *c->p != '(' &&
-	       *c->p != '\n')
-		c->p++;
-	l = (size_t)(c->p - s);
-	if (l == 3 && !strncmp(s, "not", 3))
-		return !cond_atom(c, depth + 1);
-	return (l == 4 && !strncmp(s, "html", 4)) ||
-	       (l == 12 && !strncmp(s, "builder_html", 12)) ||
-	       (l == 11 && !strncmp(s, "format_html", 11));
-}
-
-static bool cond_and(struct cond *c, int depth)
-{
-	bool v = cond_atom(c, depth);
-
-	for (;;) {
-		cond_blank(c);
-		if (strncmp(c->p, "and", 3) || depth > 64)
-			return v;
-		c->p += 3;
-		v = cond_atom(c, depth + 1) && v;
-	}
-}
-
-static bool cond_or(struct cond *c, int depth)
-{
-	bool v = cond_and(c, depth);
-
-	for (;;) {
-		cond_blank(c);
-		if (strncmp(c->p, "or", 2) || depth > 64)
-			return v;
-		c->p += 2;
-		v = cond_and(c, depth + 1) || v;
-	}
-}
-
-/*
- * c:function, c:macro, c:type, c:struct, ...: a declaration block, one
- * <dt> a signature (a line of the argument), then the content.
- */
-static void c_decl(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d)
-{
-	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
-	struct qu_buf sig = QU_BUF_INIT, id = QU_BUF_INIT;
-	xmlNodePtr dl = r_el(w->doc, parent, "dl", "qu-c-decl");
-	const char *line;
-	size_t k;
-
-	if (args)
-		qu_rst_plain(&sig, args);
-	for (k = 0, line = sig.buf; *line; k++) {
-		const char *nl = strchr(line, '\n');
-		size_t l = nl ? (size_t)(nl - line) : strlen(line);
-		xmlNodePtr dt = r_el(w->doc, dl, "dt", NULL);
-		xmlNodePtr code = r_el(w->doc, dt, "code", "language-c");
-
-		while (l && (*line == ' ' || *line == '\t')) {
-			line++;
-			l--;
-		}
-		qu_md_highlight_c(w->doc, code, line, l);
-		if (qu_rst_c_decl_id(&id, d, k) && id.len) {
-			r_attr(dt, "id", id.buf);
-			headerlink(w, dt, id.buf);
-		}
-		line += l + (nl != NULL);
-	}
-	content(w, r_el(w->doc, dl, "dd", NULL), d);
-	qu_buf_fini(&sig);
-	qu_buf_fini(&id);
-}
-
-/* contents: the sections below the directive's own, down to :depth:. */
-static void toc_sections(struct rw *w, xmlNodePtr ul,
-			 const struct qu_rst_node *first, unsigned depth)
-{
-	const struct qu_rst_node *s;
-	struct qu_buf id = QU_BUF_INIT;
-
-	for (s = first; s; s = s->next) {
-		const struct qu_rst_node *t;
-		xmlNodePtr li, a;
-
-		if (s->kind != QU_RST_SECTION || !(t = child(s, QU_RST_TITLE)))
-			continue;
-		li = r_el(w->doc, ul, "li", NULL);
-		a = r_el(w->doc, li, "a", NULL);
-		{
-			uintptr_t n = (uintptr_t)qu_map_get(
-				&w->tocref, (const char *)&s, sizeof(s));
-
-			if (n) {
-				qu_buf_reset(&w->tmp);
-				qu_buf_addf(&w->tmp, "id%lu", (unsigned long)n);
-				r_attr(a, "id", w->tmp.buf);
-			}
-		}
-		if (qu_rst_attr_item(&id, s, "ids", 0)) {
-			qu_buf_reset(&w->href);
-			qu_buf_addf(&w->href, "#%s", id.buf);
-			r_attr(a, "href", w->href.buf);
-		}
-		inlines(w, a, t->first, true);
-		if (depth > 1) {
-			const struct qu_rst_node *sub;
-
-			for (sub = s->first; sub; sub = sub->next)
-				if (sub->kind == QU_RST_SECTION)
-					break;
-			if (sub)
-				toc_sections(w, r_el(w->doc, li, "ul", NULL),
-					     sub, depth - 1);
-		}
-	}
-	qu_buf_fini(&id);
-}
-
-/*
- * A toctree the way Sphinx draws one: each page's sections down to
- * :maxdepth: (a page with several top-level sections is several
- * entries), and the pages of its own toctrees below the section holding
- * them.
- */
-static void toc_link(struct rw *w, xmlNodePtr li, const struct qu_page *p,
-		     const char *id, const char *title, const char *num)
-{
-	qu_buf_reset(&w->href);
-	if (p != w->pg)
-		qu_site_relpath(&w->href, w->f->out, p->out);
-	if (id)
-		qu_buf_addf(&w->href, "#%s", id);
-	qu_buf_reset(&w->tmp);
-	if (num)
-		qu_buf_addf(&w->tmp, "%s. ", num);
-	qu_buf_adds(&w->tmp, title);
-	r_link(w->doc, li, w->href.len ? w->href.buf : "#", w->tmp.buf);
-}
-
-/*
- * The headings below a heading of @p (deeper levels), from @k on; the
- * entry of each heading shown goes to @lis[k], for the toctrees inside.
- */
-static size_t toc_headings(struct rw *w, xmlNodePtr li,
-			   const struct qu_page *p, size_t k, unsigned level,
-			   unsigned depth, unsigned maxdepth, xmlNodePtr *lis)
-{
-	xmlNodePtr ul = NULL;
-
-	while (k < p->nheadings && p->headings[k].level > level) {
-		const struct qu_heading *h = &p->headings[k];
-		xmlNodePtr sub;
-
-		if (h->level != level + 1 || depth > maxdepth) {
-			k++;
-			continue;
-		}
-		if (!ul)
-			ul = r_el(w->doc, li, "ul", NULL);
-		sub = r_el(w->doc, ul, "li", NULL);
-		lis[k] = sub;
-		toc_link(w, sub, p, h->id, h->text,
-			 secnum(w->r, (uint32_t)(p - w->r->site->pages), h->id));
-		k = toc_headings(w, sub, p, k + 1, level + 1, depth + 1,
-				 maxdepth, lis);
-	}
-	return k;
-}
-
-/* The <ul> of @li, made when it has none yet. */
-static xmlNodePtr sub_list(struct rw *w, xmlNodePtr li)
-{
-	if (li->last && li->last->type == XML_ELEMENT_NODE &&
-	    !strcmp((const char *)li->last->name, "ul"))
-		return li->last;
-	return r_el(w->doc, li, "ul", NULL);
-}
-
-static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
-		     unsigned depth, unsigned maxdepth, bool titles_only)
-{
-	const struct qu_page *p = &w->r->site->pages[page];
-	xmlNodePtr first = NULL, *lis;
-	size_t k = 0, c;
-	bool top = true;
-
-	if (depth > maxdepth || depth > MAX_TOCTREE_DEPTH)
-		return;
-	/* two pages whose toctrees name each other are listed once */
-	for (c = 0; c + 1 < depth && c < MAX_TOCTREE_DEPTH; c++)
-		if (w->toc_path[c] == page)
-			return;
-	w->toc_path[depth - 1] = page;
-	lis = qu_xcalloc(p->nheadings + 1, sizeof(*lis));
-	while (k < p->nheadings || top) {
-		xmlNodePtr li = r_el(w->doc, ul, "li", NULL);
-		const struct qu_heading *h = k < p->nheadings ? &p->headings[k]
-							       : NULL;
-
-		/* the first top-level section is the page itself */
-		toc_link(w, li, p, top ? NULL : h->id,
-			 top || !h ? p->title : h->text,
-			 h ? secnum(w->r, page, h->id) : NULL);
-		if (!first)
-			first = li;
-		top = false;
-		if (!h)
-			break;
-		lis[k] = li;
-		k = titles_only ? k + 1
-				: toc_headings(w, li, p, k + 1, h->level,
-					       depth + 1, maxdepth, lis);
-		while (k < p->nheadings && p->headings[k].level != 1)
-			k++;
-		if (k >= p->nheadings)
-			break;
-	}
-	/*
-	 * The pages of this page's toctrees, under the entry of the section
-	 * holding the toctree (the page's first when that one is not shown).
-	 */
-	for (c = 0; c < p->nparts; c++) {
-		const struct qu_part *part = &p->parts[c];
-		xmlNodePtr at = first;
-		unsigned d = depth;
-		size_t hk, in = SIZE_MAX;
-
-		if (part->kind != QU_PART_TOCTREE || part->hidden)
-			continue;
-		for (hk = 0; hk < p->nheadings; hk++)
-			if (p->headings[hk].line < part->line)
-				in = hk;
-		if (in != SIZE_MAX && lis[in]) {
-			at = lis[in];
-			d = depth + p->headings[in].level - 1;
-		}
-		if (d >= maxdepth)
-			continue;
-		for (size_t e = 0; e < part->npages; e++) {
-			xmlNodePtr sub = sub_list(w, at);
-
-			toc_page(w, sub, part->pages[e], d + 1, maxdepth,
-				 titles_only);
-			/* a page left out (a cycle) leaves no empty list */
-			if (!sub->children) {
-				xmlUnlinkNode(sub);
-				xmlFreeNode(sub);
-			}
-		}
-	}
-	free(lis);
-}
-
-static void rst_toctree(struct rw *w, xmlNodePtr parent,
-			const struct qu_part *part)
-{
-	xmlNodePtr nav, ul;
-	unsigned maxdepth = part->maxdepth ? part->maxdepth
-					   : MAX_TOCTREE_DEPTH;
-
-	/* every entry left out (an ancestor, a missing page): nothing */
-	if (!part->npages)
-		return;
-	nav = r_el(w->doc, parent, "nav", "qu-toctree");
-
-	if (part->caption)
-		r_text(w->doc, r_el(w->doc, nav, "p", "qu-toctree-caption"),
-		       part->caption);
-	ul = r_el(w->doc, nav, "ul", NULL);
-	for (size_t i = 0; i < part->npages; i++)
-		toc_page(w, ul, part->pages[i], 1, maxdepth, part->titles_only);
-}
-
-/* The part of the page a kernel-doc or toctree directive became. */
-static const struct qu_part *part_at(const struct rw *w, uint32_t off,
-				     size_t *k_out)
-{
-	size_t k;
-
-	for (k = 1; k < w->pg->nparts; k++)
-		if (w->pg->parts[k].off == off) {
-			*k_out = k;
-			return &w->pg->parts[k];
-		}
-	return NULL;
-}
-
-/* image, figure and kernel-figure: the picture, then caption and legend. */
-static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
-		  bool figure)
-{
-	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
-	struct qu_buf src = QU_BUF_INIT;
-	xmlNodePtr box = figure ? r_el(w->doc, parent, "figure", "qu-figure")
-				: parent;
-	xmlNodePtr img;
-	const char *alt;
-
-	if (args)
-		qu_rst_plain(&src, args);
-	/* a .dot or .svg the kernel's extension converts stays its name */
-	img = r_el(w->doc, box, "img", NULL);
-	if (src.len && qu_md_url_is_safe(src.buf))
-		r_attr(img, "src", src.buf);
-	alt = option(w, d, "alt");
-	r_attr(img, "alt", alt ? alt : "");
-	if (figure) {
-		const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
-		const struct qu_rst_node *b = c ? c->first : NULL;
-
-		if (b && b->kind == QU_RST_PARAGRAPH) {
-			xmlNodePtr cap = r_el(w->doc, box, "figcaption", NULL);
-			struct qu_buf id = QU_BUF_INIT;
-
-			caption_id(w, box, NULL, &id);
-			inlines(w, cap, b->first, false);
-			headerlink(w, cap, id.buf);
-			qu_buf_fini(&id);
-			b = b->next;
-		}
-		blocks(w, box, b);
-	}
-	qu_buf_fini(&src);
-}
-
-/*
- * glossary: "term" lines, each followed by its indented definition; each
- * term gets Sphinx's id "term-NAME".
- */
-static void glossary(struct rw *w, xmlNodePtr parent,
-		     const struct qu_rst_node *d)
-{
-	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
-	struct qu_buf body = QU_BUF_INIT, def = QU_BUF_INIT;
-	xmlNodePtr dl = r_el(w->doc, parent, "dl", "qu-glossary"), dd = NULL;
-	const char *p;
-
-	if (c)
-		qu_rst_plain(&body, c);
-	for (p = body.buf; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t l = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (l && p[0] != ' ' && p[0] != '\t') {
-			xmlNodePtr dt;
-
-			if (dd && def.len)
-				r_text(w->doc, r_el(w->doc, dd, "p", NULL),
-				       def.buf);
-			qu_buf_reset(&def);
-			dt = r_el(w->doc, dl, "dt", NULL);
-			qu_buf_reset(&w->href);
-			qu_buf_adds(&w->href, "term-");
-			for (size_t i = 0; i < l; i++) {
-				char ch = p[i];
-
-				if ((ch >= 'a' && ch <= 'z') ||
-				    (ch >= '0' && ch <= '9'))
-					qu_buf_addc(&w->href, ch);
-				else if (ch >= 'A' && ch <= 'Z')
-					qu_buf_addc(&w->href, (char)(ch + 32));
-				else if (w->href.buf[w->href.len - 1] != '-')
-					qu_buf_addc(&w->href, '-');
-			}
-			while (w->href.buf[w->href.len - 1] == '-')
-				w->href.buf[--w->href.len] = 0;
-			r_attr(dt, "id", w->href.buf);
-			qu_buf_reset(&w->tmp);
-			qu_buf_add(&w->tmp, p, l);
-			r_text(w->doc, dt, w->tmp.buf);
-			dd = r_el(w->doc, dl, "dd", NULL);
-		} else if (l && dd) {
-			const char *s = p;
-			size_t sl = l;
-
-			while (sl && (*s == ' ' || *s == '\t')) {
-				s++;
-				sl--;
-			}
-			if (def.len)
-				qu_buf_addc(&def, ' ');
-			qu_buf_add(&def, s, sl);
-		} else if (!l && dd && def.len) {
-			r_text(w->doc, r_el(w->doc, dd, "p", NULL), def.buf);
-			qu_buf_reset(&def);
-		}
-		p += l + (nl != NULL);
-	}
-	if (dd && def.len)
-		r_text(w->doc, r_el(w->doc, dd, "p", NULL), def.buf);
-	qu_buf_fini(&body);
-	qu_buf_fini(&def);
-}
-
-/*
- * Text the reader kept as a directive's argument or option that Sphinx
- * reads as reST (a table's title, a caption): parsed as a page of its
- * own; its parse diagnostics were the reader's already. Free with
- * qu_rst_free().
- */
-static struct qu_rst_doc *sub_parse(struct rw *w, const char *text, size_t len)
-{
-	struct qu_diags scratch;
-	struct qu_rst_doc *sub;
-
-	qu_diags_init(&scratch);
-	sub = qu_rst_parse_ex(&scratch, w->pg->diag_path, text, len,
-			      QU_RST_SPHINX_IDS);
-	qu_diags_fini(&scratch);
-	return sub;
-}
-
-/* The inline nodes of a one-paragraph sub-document, or NULL. */
-static const struct qu_rst_node *sub_inline(const struct qu_rst_doc *sub)
-{
-	const struct qu_rst_node *p = sub->root->first;
-
-	return p && p->kind == QU_RST_PARAGRAPH ? p->first : NULL;
-}
-
-/*
- * seealso: Sphinx reads its argument as the first paragraph of its
- * content; the reader kept it as text, so it is parsed here as a page of
- * its own (its parse diagnostics were the reader's already).
- */
-static void seealso(struct rw *w, xmlNodePtr parent, const struct qu_buf *arg,
-		    const struct qu_rst_node *c)
-{
-	xmlNodePtr div = r_el(w->doc, parent, "div",
-			      "qu-admonition qu-seealso");
-
-	r_text(w->doc, r_el(w->doc, div, "p", "qu-admonition-title"),
-	       "See also");
-	if (arg->len) {
-		struct qu_diags scratch;
-		struct qu_rst_doc *sub;
-		const struct qu_rst_doc *save = w->rd;
-
-		qu_diags_init(&scratch);
-		sub = qu_rst_parse_ex(&scratch, w->pg->diag_path, arg->buf,
-				      arg->len, QU_RST_SPHINX_IDS);
-		w->rd = sub;
-		blocks(w, div, sub->root->first);
-		w->rd = save;
-		qu_rst_free(sub);
-		qu_diags_fini(&scratch);
-	}
-	if (c)
-		blocks(w, div, c->first);
-}
-
-/*
- * kernel-render: a figure made from DOT or SVG text by the kernel's
- * extension; quire shows the caption and the source, and says so.
- */
-static void kernel_render(struct rw *w, xmlNodePtr parent,
-			  const struct qu_rst_node *d)
-{
-	xmlNodePtr fig = r_el(w->doc, parent, "figure", "qu-figure");
-	const char *cap = option(w, d, "caption");
-	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
-	struct qu_buf body = QU_BUF_INIT;
-	uint32_t line, col;
-
-	if (c)
-		qu_rst_plain(&body, c);
-	code_text(w, fig, NULL, body.buf, body.len);
-	if (cap) {
-		struct qu_rst_doc *sub = sub_parse(w, cap, strlen(cap));
-		xmlNodePtr fc = r_el(w->doc, fig, "figcaption", NULL);
-		struct qu_buf id = QU_BUF_INIT;
-
-		caption_id(w, fig, NULL, &id);
-		inlines(w, fc, sub_inline(sub), false);
-		headerlink(w, fc, id.buf);
-		qu_buf_fini(&id);
-		qu_rst_free(sub);
-	}
-	where(w, d->off, &line, &col);
-	qu_diag(w->diags, QU_W_RST_UNRENDERED, w->pg->diag_path, line, col,
-		"directive 'kernel-render' is not rendered (quire draws no "
-		"DOT or SVG); showing its source");
-	qu_buf_fini(&body);
-}
-
-/*
- * Nested includes: a file including itself would never end. Sphinx has
- * no limit but Python's recursion; the kernel nests two deep.
- */
-#define MAX_INCLUDE_DEPTH 8
-
-/*
- * include and literalinclude: the file the site read, cut by
- * :start-after: / :end-before: / :start-line: / :end-line:, shown as a
- * literal block (:literal:, :code:, literalinclude) or read as reST in
- * place of the directive.
- */
-static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
-		    const struct qu_part *part, bool literal)
-{
-	const char *t = part->text, *e = part->text + part->len, *o;
-	const char *lang = NULL;
-	size_t k;
-
-	if ((o = option(w, d, "start-line"))) {
-		for (k = strtoul(o, NULL, 10); k && t < e; k--) {
-			const char *nl = memchr(t, '\n', (size_t)(e - t));
-
-			t = nl ? nl + 1 : e;
-		}
-	}
-	if ((o = option(w, d, "end-line"))) {
-		const char *p = t;
-
-		for (k = strtoul(o, NULL, 10); k && p < e; k--) {
-			const char *nl = memchr(p, '\n', (size_t)(e - p));
-
-			p = nl ? nl + 1 : e;
-		}
-		e = p;
-	}
-	if ((o = option(w, d, "start-after")) && *o) {
-		const char *m = memmem(t, (size_t)(e - t), o, strlen(o));
-
-		if (m)
-			t = m + strlen(o);
-	}
-	if ((o = option(w, d, "end-before")) && *o) {
-		const char *m = memmem(t, (size_t)(e - t), o, strlen(o));
-
-		if (m)
-			e = m;
-	}
-	if (option(w, d, "literal"))
-		literal = true;
-	if ((o = option(w, d, "code")) || (o = option(w, d, "language"))) {
-		literal = true;
-		lang = *o ? qu_arena_strdup(&((struct qu_rst_doc *)w->rd)->arena,
-					    o)
-			  : NULL;
-	}
-	if (literal) {
-		code_text(w, parent, lang, t, (size_t)(e - t));
-	} else if (w->includes < MAX_INCLUDE_DEPTH) {
-		struct qu_rst_doc *sub = sub_parse(w, t, (size_t)(e - t));
-		const struct qu_rst_doc *save = w->rd;
-
-		w->includes++;
-		w->rd = sub;
-		blocks(w, parent, sub->root->first);
-		w->rd = save;
-		w->includes--;
-		qu_rst_free(sub);
-	}
-}
-
-/*
- * Raw HTML a site allows still loses the tags GitHub's tagfilter
- * extension disarms in Markdown (<script>, <iframe>, ...): their "<"
- * becomes "&lt;", so both markups let the same HTML through. Golden:
- * test/site/rawhtml.
- */
-static void tag_filter(struct qu_buf *b)
-{
-	static const char *const bad[] = {"title",    "textarea", "style",
-					  "xmp",      "iframe",	  "noembed",
-					  "noframes", "script",	  "plaintext"};
-	struct qu_buf out = QU_BUF_INIT;
-	size_t i, k;
-
-	for (i = 0; i < b->len; i++) {
-		const char *p = b->buf + i + 1;
-
-		if (b->buf[i] == '<') {
-			if (*p == '/')
-				p++;
-			for (k = 0; k < QU_ARRAY_SIZE(bad); k++) {
-				size_t l = strlen(bad[k]);
-
-				if (!strncasecmp(p, bad[k], l) &&
-				    strchr(" \t\n/>", p[l] ? p[l] : ' '))
-					break;
-			}
-			if (k < QU_ARRAY_SIZE(bad)) {
-				qu_buf_adds(&out, "&lt;");
-				continue;
-			}
-		}
-		qu_buf_addc(&out, b->buf[i]);
-	}
-	qu_buf_reset(b);
-	qu_buf_add(b, out.buf, out.len);
-	qu_buf_fini(&out);
-}
-
-static void directive(struct rw *w, xmlNodePtr parent,
-		      const struct qu_rst_node *d)
-{
-	const char *name = qu_rst_attr(d, "name");
-	const struct qu_rst_node *args = child(d, QU_RST_DIRECTIVE_ARGUMENTS);
-	const struct qu_rst_node *c = child(d, QU_RST_DIRECTIVE_CONTENT);
-	struct qu_buf arg = QU_BUF_INIT, body = QU_BUF_INIT;
-
-	if (!name)
-		name = "";
-	if (args)
-		qu_rst_plain(&arg, args);
-	if (!strcmp(name, "kernel-doc") || !strcmp(name, "toctree")) {
-		size_t k, j;
-		const struct qu_part *part = part_at(w, d->off, &k);
-
-		/* no part: the site reported why (a missing file) */
-		if (part && part->kind == QU_PART_KDOC)
-			for (j = w->r->g->part_start[w->f->page][k];
-			     j < w->r->g->part_start[w->f->page][k + 1]; j++)
-				render_item(w->r, w->ctx, parent,
-					    &w->r->g->placed[j]);
-		else if (part && part->kind == QU_PART_TOCTREE &&
-			 !part->hidden)
-			rst_toctree(w, parent, part);
-	} else if (!strcmp(name, "include") ||
-		   !strcmp(name, "literalinclude")) {
-		size_t k;
-		const struct qu_part *part =
-			w->includes ? NULL : part_at(w, d->off, &k);
-
-		/* no part: "<isonum.txt>", or the site reported why */
-		if (part && part->kind == QU_PART_INCLUDE)
-			include(w, parent, d, part, name[0] == 'l');
-		else if (w->includes)
-			unrendered(w, parent, d, "an include in an included file");
-	} else if (!strcmp(name, "code-block") || !strcmp(name, "code") ||
-		   !strcmp(name, "sourcecode")) {
-		if (c)
-			qu_rst_plain(&body, c);
-		code_text(w, parent, arg.len ? arg.buf : w->lang, body.buf,
-			  body.len);
-	} else if (!strcmp(name, "parsed-literal") || !strcmp(name, "math") ||
-		   !strcmp(name, "productionlist")) {
-		if (c)
-			qu_rst_plain(&body, c);
-		if (!body.len)
-			qu_buf_add(&body, arg.buf, arg.len);
-		code_text(w, parent, NULL, body.buf, body.len);
-	} else if (!strcmp(name, "highlight")) {
-		w->lang = arg.len ? qu_arena_strdup(&((struct qu_rst_doc *)
-							      w->rd)->arena,
-						    arg.buf)
-				  : NULL;
-	} else if (!strcmp(name, "tabularcolumns") || !strcmp(name, "index") ||
-		   !strcmp(name, "sectnum") || !strncmp(name, "c:namespace", 11) ||
-		   !strcmp(name, "title")) {
-		/* LaTeX and index hints: nothing to show in HTML */
-	} else if (!strcmp(name, "raw")) {
-		if (c)
-			qu_rst_plain(&body, c);
-		if (strstr(arg.buf, "html") && body.len) {
-			if (w->r->site->cfg.allow_html) {
-				/* the site opted in: written as it is */
-				xmlNodePtr t;
-
-				tag_filter(&body);
-				t = xmlNewDocTextLen(w->doc, BAD_CAST body.buf,
-						     (int)body.len);
-
-				if (!t)
-					qu_die_oom();
-				t->name = xmlStringTextNoenc;
-				if (!xmlAddChild(parent, t))
-					qu_die_oom();
-			} else
-				unrendered(w, parent, d,
-					   "raw HTML needs allow_html");
-		}
-		/* raw LaTeX and other formats are for other builders */
-	} else if (!strcmp(name, "only")) {
-		struct cond cd = {arg.buf};
-
-		if (cond_or(&cd, 0))
-			content(w, parent, d);
-	} else if (!strcmp(name, "csv-table")) {
-		csv_table(w, parent, d);
-	} else if (!strcmp(name, "unicode") || !strcmp(name, "date")) {
-		/* in substitution definitions: shown where they are used */
-	} else if (!strcmp(name, "flat-table") || !strcmp(name, "list-table")) {
-		list_table(w, parent, d, name[0] == 'f');
-	} else if (!strcmp(name, "table")) {
-		/* the argument is the title of the table in the content */
-		struct qu_rst_doc *sub = arg.len ? sub_parse(w, arg.buf,
-							     arg.len)
-						 : NULL;
-		const struct qu_rst_node *tb = c ? c->first : NULL;
-
-		for (; tb; tb = tb->next)
-			if (tb->kind == QU_RST_TABLE)
-				table(w, parent, tb, sub ? sub_inline(sub) : NULL);
-			else
-				block(w, parent, tb);
-		qu_rst_free(sub);
-	} else if (!strcmp(name, "kernel-render")) {
-		kernel_render(w, parent, d);
-	} else if (!strncmp(name, "c:", 2)) {
-		c_decl(w, parent, d);
-	} else if (!strcmp(name, "seealso")) {
-		seealso(w, parent, &arg, c);
-	} else if (!strcmp(name, "versionadded") ||
-		   !strcmp(name, "versionchanged") ||
-		   !strcmp(name, "deprecated")) {
-		xmlNodePtr div = r_el(w->doc, parent, "div", "qu-version");
-
-		qu_buf_reset(&w->tmp);
-		qu_buf_addf(&w->tmp, "%s %s",
-			    name[7] == 'a'   ? "New in version"
-			    : name[7] == 'c' ? "Changed in version"
-					     : "Deprecated since version",
-			    arg.buf);
-		r_text(w->doc, r_el(w->doc, div, "p", "qu-version-title"),
-		       w->tmp.buf);
-		content(w, div, d);
-	} else if (!strcmp(name, "topic") || !strcmp(name, "sidebar")) {
-		xmlNodePtr div = r_el(w->doc, parent, "div", "qu-topic");
-
-		r_text(w->doc, r_el(w->doc, div, "p", "qu-topic-title"),
-		       arg.buf);
-		content(w, div, d);
-	} else if (!strcmp(name, "rubric")) {
-		r_text(w->doc, r_el(w->doc, parent, "p", "qu-rubric"),
-		       arg.buf);
-	} else if (!strcmp(name, "centered")) {
-		r_text(w->doc, r_el(w->doc, parent, "p", "qu-centered"),
-		       arg.buf);
-	} else if (!strcmp(name, "class") || !strcmp(name, "cssclass") ||
-		   !strcmp(name, "hlist")) {
-		content(w, parent, d);
-	} else if (!strcmp(name, "contents")) {
-		xmlNodePtr nav = r_el(w->doc, parent, "nav", "qu-contents");
-
-		/* the topic's name is its title, "Contents" by default */
-		norm_label(&w->href, arg.len ? arg.buf : "Contents");
-		qu_buf_reset(&w->tmp);
-		for (const char *p = w->href.buf; *p; p++)
-			qu_buf_addc(&w->tmp, *p == ' ' ? '-' : *p);
-		r_attr(nav, "id", w->tmp.buf);
-		const char *dp = option(w, d, "depth");
-		unsigned depth = dp ? (unsigned)strtoul(dp, NULL, 10) : 0;
-		const struct qu_rst_node *from = d->next;
-
-		if (arg.len)
-			r_text(w->doc, r_el(w->doc, nav, "p", "qu-topic-title"),
-			       arg.buf);
-		/* :local: lists the sections after it; else the page's */
-		if (!option(w, d, "local"))
-			from = w->rd->root->first;
-		toc_sections(w, r_el(w->doc, nav, "ul", NULL), from,
-			     depth ? depth : 8);
-	} else if (!strcmp(name, "image")) {
-		image(w, parent, d, false);
-	} else if (!strcmp(name, "figure") || !strcmp(name, "kernel-figure")) {
-		image(w, parent, d, true);
-	} else if (!strcmp(name, "glossary")) {
-		glossary(w, parent, d);
-	} else {
-		unrendered(w, parent, d, "not supported yet");
-	}
-	qu_buf_fini(&arg);
-	qu_buf_fini(&body);
-}
-
-/*
- * The number a :numbered: toctree gives heading @id of @page, or NULL.
- * Headings are found by id: sections the site did not see (in an
- * included file, in an "only" for another builder) have none.
- */
-static const char *secnum(const struct qu_render *r, uint32_t page,
-			  const char *id)
-{
-	const struct qu_page *pg = &r->site->pages[page];
-	size_t k;
-
-	if (!r->secnums || !r->secnums[page] || !id)
-		return NULL;
-	for (k = 0; k < pg->nheadings; k++)
-		if (!strcmp(pg->headings[k].id, id))
-			return r->secnums[page][k];
-	return NULL;
+	rw_blocks(w, div, first);
 }
 
 /* Sphinx's "2.1. " before a numbered title. */
@@ -2267,7 +1062,7 @@ static void section(struct rw *w, xmlNodePtr parent,
 		    const struct qu_rst_node *n)
 {
 	xmlNodePtr sec = r_el(w->doc, parent, "section", NULL), h;
-	const struct qu_rst_node *t = child(n, QU_RST_TITLE), *c;
+	const struct qu_rst_node *t = rw_child(n, QU_RST_TITLE), *c;
 	char tag[3] = {'h', 0, 0};
 
 	struct qu_buf first = QU_BUF_INIT;
@@ -2288,11 +1083,11 @@ static void section(struct rw *w, xmlNodePtr parent,
 		qu_buf_add(&first, w->pending.buf,
 			   (size_t)(sp - w->pending.buf));
 		r_attr(sec, "id", first.buf);
-		extra_ids(w, sec, n, 0);
+		rw_extra_ids(w, sec, n, 0);
 		pending_spans(w, sec, sp + 1);
 	} else {
-		set_ids(w, sec, n);
-		extra_ids(w, sec, n, 1);
+		rw_set_ids(w, sec, n);
+		rw_extra_ids(w, sec, n, 1);
 		pending_spans(w, sec, w->pending.buf);
 	}
 	qu_buf_reset(&w->pending);
@@ -2305,7 +1100,7 @@ static void section(struct rw *w, xmlNodePtr parent,
 
 		h = r_el(w->doc, sec, tag, NULL);
 		qu_rst_attr_item(&own, n, "ids", 0);
-		num = w->comment ? NULL : secnum(w->r, w->f->page, own.buf);
+		num = w->comment ? NULL : rw_secnum(w->r, w->f->page, own.buf);
 		qu_buf_fini(&own);
 		if (num)
 			secnum_span(w, h, num);
@@ -2316,17 +1111,17 @@ static void section(struct rw *w, xmlNodePtr parent,
 			qu_buf_reset(&w->tmp);
 			qu_buf_addf(&w->tmp, "#id%lu", (unsigned long)back);
 			r_attr(a, "href", w->tmp.buf);
-			inlines(w, a, t->first, true);
+			rw_inlines(w, a, t->first, true);
 		} else {
-			inlines(w, h, t->first, true);
+			rw_inlines(w, h, t->first, true);
 		}
 		if (first.len)
-			headerlink(w, h, first.buf);
+			rw_headerlink(w, h, first.buf);
 	}
 	qu_buf_fini(&first);
 	for (c = n->first; c; c = c->next)
 		if (c != t)
-			block(w, sec, c);
+			rw_block(w, sec, c);
 	w->level--;
 }
 
@@ -2381,7 +1176,7 @@ static size_t backrefs(struct rw *w, xmlNodePtr el, const char *name)
 }
 
 /* One body element (and, for a section, everything in it). */
-static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
+void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 {
 	const struct qu_rst_node *c;
 	xmlNodePtr el;
@@ -2392,17 +1187,17 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		break;
 	case QU_RST_PARAGRAPH:
 		el = r_el(w->doc, parent, "p", NULL);
-		set_ids(w, el, n);
-		inlines(w, el, n->first, false);
+		rw_set_ids(w, el, n);
+		rw_inlines(w, el, n->first, false);
 		break;
 	case QU_RST_LITERAL_BLOCK:
 	case QU_RST_DOCTEST_BLOCK:
 		qu_buf_reset(&w->href);
 		qu_rst_plain(&w->href, n);
-		code_text(w, parent, w->lang, w->href.buf, w->href.len);
+		rw_code_text(w, parent, w->lang, w->href.buf, w->href.len);
 		break;
 	case QU_RST_BULLET_LIST:
-		blocks(w, r_el(w->doc, parent, "ul", NULL), n->first);
+		rw_blocks(w, r_el(w->doc, parent, "ul", NULL), n->first);
 		break;
 	case QU_RST_ENUMERATED_LIST: {
 		const char *et = qu_rst_attr(n, "enumtype");
@@ -2417,48 +1212,48 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 							   : "I");
 		if (st)
 			r_attr(el, "start", st);
-		blocks(w, el, n->first);
+		rw_blocks(w, el, n->first);
 		break;
 	}
 	case QU_RST_LIST_ITEM:
-		blocks(w, r_el(w->doc, parent, "li", NULL), n->first);
+		rw_blocks(w, r_el(w->doc, parent, "li", NULL), n->first);
 		break;
 	case QU_RST_DEFINITION_LIST:
-		blocks(w, r_el(w->doc, parent, "dl", NULL), n->first);
+		rw_blocks(w, r_el(w->doc, parent, "dl", NULL), n->first);
 		break;
 	case QU_RST_DEFINITION_LIST_ITEM:
 		for (c = n->first; c; c = c->next) {
 			if (c->kind == QU_RST_TERM) {
 				el = r_el(w->doc, parent, "dt", NULL);
-				set_ids(w, el, c);
-				inlines(w, el, c->first, false);
+				rw_set_ids(w, el, c);
+				rw_inlines(w, el, c->first, false);
 			} else if (c->kind == QU_RST_CLASSIFIER) {
 				el = parent->last;
 				r_text(w->doc, el, " : ");
-				inlines(w, r_el(w->doc, el, "span",
+				rw_inlines(w, r_el(w->doc, el, "span",
 						"qu-classifier"),
 					c->first, false);
 			} else if (c->kind == QU_RST_DEFINITION) {
-				blocks(w, r_el(w->doc, parent, "dd", NULL),
+				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
 				       c->first);
 			}
 		}
 		break;
 	case QU_RST_FIELD_LIST:
-		blocks(w, r_el(w->doc, parent, "dl", "qu-field-list"),
+		rw_blocks(w, r_el(w->doc, parent, "dl", "qu-field-list"),
 		       n->first);
 		break;
 	case QU_RST_FIELD:
 		for (c = n->first; c; c = c->next)
 			if (c->kind == QU_RST_FIELD_NAME)
-				inlines(w, r_el(w->doc, parent, "dt", NULL),
+				rw_inlines(w, r_el(w->doc, parent, "dt", NULL),
 					c->first, false);
 			else if (c->kind == QU_RST_FIELD_BODY)
-				blocks(w, r_el(w->doc, parent, "dd", NULL),
+				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
 				       c->first);
 		break;
 	case QU_RST_OPTION_LIST:
-		blocks(w, r_el(w->doc, parent, "dl", "qu-option-list"),
+		rw_blocks(w, r_el(w->doc, parent, "dl", "qu-option-list"),
 		       n->first);
 		break;
 	case QU_RST_OPTION_LIST_ITEM:
@@ -2488,32 +1283,32 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 					       w->href.buf);
 				}
 			} else if (c->kind == QU_RST_DESCRIPTION) {
-				blocks(w, r_el(w->doc, parent, "dd", NULL),
+				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
 				       c->first);
 			}
 		}
 		break;
 	case QU_RST_LINE_BLOCK:
 		el = r_el(w->doc, parent, "div", "qu-line-block");
-		blocks(w, el, n->first);
+		rw_blocks(w, el, n->first);
 		break;
 	case QU_RST_LINE:
 		el = r_el(w->doc, parent, "div", "qu-line");
 		if (n->first)
-			inlines(w, el, n->first, false);
+			rw_inlines(w, el, n->first, false);
 		else
 			r_el(w->doc, el, "br", NULL);
 		break;
 	case QU_RST_BLOCK_QUOTE:
-		blocks(w, r_el(w->doc, parent, "blockquote", NULL), n->first);
+		rw_blocks(w, r_el(w->doc, parent, "blockquote", NULL), n->first);
 		break;
 	case QU_RST_ATTRIBUTION:
 		el = r_el(w->doc, parent, "p", "qu-attribution");
 		r_text(w->doc, el, "\xe2\x80\x94 ");
-		inlines(w, el, n->first, false);
+		rw_inlines(w, el, n->first, false);
 		break;
 	case QU_RST_TABLE:
-		table(w, parent, n, NULL);
+		rw_table(w, parent, n, NULL);
 		break;
 	case QU_RST_TRANSITION:
 		r_el(w->doc, parent, "hr", NULL);
@@ -2541,14 +1336,14 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		break;
 	case QU_RST_FOOTNOTE:
 	case QU_RST_CITATION: {
-		const struct qu_rst_node *l = child(n, QU_RST_LABEL);
+		const struct qu_rst_node *l = rw_child(n, QU_RST_LABEL);
 
 		struct qu_buf nm = QU_BUF_INIT, id = QU_BUF_INIT;
 		const struct qu_rst_node *ref = NULL;
 		xmlNodePtr lab;
 
 		el = r_el(w->doc, parent, "div", "qu-footnote");
-		set_ids(w, el, n);
+		rw_set_ids(w, el, n);
 		lab = r_el(w->doc, el, "span", "qu-footnote-label");
 		qu_buf_reset(&w->href);
 		if (l)
@@ -2580,11 +1375,11 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		qu_buf_fini(&id);
 		for (c = n->first; c; c = c->next)
 			if (c->kind != QU_RST_LABEL)
-				block(w, el, c);
+				rw_block(w, el, c);
 		break;
 	}
 	case QU_RST_ADMONITION: {
-		const struct qu_rst_node *t = child(n, QU_RST_TITLE);
+		const struct qu_rst_node *t = rw_child(n, QU_RST_TITLE);
 
 		qu_buf_reset(&w->href);
 		if (t)
@@ -2620,21 +1415,21 @@ static void block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		break;
 	}
 	case QU_RST_DIRECTIVE:
-		directive(w, parent, n);
+		rw_directive(w, parent, n);
 		break;
 	case QU_RST_TITLE:
 		/* a title the reader kept outside a section */
-		inlines(w, r_el(w->doc, parent, "p", NULL), n->first, false);
+		rw_inlines(w, r_el(w->doc, parent, "p", NULL), n->first, false);
 		break;
 	default:
 		/* inline content where a block was expected */
 		el = r_el(w->doc, parent, "p", NULL);
-		inlines(w, el, n, false);
+		rw_inlines(w, el, n, false);
 		break;
 	}
 }
 
-static void blocks(struct rw *w, xmlNodePtr parent,
+void rw_blocks(struct rw *w, xmlNodePtr parent,
 		   const struct qu_rst_node *first)
 {
 	const struct qu_rst_node *n;
@@ -2644,7 +1439,7 @@ static void blocks(struct rw *w, xmlNodePtr parent,
 	w->depth++;
 	for (n = first; n; n = n->next) {
 		if (n->kind == QU_RST_TEXT) {
-			text(w, parent, n->text, n->len, false);
+			rw_text(w, parent, n->text, n->len, false);
 			continue;
 		}
 		if (n->kind >= QU_RST_EMPHASIS && n->kind <= QU_RST_PROBLEMATIC &&
@@ -2653,10 +1448,10 @@ static void blocks(struct rw *w, xmlNodePtr parent,
 		    n->kind != QU_RST_FOOTNOTE && n->kind != QU_RST_CITATION &&
 		    n->kind != QU_RST_LABEL) {
 			/* inline nodes where blocks belong: the rest inline */
-			inlines(w, parent, n, false);
+			rw_inlines(w, parent, n, false);
 			break;
 		}
-		block(w, parent, n);
+		rw_block(w, parent, n);
 	}
 	w->depth--;
 }
@@ -2726,9 +1521,9 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 			const char *alt;
 
 			if (!nm || strcmp(nm, "unicode") ||
-			    !(alt = option(w, c, "alt")))
+			    !(alt = rw_option(w, c, "alt")))
 				break;
-			norm_label(name, alt);
+			rw_norm_label(name, alt);
 			{
 				void **slot = qu_map_slot(
 					&w->substs,
@@ -2802,11 +1597,11 @@ static void contents_ids(struct rw *w, const struct qu_rst_node *n,
 
 		if (c->kind == QU_RST_DIRECTIVE && name &&
 		    !strcmp(name, "contents")) {
-			const char *dp = option(w, c, "depth");
+			const char *dp = rw_option(w, c, "depth");
 			unsigned depth = dp ? (unsigned)strtoul(dp, NULL, 10)
 					    : 0;
 
-			toc_number(w, option(w, c, "local") ? c->next
+			toc_number(w, rw_option(w, c, "local") ? c->next
 							    : w->rd->root->first,
 				   depth ? depth : 8);
 		} else if (c->kind != QU_RST_TEXT) {
@@ -2856,7 +1651,7 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	ctx->from.sym = QU_NONE;
 	ctx->comment = false;
 	ctx->heading_min = 1;
-	blocks(&w, content, w.rd->root->first);
+	rw_blocks(&w, content, w.rd->root->first);
 	qu_map_fini(&w.targets);
 	qu_map_fini(&w.substs);
 	qu_map_fini(&w.fnref);
@@ -2912,9 +1707,9 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	if (inline_only && w.rd->root->first &&
 	    w.rd->root->first->kind == QU_RST_PARAGRAPH &&
 	    !w.rd->root->first->next)
-		inlines(&w, parent, w.rd->root->first->first, false);
+		rw_inlines(&w, parent, w.rd->root->first->first, false);
 	else
-		blocks(&w, parent, w.rd->root->first);
+		rw_blocks(&w, parent, w.rd->root->first);
 	qu_diags_fini(&scratch);
 	qu_map_fini(&w.targets);
 	qu_map_fini(&w.substs);
@@ -2928,153 +1723,4 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_buf_fini(&w.href);
 	qu_buf_fini(&w.pending);
 	qu_rst_free((struct qu_rst_doc *)w.rd);
-}
-
-/*
- * Section numbers of :numbered: toctrees, as Sphinx's
- * assign_section_numbers() gives them: from each numbered toctree, the
- * pages it lists get the next numbers at its level, their sections the
- * levels below, and the toctrees inside a section go on at the level of
- * that section's subsections. A page is numbered once (the first toctree
- * wins). MAX_SECNUM_LEVELS bounds the stack (the kernel nests 5 deep).
- */
-#define MAX_SECNUM_LEVELS 32
-
-struct secnum {
-	struct qu_render *r;
-	uint32_t stack[MAX_SECNUM_LEVELS];
-	unsigned n;
-	bool *assigned;
-};
-
-static void sn_list(struct secnum *sn, uint32_t page, size_t from, size_t to,
-		    unsigned level, int depth);
-
-static void sn_toctree(struct secnum *sn, const struct qu_part *part, int depth)
-{
-	size_t e;
-
-	if (depth <= 0)
-		return;
-	for (e = 0; e < part->npages; e++) {
-		uint32_t p = part->pages[e];
-
-		if (sn->assigned[p])
-			continue;
-		sn->assigned[p] = true;
-		sn_list(sn, p, 0, sn->r->site->pages[p].nheadings, 1, depth);
-	}
-}
-
-/* The line a heading or part starts on, to put toctrees among sections. */
-static uint32_t part_line(const struct qu_part *p)
-{
-	return p->line;
-}
-
-/*
- * The entries of headings [@from, @to) of @page at @level: each heading
- * of that level, and the toctrees directly in the enclosing section (or
- * the page, at level 1) in page order.
- */
-static void sn_list(struct secnum *sn, uint32_t page, size_t from, size_t to,
-		    unsigned level, int depth)
-{
-	const struct qu_page *pg = &sn->r->site->pages[page];
-	uint32_t lo = from ? pg->headings[from - 1].line : 0;
-	uint32_t hi = to < pg->nheadings ? pg->headings[to].line : UINT32_MAX;
-	size_t h = from, k;
-	bool first = true;
-
-	for (;;) {
-		/*
-		 * The next heading of this level; before the first one, the
-		 * toctrees directly in the enclosing section (after it, a
-		 * toctree is inside one of this level's sections).
-		 */
-		size_t next = h;
-		uint32_t until;
-
-		while (next < to && pg->headings[next].level != level)
-			next++;
-		until = next < to ? pg->headings[next].line : hi;
-		for (k = 0; first && k < pg->nparts; k++) {
-			const struct qu_part *p = &pg->parts[k];
-			uint32_t l = part_line(p);
-			size_t in;
-
-			if (p->kind != QU_PART_TOCTREE || l <= lo || l >= until)
-				continue;
-			/* directly here: no deeper heading between */
-			for (in = from; in < next; in++)
-				if (pg->headings[in].line < l &&
-				    pg->headings[in].level >= level)
-					break;
-			if (in < next)
-				continue;
-			sn_toctree(sn, p, depth);
-		}
-		first = false;
-		if (next >= to)
-			return;
-		sn->stack[sn->n - 1]++;
-		if (depth > 0) {
-			struct qu_buf b = QU_BUF_INIT;
-			unsigned i;
-
-			for (i = 0; i < sn->n; i++)
-				qu_buf_addf(&b, i ? ".%u" : "%u", sn->stack[i]);
-			if (!sn->r->secnums[page])
-				sn->r->secnums[page] = qu_xcalloc(
-					pg->nheadings + 1, sizeof(char *));
-			free(sn->r->secnums[page][next]);
-			sn->r->secnums[page][next] = qu_buf_detach(&b, NULL);
-		}
-		/* the section's own entries, one level down */
-		{
-			size_t end = next + 1;
-
-			while (end < to && pg->headings[end].level > level)
-				end++;
-			if (sn->n < MAX_SECNUM_LEVELS) {
-				sn->stack[sn->n++] = 0;
-				sn_list(sn, page, next + 1, end, level + 1,
-					depth - 1);
-				sn->n--;
-			}
-			h = end;
-		}
-	}
-}
-
-void render_rst_numbers(struct qu_render *r)
-{
-	const struct qu_site *s = r->site;
-	struct secnum sn;
-	size_t p, k;
-	bool any = false;
-
-	for (p = 0; p < s->npages && !any; p++)
-		for (k = 0; k < s->pages[p].nparts; k++)
-			any |= s->pages[p].parts[k].kind == QU_PART_TOCTREE &&
-			       s->pages[p].parts[k].numbered;
-	if (!any)
-		return;
-	memset(&sn, 0, sizeof(sn));
-	sn.r = r;
-	sn.assigned = qu_xcalloc(s->npages + 1, sizeof(bool));
-	r->secnums = qu_xcalloc(s->npages + 1, sizeof(char **));
-	for (p = 0; p < s->npages; p++)
-		for (k = 0; k < s->pages[p].nparts; k++) {
-			const struct qu_part *part = &s->pages[p].parts[k];
-
-			if (part->kind != QU_PART_TOCTREE || !part->numbered)
-				continue;
-			/* every numbered toctree counts from 1 */
-			sn.assigned[p] = true;
-			sn.n = 1;
-			sn.stack[0] = 0;
-			sn_toctree(&sn, part, (int)part->numbered);
-		}
-	free(sn.assigned);
 }
