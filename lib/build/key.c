@@ -63,6 +63,8 @@ static uint64_t global_key(const struct qu_site *site,
 	h_str(h, c->source_url);
 	h_str(h, c->srctree);
 	h_u64(h, c->allow_html);
+	/* a Sphinx project reads comments as reST */
+	h_u64(h, c->sphinx);
 	h_str(h, site->srctree);
 	h_u64(h, site->zero_config);
 	qu_buf_addf(&p, "%s/page.html", theme);
@@ -91,6 +93,13 @@ static uint64_t global_key(const struct qu_site *site,
 			h_u64(h, pg->headings[k].level);
 		}
 		h_u64(h, pg->nheadings);
+		/* :ref: on any page links to any page's labels */
+		for (k = 0; k < pg->nlabels; k++) {
+			h_str(h, pg->labels[k].name);
+			h_str(h, pg->labels[k].id);
+			h_str(h, pg->labels[k].title);
+		}
+		h_u64(h, pg->nlabels);
 	}
 	h_u64(h, g->nunits);
 	for (i = 0; i < g->nunits; i++)

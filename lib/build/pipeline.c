@@ -26,6 +26,7 @@
 #include "markdown/markdown.h"
 #include "qu_config.h"
 #include "render/render.h"
+#include "rst/rst.h"
 #include "search/search.h"
 #include "source/source.h"
 
@@ -289,6 +290,9 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	b->reader.blocks = qu_md_blocks;
 	b->reader.headings = qu_md_page_headings;
 	b->reader.ctx = b->md;
+	/* and lib/rst reads the reST pages: directives, sections, labels */
+	b->reader.rst = qu_rst_site_read;
+	b->reader.rst_ctx = NULL;
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, &b->reader,
 			 err) < 0)
 		goto out;
@@ -568,13 +572,21 @@ void qu_build_link(struct qu_build *b)
 		qu_buf_adds(&tmp, b->site.sources[i]);
 		b->src_paths[i] = qu_buf_detach(&tmp, NULL);
 	}
-	for (i = 0; i < b->site.npages; i++)
-		if (b->site.pages[i].src) {
+	for (i = 0; i < b->site.npages; i++) {
+		const struct qu_page *pg = &b->site.pages[i];
+
+		if (pg->src) {
 			qu_buf_reset(&tmp);
-			qu_buf_addf(&tmp, "%s/%s", b->site.root,
-				    b->site.pages[i].src);
+			qu_buf_addf(&tmp, "%s/%s", b->site.root, pg->src);
 			build_deps_add(&b->deps, tmp.buf);
 		}
+		/* the files reST pages include are inputs as much */
+		for (size_t k = 0; k < pg->nparts; k++)
+			if (pg->parts[k].kind == QU_PART_INCLUDE)
+				build_deps_add(&b->deps, pg->parts[k].file);
+	}
+	if (b->site.cfg.conf_py)
+		build_deps_add(&b->deps, b->site.cfg.conf_py);
 	/*
 	 * The folders the walk listed are inputs too, so that a new page
 	 * (or, without quire.yml, a new source) makes the site out of date.

@@ -119,6 +119,7 @@ struct qu_graph_exports {
  * @nrefs: how many
  * @map: "ns name" -> first symbol index + 1
  * @anchors: "page#id" of every anchor -> non-NULL
+ * @labels: a reST label's name -> where it is (see qu_graph_label())
  * @exports: per unit, its file's EXPORT_SYMBOL*() uses (not owned)
  * @arena: owns the arrays and strings
  */
@@ -137,6 +138,7 @@ struct qu_graph {
 	size_t nrefs;
 	struct qu_map map;
 	struct qu_map anchors;
+	struct qu_map labels;
 	const struct qu_graph_exports *exports;
 	struct qu_arena arena;
 };
@@ -333,6 +335,18 @@ const struct qu_item *qu_graph_item(const struct qu_graph *g, uint32_t sym);
  */
 bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
 			 const char *id);
+
+/**
+ * qu_graph_label() - find a reST label, as Sphinx's :ref: role does
+ * @g: the graph
+ * @name: the label, normalised (lower case, blanks joined)
+ * @page_out: receives the page it is on
+ *
+ * Context: thread-safe (reads only).
+ * Return: the label (owned by the site), or NULL when no page has it.
+ */
+const struct qu_label *qu_graph_label(const struct qu_graph *g,
+				      const char *name, uint32_t *page_out);
 
 /**
  * qu_graph_inventory() - objects.inv in Sphinx's version 2 format

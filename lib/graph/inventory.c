@@ -82,6 +82,34 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 	for (i = 0; i < g->site->npages; i++) {
 		const struct qu_page *p = &g->site->pages[i];
 		size_t l = strlen(p->out);
+		uint32_t home;
+
+		/*
+		 * reST labels as Sphinx's std:label, C-domain declarations
+		 * (c:function, ...) under their name; the first page of a
+		 * name is its home, as qu_graph_label() finds it.
+		 */
+		for (size_t k = 0; k < p->nlabels; k++) {
+			const struct qu_label *lb = &p->labels[k];
+
+			if (strchr(lb->name, ' ') || strchr(lb->id, ' ') ||
+			    qu_graph_label(g, lb->name, &home) != lb)
+				continue;
+			if (lb->role)
+				qu_buf_addf(&body, "%s %s 1 %s#%s -\n",
+					    lb->name + 2, lb->role, p->out,
+					    lb->id);
+			else {
+				const char *t = lb->title ? lb->title : "-";
+
+				qu_buf_addf(&body, "%s std:label -1 %s#%s ",
+					    lb->name, p->out, lb->id);
+				for (; *t; t++)
+					qu_buf_addc(&body,
+						    *t == '\n' ? ' ' : *t);
+				qu_buf_addc(&body, '\n');
+			}
+		}
 
 		size_t h, k;
 

@@ -361,6 +361,42 @@ static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
 	qu_map_fini(&exported);
 }
 
+/*
+ * A reST label: its id is an anchor of its page, and its name, unique
+ * across the site as Sphinx's std:label, finds it (the first page in
+ * site order wins, as Sphinx keeps the first with a warning).
+ */
+struct label_home {
+	uint32_t page;
+	const struct qu_label *label;
+};
+
+static void add_label(struct qu_graph *g, uint32_t page,
+		      const struct qu_label *l)
+{
+	void **slot = qu_map_slot(&g->labels, l->name, strlen(l->name));
+	struct label_home *h;
+
+	claim(g, page, l->id);
+	if (*slot)
+		return;
+	h = qu_arena_alloc(&g->arena, sizeof(*h));
+	h->page = page;
+	h->label = l;
+	*slot = h;
+}
+
+const struct qu_label *qu_graph_label(const struct qu_graph *g,
+				      const char *name, uint32_t *page_out)
+{
+	const struct label_home *h = qu_map_get(&g->labels, name, strlen(name));
+
+	if (!h)
+		return NULL;
+	*page_out = h->page;
+	return h->label;
+}
+
 void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_unit *units,
 		    const struct qu_graph_exports *exports,
@@ -376,6 +412,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	g->exports = exports;
 	qu_map_init(&g->map);
 	qu_map_init(&g->anchors);
+	qu_map_init(&g->labels);
 	qu_arena_init(&g->arena);
 	homes = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(*homes));
 	for (i = 0; i < g->nunits; i++) {
@@ -390,6 +427,8 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 
 		for (k = 0; k < pg->nheadings; k++)
 			claim(g, (uint32_t)p, pg->headings[k].id);
+		for (k = 0; k < pg->nlabels; k++)
+			add_label(g, (uint32_t)p, &pg->labels[k]);
 		g->part_start[p] = qu_arena_alloc(
 			&g->arena, (pg->nparts + 1) * sizeof(uint32_t));
 		for (k = 0; k < pg->nparts; k++) {
@@ -415,6 +454,7 @@ void qu_graph_fini(struct qu_graph *g)
 	free(g->refs);
 	qu_map_fini(&g->map);
 	qu_map_fini(&g->anchors);
+	qu_map_fini(&g->labels);
 	qu_arena_fini(&g->arena);
 	memset(g, 0, sizeof(*g));
 }

@@ -147,6 +147,109 @@ static void refs(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	qu_buf_fini(&text);
 }
 
+/*
+ * A comment's text: reST in a Sphinx project (as the kernel's
+ * kernel-doc extension hands it to Sphinx), Markdown otherwise.
+ */
+static void body(const struct qu_render *r, struct qu_md_ctx *ctx,
+		 xmlNodePtr parent, const char *text, uint32_t line)
+{
+	if (r->site->cfg.sphinx)
+		render_rst_text(r, ctx, parent, text, strlen(text), false);
+	else
+		qu_md_render(ctx, parent, text, strlen(text), line);
+}
+
+/* Whether @name (of @len bytes) names a parameter of @it. */
+static bool is_param(const struct qu_item *it, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < it->nparams; i++)
+		if (strlen(it->params[i].name) == len &&
+		    !strncmp(it->params[i].name, name, len))
+			return true;
+	return false;
+}
+
+/*
+ * Sphinx's C domain resolves the tag of "struct clk *clk" in the scope
+ * of the function, where "clk" is the parameter: the type links to the
+ * function itself (#c.clk_enable). A Sphinx project keeps that link, so
+ * that pages compare link for link with Sphinx's. Golden:
+ * test/site/sphinx, demo_free()'s "struct demo_ctx *demo_ctx" (and
+ * demo_add()'s "struct demo_ctx *ctx", which is not one).
+ */
+static void sphinx_param_tags(xmlDocPtr doc, xmlNodePtr code,
+			      const struct qu_item *it, const char *anchor)
+{
+	struct qu_buf href = QU_BUF_INIT;
+	xmlNodePtr n, next;
+
+	qu_buf_addf(&href, "#%s", anchor);
+	for (n = code->children; n; n = next) {
+		xmlNodePtr t = n->next;
+		xmlChar *kw;
+		bool tag;
+
+		next = n->next;
+		if (n->type != XML_ELEMENT_NODE || !t)
+			continue;
+		kw = xmlNodeGetContent(n);
+		tag = kw && (!strcmp((char *)kw, "struct") ||
+			     !strcmp((char *)kw, "union") ||
+			     !strcmp((char *)kw, "enum"));
+		xmlFree(kw);
+		if (!tag)
+			continue;
+		/* "struct" then " " then the linked tag */
+		if (t->type == XML_TEXT_NODE && t->content && t->next &&
+		    !t->content[strspn((char *)t->content, " ")] &&
+		    t->next->type == XML_ELEMENT_NODE)
+			t = t->next;
+		if (t->type == XML_ELEMENT_NODE && !strcmp((char *)t->name, "a")) {
+			xmlChar *name = xmlNodeGetContent(t);
+
+			if (name && is_param(it, (char *)name,
+					     strlen((char *)name)))
+				r_attr(t, "href", href.buf);
+			xmlFree(name);
+		} else if (t->type == XML_TEXT_NODE && t->content) {
+			const char *c = (const char *)t->content, *e;
+			size_t sp = strspn(c, " "), l;
+
+			e = c + sp;
+			l = strspn(e, "abcdefghijklmnopqrstuvwxyz"
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			if (l && is_param(it, e, l)) {
+				char *name = qu_xstrndup(e, l);
+				char *rest = qu_xstrdup(e + l);
+				char *lead = qu_xstrndup(c, sp);
+				xmlNodePtr a = r_el(doc, NULL, "a", "qu-xref");
+
+				r_attr(a, "href", href.buf);
+				r_text(doc, a, name);
+				xmlNodeSetContent(t, BAD_CAST "");
+				if (!xmlAddNextSibling(t, a))
+					qu_die_oom();
+				if (*rest) {
+					xmlNodePtr rt = xmlNewDocText(
+						doc, BAD_CAST rest);
+
+					if (!rt || !xmlAddNextSibling(a, rt))
+						qu_die_oom();
+				}
+				xmlNodeAddContent(t, BAD_CAST lead);
+				next = a->next;
+				free(name);
+				free(rest);
+				free(lead);
+			}
+		}
+	}
+	qu_buf_fini(&href);
+}
+
 /* A DOC: block: its title as a section heading and its text. */
 static void doc_block(const struct qu_render *r, struct qu_md_ctx *ctx,
 		      xmlNodePtr parent, const struct qu_placed *pl,
@@ -165,7 +268,7 @@ static void doc_block(const struct qu_render *r, struct qu_md_ctx *ctx,
 		/* a DOC: block's own text is its first, untitled section */
 		if (i && strcmp(s->title, "Description"))
 			r_text(doc, r_el(doc, sec, "h3", NULL), s->title);
-		qu_md_render(ctx, sec, s->body, strlen(s->body), s->line);
+		body(r, ctx, sec, s->body, s->line);
 	}
 }
 
@@ -195,8 +298,12 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 	title(r, doc, sec, it, pl->anchor);
 	if (it->brief && *it->brief) {
 		p = r_el(doc, sec, "p", "qu-brief");
-		qu_md_render_inline(ctx, p, it->brief, strlen(it->brief),
-				    it->line);
+		if (r->site->cfg.sphinx)
+			render_rst_text(r, ctx, p, it->brief,
+					strlen(it->brief), true);
+		else
+			qu_md_render_inline(ctx, p, it->brief,
+					    strlen(it->brief), it->line);
 	}
 	if (!pl->home) {
 		const struct qu_sym *s = &r->g->syms[pl->sym];
@@ -213,6 +320,8 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		xmlNodePtr code = r_el(doc, pre, "code", "language-c");
 
 		qu_md_highlight_decl(ctx, code, it->decl, strlen(it->decl));
+		if (r->site->cfg.sphinx && it->kind == QU_KIND_FUNCTION)
+			sphinx_param_tags(doc, code, it, pl->anchor);
 	}
 	if (it->nparams) {
 		struct qu_map seen;
@@ -246,8 +355,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 			}
 			dd = r_el(doc, dl, "dd", NULL);
 			if (pa->desc && *pa->desc)
-				qu_md_render(ctx, dd, pa->desc,
-					     strlen(pa->desc), pa->line);
+				body(r, ctx, dd, pa->desc, pa->line);
 		}
 		qu_map_fini(&seen);
 	}
@@ -256,7 +364,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		xmlNodePtr ss = r_el(doc, sec, "section", "qu-section");
 
 		r_text(doc, r_el(doc, ss, "h4", NULL), s->title);
-		qu_md_render(ctx, ss, s->body, strlen(s->body), s->line);
+		body(r, ctx, ss, s->body, s->line);
 	}
 	meta(r, doc, sec, pl, it);
 	refs(r, doc, sec, ctx, pl->sym);

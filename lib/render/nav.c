@@ -351,7 +351,18 @@ static void toc_walk(struct toc *t, xmlNodePtr n)
 			if (h)
 				toc_add(t, has_class(n, "qu-doc") ? 2 : 3,
 					(const char *)id, h);
-		} else if (!id || strcmp(name, "section")) {
+		} else if (id && !strcmp(name, "section")) {
+			/* a reST section: its id, its heading, its subsections */
+			xmlNodePtr h = n->children;
+
+			while (h && h->type != XML_ELEMENT_NODE)
+				h = h->next;
+			if (h && (!strcmp((const char *)h->name, "h2") ||
+				  !strcmp((const char *)h->name, "h3")))
+				toc_add(t, h->name[1] - '0', (const char *)id,
+					h);
+			toc_walk(t, n->children);
+		} else {
 			toc_walk(t, n->children);
 		}
 		xmlFree(id);

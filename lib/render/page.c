@@ -58,8 +58,9 @@ static void toc_level(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr li,
  * A {toctree} as a list of its pages and, down to :maxdepth: levels (all
  * by default, as Sphinx does), the pages below them.
  */
-static void toctree(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr parent,
-		    const struct qu_part *part, const struct frame *f)
+void render_toctree(const struct qu_render *r, xmlDocPtr doc,
+		    xmlNodePtr parent, const struct qu_part *part,
+		    const struct frame *f)
 {
 	xmlNodePtr nav = r_el(doc, parent, "nav", "qu-toctree"), ul;
 	struct qu_buf href = QU_BUF_INIT;
@@ -168,8 +169,14 @@ static void page_body(const struct qu_render *r, xmlDocPtr doc,
 				render_item(r, &ctx, content, &r->g->placed[j]);
 			break;
 		case QU_PART_TOCTREE:
-			toctree(r, doc, content, part, f);
+			render_toctree(r, doc, content, part, f);
 			break;
+		case QU_PART_INCLUDE:
+			break;
+		case QU_PART_RST:
+			/* the page's other parts are in its tree */
+			render_rst(r, &ctx, content, f, pj->diags);
+			return;
 		case QU_PART_FILES:
 			files(r, doc, content, part, f);
 			break;
@@ -493,6 +500,7 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 			start = i;
 		}
 	}
+	render_rst_numbers(r);
 	add_extra(r, "404.html", "Page not found", 2, 0, 0);
 	add_extra(r, "search.html", "Search", 3, 0, 0);
 	qu_buf_fini(&b);
@@ -512,6 +520,16 @@ void qu_render_fini(struct qu_render *r)
 		for (i = 0; i < r->g->nunits; i++)
 			free(r->diag_paths[i]);
 	free(r->diag_paths);
+	if (r->secnums && r->site) {
+		for (i = 0; i < r->site->npages; i++) {
+			if (!r->secnums[i])
+				continue;
+			for (size_t k = 0; k < r->site->pages[i].nheadings; k++)
+				free(r->secnums[i][k]);
+			free(r->secnums[i]);
+		}
+	}
+	free(r->secnums);
 	free(r->extras);
 	free(r->index);
 	free(r->order);

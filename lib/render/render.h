@@ -54,6 +54,16 @@
  *                                      tok-num, tok-com, tok-pp, tok-op
  *   li.qu-task > input[type=checkbox] GFM task lists
  *   nav.qu-toctree > p.qu-toctree-caption, ul   a {toctree}
+ *   reST pages (render/rst.c): section[id] > hN > span.section-number,
+ *     a.headerlink; a.qu-ref (:ref:), a.qu-doc-ref (:doc:, file names),
+ *     a.qu-external, code.qu-c (an unresolved C role); table.qu-table >
+ *     caption; dl.qu-field-list, dl.qu-option-list, dl.qu-glossary,
+ *     dl.qu-c-decl (c:function, ...); div.qu-line-block > div.qu-line;
+ *     p.qu-attribution; figure.qu-figure > figcaption; nav.qu-contents
+ *     (and a.toc-backref in titles); div.qu-footnote >
+ *     span.qu-footnote-label, span.qu-backrefs; a.qu-footnote-ref;
+ *     div.qu-version, div.qu-topic, p.qu-rubric, p.qu-centered,
+ *     span.qu-classifier
  *   table.qu-files > tr.qu-dir|qu-file > td.qu-name, td.qu-count
  *                                      zero-config folder listings
  *   nav.qu-letters > a                 genindex initials
@@ -113,6 +123,8 @@ struct qu_extra {
  * @order: the pages in reading order (depth first), for prev/next
  * @pos: @pos[page] is the page's place in @order
  * @diag_paths: per unit, the path warnings about its comments name
+ * @secnums: per page, per heading, the section number a :numbered:
+ *	toctree gives it ("2.1"), or NULL; NULL when no toctree numbers
  */
 struct qu_render {
 	const struct qu_site *site;
@@ -131,6 +143,7 @@ struct qu_render {
 	uint32_t *order;
 	uint32_t *pos;
 	char **diag_paths;
+	char ***secnums;
 };
 
 /**

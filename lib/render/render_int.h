@@ -28,6 +28,16 @@ xmlNodePtr r_link(xmlDocPtr doc, xmlNodePtr parent, const char *href,
 
 void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		 xmlNodePtr parent, const struct qu_placed *pl);
+void render_toctree(const struct qu_render *r, xmlDocPtr doc,
+		    xmlNodePtr parent, const struct qu_part *part,
+		    const struct frame *f);
+void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
+		xmlNodePtr content, const struct frame *f,
+		struct qu_diags *diags);
+void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
+		     xmlNodePtr parent, const char *text, size_t len,
+		     bool inline_only);
+void render_rst_numbers(struct qu_render *r);
 void render_nav(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
 		const struct frame *f);
 void render_breadcrumbs(const struct qu_render *r, xmlDocPtr doc,

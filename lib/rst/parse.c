@@ -82,6 +82,12 @@ static void split_lines(struct rst_ctx *c, const char *src, size_t len)
 struct qu_rst_doc *qu_rst_parse(struct qu_diags *diags, const char *path,
 				const char *src, size_t len)
 {
+	return qu_rst_parse_ex(diags, path, src, len, 0);
+}
+
+struct qu_rst_doc *qu_rst_parse_ex(struct qu_diags *diags, const char *path,
+				   const char *src, size_t len, unsigned flags)
+{
 	struct qu_rst_doc *doc = qu_xcalloc(1, sizeof(*doc));
 	struct rst_ctx c = { 0 };
 	struct blk all;
@@ -100,6 +106,7 @@ struct qu_rst_doc *qu_rst_parse(struct qu_diags *diags, const char *path,
 	c.doc = doc;
 	c.a = &doc->arena;
 	c.diags = diags;
+	c.sphinx_ids = flags & QU_RST_SPHINX_IDS;
 	qu_map_init(&c.ids);
 	qu_map_init(&c.names);
 	qu_map_init(&c.counters);
@@ -113,6 +120,7 @@ struct qu_rst_doc *qu_rst_parse(struct qu_diags *diags, const char *path,
 	all.b = c.nlines;
 	all.col = all.col0 = 0;
 	rst_parse_body(&c, doc->root, &all, true);
+	doc->auto_ids = (uint32_t)(uintptr_t)qu_map_get(&c.counters, "id", 2);
 	free(c.lines);
 	qu_map_fini(&c.ids);
 	qu_map_fini(&c.names);

@@ -8,12 +8,14 @@
  * Sphinx's and the kernel's directives and roles kept generically; every
  * node carries its byte offset into the input. Bad input never stops the
  * parse: it gives diagnostics (-Wrst-*) and the text stays in the tree.
- * May be included by the stages after site/ (graph, markdown, render) and
- * by cmd/.
+ * qu_rst_site_read() gives lib/site what it needs of a page (directives,
+ * sections, labels) in the page model's own terms. May be included by the
+ * stages after site/ (graph, markdown, render, build) and by cmd/.
  */
 #ifndef QU_RST_RST_H
 #define QU_RST_RST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +78,8 @@ struct qu_rst_node {
  * @src: the input bytes (not owned: they must outlive the document)
  * @len: their length
  * @lines: the line index of @src, for turning offsets into line:col
+ * @auto_ids: with QU_RST_SPHINX_IDS, how many "idN" ids the parse gave
+ *	(Sphinx's transforms go on counting from there)
  */
 struct qu_rst_doc {
 	struct qu_arena arena;
@@ -84,7 +88,16 @@ struct qu_rst_doc {
 	const char *src;
 	size_t len;
 	struct qu_lines lines;
+	uint32_t auto_ids;
 };
+
+/*
+ * QU_RST_SPHINX_IDS - ids made up for nodes without a name, or for a
+ * repeated name, are "id1", "id2", ... from one counter, as Sphinx
+ * configures docutils (auto_id_prefix "id"), instead of docutils' own
+ * default ("footnote-reference-1", "usage-1").
+ */
+#define QU_RST_SPHINX_IDS 1u
 
 /**
  * qu_rst_parse() - parse one reST document
@@ -101,6 +114,20 @@ struct qu_rst_doc {
  */
 struct qu_rst_doc *qu_rst_parse(struct qu_diags *diags, const char *path,
 				const char *src, size_t len);
+
+/**
+ * qu_rst_parse_ex() - qu_rst_parse() with options
+ * @diags: as for qu_rst_parse()
+ * @path: likewise
+ * @src: likewise
+ * @len: likewise
+ * @flags: QU_RST_SPHINX_IDS or 0
+ *
+ * Context: thread-safe for distinct @diags.
+ * Return: the document; free it with qu_rst_free().
+ */
+struct qu_rst_doc *qu_rst_parse_ex(struct qu_diags *diags, const char *path,
+				   const char *src, size_t len, unsigned flags);
 
 /**
  * qu_rst_free() - free a document and its whole tree
@@ -135,5 +162,68 @@ const char *qu_rst_attr(const struct qu_rst_node *n, const char *name);
  * made by docutils and compared line for line.
  */
 void qu_rst_dump(struct qu_buf *out, const struct qu_rst_doc *doc);
+
+/**
+ * qu_rst_plain() - append the plain text below a node
+ * @out: the buffer
+ * @n: the node (a title, a term, a directive's argument)
+ */
+void qu_rst_plain(struct qu_buf *out, const struct qu_rst_node *n);
+
+/**
+ * qu_rst_attr_item() - one item of a list-valued attribute
+ * @out: reset, then receives the item, escapes removed
+ * @n: the node
+ * @name: the attribute ("ids", "names", "classes")
+ * @index: which item, from 0
+ *
+ * Return: true when @n has that item.
+ */
+bool qu_rst_attr_item(struct qu_buf *out, const struct qu_rst_node *n,
+		      const char *name, size_t index);
+
+/**
+ * qu_rst_c_decl_id() - the id of one signature of a C-domain directive
+ * @out: reset, then receives "c.NAME" as Sphinx's C domain writes it, or
+ *	"" when that signature names nothing
+ * @d: a directive node (c:function, c:macro, c:type, c:struct, ...)
+ * @index: which signature (one a line of the argument), from 0
+ *
+ * The name is the identifier before "(" in a function or function-like
+ * macro, else the last identifier of the signature.
+ * Return: false when @d is no C declaration or has no such signature.
+ */
+bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
+		      size_t index);
+
+/**
+ * qu_rst_labelled() - what a label (".. _name:") names
+ * @t: a target node
+ *
+ * The next sibling that is not a target, or, for a target closing a
+ * section, the section after it (as docutils' PropagateTargets finds it).
+ * Return: that node, or NULL.
+ */
+const struct qu_rst_node *qu_rst_labelled(const struct qu_rst_node *t);
+
+struct qu_site_rst_sink;
+
+/**
+ * qu_rst_site_read() - read a reST page for lib/site
+ * @ctx: unused (the reader of struct qu_site_reader)
+ * @diags: receives the parse's diagnostics
+ * @path: the page's path, as diagnostics print it; must outlive @diags
+ * @text: its bytes
+ * @len: how many
+ * @sink: told each kernel-doc and toctree directive, each section (its
+ *	level, title and first id) and each label (".. _name:"), in page
+ *	order
+ * @payload: passed to @sink's functions
+ *
+ * Context: thread-safe for distinct @diags.
+ */
+void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
+		      const char *text, size_t len,
+		      const struct qu_site_rst_sink *sink, void *payload);
 
 #endif /* QU_RST_RST_H */

@@ -74,6 +74,7 @@ struct rst_ctx {
 	struct qu_map names;    /* name -> node (or NULL once duplicated) */
 	struct qu_map counters; /* id prefix -> (uintptr_t) count */
 	bool limit_warned;
+	bool sphinx_ids; /* auto ids are "idN", one counter (Sphinx's) */
 };
 
 /* tree.c */

@@ -278,7 +278,10 @@ void rst_set_id(struct rst_ctx *c, struct qu_rst_node *n, const char *name)
 	if (name)
 		rst_make_id(&id, name, strlen(name));
 	if (!id.len || qu_map_get(&c->ids, id.buf, id.len)) {
-		if (id.len) {
+		if (c->sphinx_ids) {
+			/* Sphinx sets auto_id_prefix "id": one counter */
+			qu_buf_adds(&prefix, "id");
+		} else if (id.len) {
 			qu_buf_add(&prefix, id.buf, id.len);
 			qu_buf_addc(&prefix, '-');
 		} else {

@@ -150,7 +150,9 @@ static void tokenize_doc(struct search_index *x, struct chunk *c, size_t i)
 		for (k = 0; k < p->nparts; k++) {
 			const struct qu_part *pt = &p->parts[k];
 
-			if (pt->kind == QU_PART_MARKDOWN)
+			/* a reST page's words are found among its markup */
+			if (pt->kind == QU_PART_MARKDOWN ||
+			    pt->kind == QU_PART_RST)
 				field_n(&t, pt->text, pt->len, W_BODY);
 		}
 	} else {

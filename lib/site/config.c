@@ -7,6 +7,7 @@
  * -Wbad-config error: the caller builds nothing. An unknown key of
  * quire.yml is a -Wconfig warning that names the nearest known key.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +299,7 @@ void qu_config_fini(struct qu_config *c)
 {
 	size_t i;
 
+	free(c->conf_py);
 	free(c->title);
 	free(c->srctree);
 	free(c->theme);
@@ -437,4 +439,71 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 	}
 	yaml_document_delete(&doc);
 	return ret;
+}
+
+/*
+ * A Sphinx project's conf.py is Python: quire never runs it, it only
+ * takes the settings it needs from top-level assignments of plain string
+ * literals ("project = 'The Linux Kernel'"); anything computed is left
+ * to the defaults, and a quire.yml key set already wins.
+ */
+void site_conf_py(struct qu_site *s, const char *path, const char *text,
+		  size_t len)
+{
+	static const char *const keys[] = {"project", "version", "release"};
+	char *vals[QU_ARRAY_SIZE(keys)] = {NULL};
+	size_t pos = 0, k;
+
+	(void)path;
+	while (pos < len) {
+		const char *l = text + pos, *nl = memchr(l, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - l) : len - pos, i = 0, j;
+		char q;
+
+		pos += ll + 1;
+		while (i < ll && (isalnum((unsigned char)l[i]) || l[i] == '_'))
+			i++;
+		for (k = 0; k < QU_ARRAY_SIZE(keys); k++)
+			if (i == strlen(keys[k]) && !strncmp(l, keys[k], i))
+				break;
+		if (k == QU_ARRAY_SIZE(keys))
+			continue;
+		while (i < ll && l[i] == ' ')
+			i++;
+		if (i >= ll || l[i++] != '=')
+			continue;
+		while (i < ll && l[i] == ' ')
+			i++;
+		if (i >= ll || (l[i] != '\'' && l[i] != '"'))
+			continue;
+		q = l[i++];
+		for (j = i; j < ll && l[j] != q && l[j] != '\\'; j++)
+			;
+		if (j >= ll || l[j] != q)
+			continue;
+		/* only the literal and an optional comment after it */
+		{
+			size_t e = j + 1;
+
+			while (e < ll && (l[e] == ' ' || l[e] == '\r'))
+				e++;
+			if (e < ll && l[e] != '#')
+				continue;
+		}
+		free(vals[k]);
+		vals[k] = qu_xstrndup(l + i, j - i);
+	}
+	if (!s->cfg.title && vals[0]) {
+		s->cfg.title = vals[0];
+		vals[0] = NULL;
+	}
+	if (!s->cfg.version && (vals[2] || vals[1])) {
+		s->cfg.version = vals[2] ? vals[2] : vals[1];
+		if (vals[2])
+			vals[2] = NULL;
+		else
+			vals[1] = NULL;
+	}
+	for (k = 0; k < QU_ARRAY_SIZE(keys); k++)
+		free(vals[k]);
 }

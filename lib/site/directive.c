@@ -278,10 +278,18 @@ static void toctree(struct qu_site *s, struct qu_page *pg, uint32_t line,
 		} else if (is_opt(k, kl, "caption")) {
 			part->caption = site_strndup(s, v, vl);
 		} else if (is_opt(k, kl, "hidden") || is_opt(k, kl, "glob") ||
+			   is_opt(k, kl, "includehidden") ||
 			   is_opt(k, kl, "numbered") ||
 			   is_opt(k, kl, "titlesonly")) {
 			if (!is_opt(k, kl, "numbered"))
 				no_value(s, pg, "toctree", o);
+			else
+				part->numbered = vl ? (unsigned)strtoul(v, NULL,
+									10)
+						    : 999;
+			part->hidden |= is_opt(k, kl, "hidden");
+			part->glob |= is_opt(k, kl, "glob");
+			part->titles_only |= is_opt(k, kl, "titlesonly");
 		} else {
 			qu_diag(&s->diags, QU_W_UNKNOWN_OPTION, pg->diag_path,
 				o->line, 1,
@@ -494,4 +502,184 @@ void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
 	free(bl.v);
 	free(lines);
 	free(lens);
+}
+
+/*
+ * A reST page: one QU_PART_RST part holding the whole text, then a part
+ * per kernel-doc and toctree directive the reST reader found, each
+ * knowing its offset so that the renderer, walking the same tree, puts it
+ * in its place; the sections become the page's headings and the labels
+ * its labels. The options and content lines go through the same
+ * functions as a Markdown page's fenced directives.
+ */
+struct rst_load {
+	struct qu_site *s;
+	struct qu_page *pg;
+	size_t halloc, lalloc;
+};
+
+/*
+ * An include: the file, relative to the page's folder ("/x" to the
+ * Sphinx project's root), read now like every other input, confined to
+ * the docs root and the source tree. "<isonum.txt>" names docutils' own
+ * substitution sets: nothing to read, nothing shown.
+ */
+static void include(struct qu_site *s, struct qu_page *pg,
+		    const struct qu_site_directive *d)
+{
+	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT, err = QU_BUF_INIT;
+	const char *sl = strrchr(pg->src, '/');
+	struct qu_part *p;
+
+	if (d->arg[0] == '<' || !d->arg[0])
+		return;
+	if (d->arg[0] == '/')
+		qu_buf_addf(&path, "%s%s", s->root, d->arg);
+	else
+		qu_buf_addf(&path, "%s/%.*s%s", s->root,
+			    sl ? (int)(sl - pg->src + 1) : 0, pg->src, d->arg);
+	switch (site_check_read(s, path.buf, d->arg, pg->diag_path, d->line,
+				d->col, false)) {
+	case SITE_READ_OK:
+		break;
+	case SITE_READ_MISSING:
+		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, d->line,
+			d->col, "%s names no file '%s', ignoring it", d->name,
+			d->arg);
+		/* fall through */
+	case SITE_READ_REFUSED:
+		goto out;
+	}
+	if (qu_file_read(&text, path.buf, &err) < 0) {
+		qu_diag(&s->diags, QU_W_UNREADABLE, pg->diag_path, d->line,
+			d->col, "%s, ignoring the %s", err.buf, d->name);
+		goto out;
+	}
+	p = add_part(pg, QU_PART_INCLUDE, d->line);
+	p->text = site_strndup(s, text.buf, text.len);
+	p->len = text.len;
+	p->file = site_strndup(s, path.buf, path.len);
+out:
+	qu_buf_fini(&path);
+	qu_buf_fini(&text);
+	qu_buf_fini(&err);
+}
+
+static void rst_directive(void *payload, const struct qu_site_directive *d)
+{
+	struct rst_load *rl = payload;
+	struct dir_opt *opts = NULL;
+	struct dir_line *body = NULL;
+	size_t nopts = 0, nbody = 0, i, before = rl->pg->nparts;
+	/* toctree entries are resolved later: the site keeps the text */
+	const char *c = site_strdup(rl->s, d->content);
+	uint32_t line = d->line + (uint32_t)d->nopts + 2;
+
+	for (i = 0; i < d->nopts; i++) {
+		struct dir_opt *o;
+		const char *v = d->opts[i].value;
+
+		opts = qu_xrealloc(opts, (nopts + 1) * sizeof(*opts));
+		o = &opts[nopts++];
+		o->key = d->opts[i].name;
+		o->klen = strlen(o->key);
+		qu_buf_init(&o->val);
+		/*
+		 * Continuation lines of :functions: lists are one value; a
+		 * backslash ending a line only joins it (kernel-api.rst).
+		 */
+		for (; *v; v++) {
+			if (*v == '\\' && (v[1] == '\n' || !v[1]))
+				continue;
+			qu_buf_addc(&o->val, *v == '\n' ? ' ' : *v);
+		}
+		o->line = d->opts[i].line;
+		o->indent = 0;
+	}
+	while (*c) {
+		const char *nl = strchr(c, '\n');
+		struct dir_line dl = {c, nl ? (size_t)(nl - c) : strlen(c),
+				      line++};
+
+		trim(&dl.p, &dl.len);
+		if (dl.len) {
+			body = qu_xrealloc(body, (nbody + 1) * sizeof(*body));
+			body[nbody++] = dl;
+		}
+		c = nl ? nl + 1 : c + strlen(c);
+	}
+	if (!strcmp(d->name, "include") || !strcmp(d->name, "literalinclude"))
+		include(rl->s, rl->pg, d);
+	else if (!strcmp(d->name, "kernel-doc"))
+		kernel_doc(rl->s, rl->pg, d->line, d->arg, strlen(d->arg), opts,
+			   nopts, body, nbody);
+	else if (!strcmp(d->name, "toctree"))
+		toctree(rl->s, rl->pg, d->line, opts, nopts, body, nbody);
+	for (i = before; i < rl->pg->nparts; i++)
+		rl->pg->parts[i].off = d->off;
+	for (i = 0; i < nopts; i++)
+		qu_buf_fini(&opts[i].val);
+	free(opts);
+	free(body);
+}
+
+static void rst_heading(void *payload, unsigned level, const char *text,
+			const char *id, uint32_t line)
+{
+	struct rst_load *rl = payload;
+	struct qu_heading *h;
+
+	QU_VEC_GROW(rl->pg->headings, rl->pg->nheadings, rl->halloc);
+	h = &rl->pg->headings[rl->pg->nheadings++];
+	h->text = site_strdup(rl->s, text);
+	h->id = site_strdup(rl->s, id);
+	h->level = level;
+	h->line = line;
+}
+
+static void rst_label(void *payload, const char *name, const char *id,
+		      const char *title, const char *role)
+{
+	struct rst_load *rl = payload;
+	struct qu_label *l;
+
+	QU_VEC_GROW(rl->pg->labels, rl->pg->nlabels, rl->lalloc);
+	l = &rl->pg->labels[rl->pg->nlabels++];
+	l->name = site_strdup(rl->s, name);
+	l->id = site_strdup(rl->s, id);
+	l->title = title ? site_strdup(rl->s, title) : NULL;
+	l->role = role ? site_strdup(rl->s, role) : NULL;
+}
+
+void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,
+		   size_t len)
+{
+	static const struct qu_site_rst_sink sink = {rst_directive,
+						     rst_heading, rst_label};
+	struct rst_load rl = {s, pg, 0, 0};
+	struct qu_part *p = add_part(pg, QU_PART_RST, 1);
+
+	p->text = text;
+	p->len = len;
+	pg->headings = NULL;
+	pg->nheadings = 0;
+	if (s->reader->rst)
+		s->reader->rst(s->reader->rst_ctx, &s->diags, pg->diag_path,
+			       text, len, &sink, &rl);
+	/* the arrays live in the site's arena like everything else */
+	if (pg->nheadings) {
+		struct qu_heading *v = qu_arena_memdup(
+			&s->arena, pg->headings,
+			pg->nheadings * sizeof(*v));
+
+		free(pg->headings);
+		pg->headings = v;
+	}
+	if (pg->nlabels) {
+		struct qu_label *v = qu_arena_memdup(
+			&s->arena, pg->labels, pg->nlabels * sizeof(*v));
+
+		free(pg->labels);
+		pg->labels = v;
+	}
 }

@@ -100,11 +100,19 @@ static bool want_asset(const char *name)
 	return false;
 }
 
+static bool is_rst(const char *name)
+{
+	size_t l = strlen(name);
+
+	return l > 4 && !strcmp(name + l - 4, ".rst");
+}
+
+/* Pages: Markdown, and reST (a Sphinx project's, or beside Markdown). */
 static bool want_md(const char *name)
 {
 	size_t l = strlen(name);
 
-	return l > 3 && !strcmp(name + l - 3, ".md");
+	return (l > 3 && !strcmp(name + l - 3, ".md")) || is_rst(name);
 }
 
 static bool want_c(const char *name)
@@ -263,11 +271,20 @@ void site_page_headings(struct qu_site *s, struct qu_page *pg)
 	}
 }
 
-/* "a/b.md" becomes "a/b.html", a folder's README.md its index.html. */
+/*
+ * "a/b.md" becomes "a/b.html", a folder's README.md its index.html, and
+ * "a/b.rst" "a/b.html" as Sphinx names it.
+ */
 static void out_name(struct qu_buf *b, const char *src)
 {
 	size_t l = strlen(src);
 
+	if (is_rst(src)) {
+		qu_buf_reset(b);
+		qu_buf_add(b, src, l - 4);
+		qu_buf_adds(b, ".html");
+		return;
+	}
 	qu_buf_reset(b);
 	if (l >= 9 && !strcmp(src + l - 9, "README.md") &&
 	    (l == 9 || src[l - 10] == '/')) {
@@ -342,10 +359,15 @@ static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 		goto out;
 	}
 	body = site_strndup(s, text.buf, text.len);
-	if (site_front_matter(s, pg, body, text.len, &off, &line) < 0)
-		s->broken = true;
-	site_split_parts(s, pg, body + off, text.len - off, line);
-	site_page_headings(s, pg);
+	if (is_rst(src)) {
+		/* reST has no front matter: its reader gives all */
+		site_rst_page(s, pg, body, text.len);
+	} else {
+		if (site_front_matter(s, pg, body, text.len, &off, &line) < 0)
+			s->broken = true;
+		site_split_parts(s, pg, body + off, text.len - off, line);
+		site_page_headings(s, pg);
+	}
 	/* no title in the front matter: the first heading of level 1 */
 	for (size_t k = 0; !pg->title && k < pg->nheadings; k++)
 		if (pg->headings[k].level == 1)
@@ -354,7 +376,7 @@ static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 		const char *b = strrchr(src, '/');
 
 		b = b ? b + 1 : src;
-		pg->title = site_strndup(s, b, strlen(b) - 3);
+		pg->title = site_strndup(s, b, strrchr(b, '.') - b);
 	}
 	ret = 0;
 out:
@@ -381,6 +403,10 @@ static int load_configured(struct qu_site *s, const char *skip,
 	for (i = 0; i < nmd; i++)
 		if (!strcmp(md[i], "index.md"))
 			break;
+	if (i == nmd)
+		for (i = 0; i < nmd; i++)
+			if (!strcmp(md[i], "index.rst"))
+				break;
 	if (i == nmd)
 		for (i = 0; i < nmd; i++)
 			if (!strcmp(md[i], "README.md"))
@@ -434,12 +460,42 @@ out:
 	return ret;
 }
 
+/*
+ * A folder holding index.rst and no quire.yml is a Sphinx project when
+ * conf.py is beside it or in a folder above (the kernel's SPHINXDIRS
+ * builds, Documentation/core-api with Documentation/conf.py). Up to
+ * CONF_PY_UP folders above: a conf.py further away is somebody else's.
+ */
+#define CONF_PY_UP 3
+
+static bool sphinx_conf(struct qu_site *s, struct qu_buf *path, int *up_out)
+{
+	int up;
+
+	qu_buf_reset(path);
+	qu_buf_addf(path, "%s/index.rst", s->root);
+	if (access(path->buf, F_OK) != 0)
+		return false;
+	for (up = 0; up <= CONF_PY_UP; up++) {
+		qu_buf_reset(path);
+		qu_buf_adds(path, s->root);
+		for (int k = 0; k < up; k++)
+			qu_buf_adds(path, "/..");
+		qu_buf_adds(path, "/conf.py");
+		if (access(path->buf, F_OK) == 0) {
+			*up_out = up;
+			return true;
+		}
+	}
+	return false;
+}
+
 int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		 const struct qu_site_reader *rd, struct qu_buf *err)
 {
 	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT;
 	size_t rl = strlen(root);
-	int ret = -1;
+	int ret = -1, up = 0;
 
 	qu_arena_init(&out->arena);
 	qu_diags_init(&out->diags);
@@ -455,6 +511,19 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 					 site_strndup(out, path.buf, path.len),
 					 text.buf, text.len) < 0)
 			out->broken = true;
+	} else if (sphinx_conf(out, &path, &up)) {
+		/* a Sphinx project: its settings, then its pages */
+		if (qu_file_read(&text, path.buf, err) < 0)
+			goto out;
+		out->cfg.sphinx = true;
+		out->cfg.conf_py = qu_xstrdup(path.buf);
+		site_conf_py(out, path.buf, text.buf, text.len);
+		/* Documentation/.. is the kernel's source tree */
+		qu_buf_reset(&path);
+		qu_buf_adds(&path, "..");
+		while (up-- > 0)
+			qu_buf_adds(&path, "/..");
+		out->cfg.srctree = qu_xstrdup(path.buf);
 	} else {
 		out->zero_config = true;
 	}

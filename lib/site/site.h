@@ -36,6 +36,9 @@
  * @allow_html: pass raw HTML in pages and comments through
  * @man: also write the section-9 man pages of every item, under
  *	OUT/man/man9/ ("man: true")
+ * @sphinx: the docs root is a Sphinx project (conf.py and index.rst, no
+ *	quire.yml): its pages are reST, its title conf.py's project
+ * @conf_py: the conf.py read, for a Sphinx project
  * @theme_line: the line of the theme key in quire.yml, for diagnostics
  * @srctree_line: the line of the srctree key, likewise
  */
@@ -50,6 +53,8 @@ struct qu_config {
 	size_t nexclude;
 	bool allow_html;
 	bool man;
+	bool sphinx;
+	char *conf_py;
 	uint32_t theme_line;
 	uint32_t srctree_line;
 };
@@ -82,12 +87,18 @@ void qu_config_fini(struct qu_config *c);
  * @QU_PART_KDOC: a {kernel-doc} directive: items of one C file
  * @QU_PART_TOCTREE: a {toctree} directive: links to child pages
  * @QU_PART_FILES: a listing of folders and files (zero-config pages)
+ * @QU_PART_RST: a whole reST page; the page's other parts are the
+ *	directives its reader found in it, each at its @off
+ * @QU_PART_INCLUDE: the file a reST include or literalinclude directive
+ *	names, read by the site (confined like every read)
  */
 enum qu_part_kind {
 	QU_PART_MARKDOWN,
 	QU_PART_KDOC,
 	QU_PART_TOCTREE,
 	QU_PART_FILES,
+	QU_PART_RST,
+	QU_PART_INCLUDE,
 };
 
 /**
@@ -150,13 +161,22 @@ struct qu_file_entry {
  * struct qu_part - one part of a page
  * @kind: what it is
  * @line: 1-based line in the page's file where the part starts
- * @text: Markdown text (QU_PART_MARKDOWN)
+ * @text: Markdown text (QU_PART_MARKDOWN), the reST page (QU_PART_RST),
+ *	the included file's bytes (QU_PART_INCLUDE)
  * @len: its length
  * @sel: the selection (QU_PART_KDOC)
  * @pages: the child pages (QU_PART_TOCTREE)
  * @npages: how many
  * @caption: the toctree's :caption:, or NULL
  * @maxdepth: the toctree's :maxdepth: (0 for no limit)
+ * @hidden: the toctree's :hidden: (navigation only, nothing in the page)
+ * @glob: the toctree's :glob: (entries with "*" are patterns)
+ * @titles_only: the toctree's :titlesonly: (pages, not their sections)
+ * @numbered: the toctree's :numbered: depth (999 without a value; 0 when
+ *	absent): Sphinx numbers the sections of the pages below
+ * @file: the included file as diagnostics name it (QU_PART_INCLUDE)
+ * @off: in a reST page, the byte offset in the QU_PART_RST text of the
+ *	directive this part comes from, so the renderer finds it there
  * @files: the rows (QU_PART_FILES)
  * @nfiles: how many
  */
@@ -170,6 +190,12 @@ struct qu_part {
 	size_t npages;
 	const char *caption;
 	unsigned maxdepth;
+	bool hidden;
+	bool glob;
+	bool titles_only;
+	unsigned numbered;
+	const char *file;
+	uint32_t off;
 	struct qu_file_entry *files;
 	size_t nfiles;
 };
@@ -186,6 +212,22 @@ struct qu_heading {
 	const char *id;
 	unsigned level;
 	uint32_t line;
+};
+
+/**
+ * struct qu_label - a place in a page other pages can name (reST's
+ *	".. _name:" targets, which Sphinx's :ref: role links to)
+ * @name: the label, normalised (lower case, blanks joined)
+ * @id: the element id it gives on the page
+ * @title: the title of the section it labels, or NULL
+ * @role: for a C-domain declaration (name "c.NAME"), its inventory role
+ *	("c:function", "c:macro", ...); NULL for a reST label
+ */
+struct qu_label {
+	const char *name;
+	const char *id;
+	const char *title;
+	const char *role;
 };
 
 /**
@@ -206,6 +248,8 @@ struct qu_heading {
  * @headings: the Markdown headings, with their ids, from the site's
  *	reader
  * @nheadings: how many
+ * @labels: the labels of a reST page, from the site's reader
+ * @nlabels: how many
  */
 struct qu_page {
 	const char *src;
@@ -222,6 +266,8 @@ struct qu_page {
 	size_t nchildren;
 	struct qu_heading *headings;
 	size_t nheadings;
+	struct qu_label *labels;
+	size_t nlabels;
 };
 
 /**
@@ -246,6 +292,60 @@ struct qu_site_block {
 };
 
 /**
+ * struct qu_site_option - one option of a reST directive
+ * @name: its name, without the colons
+ * @value: its value, continuation lines joined by newlines
+ * @line: its 1-based line
+ */
+struct qu_site_option {
+	const char *name;
+	const char *value;
+	uint32_t line;
+};
+
+/**
+ * struct qu_site_directive - a directive of a reST page that the site
+ *	acts on (kernel-doc, toctree, include, literalinclude), as the reST
+ *	reader parsed it
+ * @name: the directive's name
+ * @arg: its argument, or ""
+ * @opts: its options, in order
+ * @nopts: how many
+ * @content: its content as text, or ""
+ * @off: its byte offset in the page's text
+ * @line: its 1-based line
+ * @col: its 1-based column
+ */
+struct qu_site_directive {
+	const char *name;
+	const char *arg;
+	const struct qu_site_option *opts;
+	size_t nopts;
+	const char *content;
+	uint32_t off;
+	uint32_t line;
+	uint32_t col;
+};
+
+/**
+ * struct qu_site_rst_sink - what a reST page's reader tells the site
+ * @directive: a kernel-doc, toctree, include or literalinclude
+ *	directive, in page order
+ * @heading: a section: level (1 for the page's title), plain text, id,
+ *	1-based line
+ * @label: a label (".. _name:" before a section or a block) with the id
+ *	it gives and the labelled section's title, or NULL; or a C-domain
+ *	declaration ("c.NAME", its role, such as "c:function")
+ */
+struct qu_site_rst_sink {
+	void (*directive)(void *payload, const struct qu_site_directive *d);
+	void (*heading)(void *payload, unsigned level, const char *text,
+			const char *id, uint32_t line);
+	void (*label)(void *payload, const char *name, const char *id,
+		      const char *title, const char *role);
+};
+
+/**
  * struct qu_site_reader - what the site needs read from its pages' markup
  * @blocks: call @fn with each fenced block of @text, in order (the
  *	directives are among those at the top level); the block is valid
@@ -254,6 +354,10 @@ struct qu_site_block {
  *	order: its level, plain text, the id the page gives it (unique in
  *	the page) and its 1-based line in the page's file
  * @ctx: passed first to both
+ * @rst: read a reST page (lib/rst's qu_rst_site_read()): its directives,
+ *	sections and labels, in page order, to @sink; its parse diagnostics
+ *	to @diags
+ * @rst_ctx: passed first to @rst
  *
  * The site knows no markup syntax: lib/markdown reads it (qu_md_blocks(),
  * qu_md_page_headings()), and lib/build hands its reader to
@@ -270,6 +374,10 @@ struct qu_site_reader {
 				    uint32_t line),
 			 void *payload);
 	void *ctx;
+	void (*rst)(void *ctx, struct qu_diags *diags, const char *path,
+		    const char *text, size_t len,
+		    const struct qu_site_rst_sink *sink, void *payload);
+	void *rst_ctx;
 };
 
 /**

@@ -28,6 +28,10 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 		      size_t len, size_t *body_off, uint32_t *body_line);
 void site_split_parts(struct qu_site *s, struct qu_page *pg, const char *text,
 		      size_t len, uint32_t line);
+void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,
+		   size_t len);
+void site_conf_py(struct qu_site *s, const char *path, const char *text,
+		  size_t len);
 void site_page_headings(struct qu_site *s, struct qu_page *pg);
 void site_link_pages(struct qu_site *s);
 bool site_excluded(const struct qu_site *s, const char *rel);

@@ -7,6 +7,7 @@
  * one), else under the home page, ordered by front matter order, then
  * path.
  */
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,61 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /*
+ * The page a toctree entry names: "guide" may be "guide.md", "guide.rst"
+ * (Sphinx's docnames have no extension) or the folder "guide/index".
+ */
+static uint32_t find_entry(const struct qu_site *s, struct qu_buf *norm)
+{
+	static const char *const ext[] = {"", ".md", ".rst", "/index.md",
+					  "/index.rst"};
+	size_t base = norm->len, i;
+	uint32_t target = QU_NONE;
+
+	for (i = 0; i < QU_ARRAY_SIZE(ext) && target == QU_NONE; i++) {
+		norm->len = base;
+		norm->buf[base] = 0;
+		qu_buf_adds(norm, ext[i]);
+		target = qu_site_find_page(s, norm->buf);
+	}
+	return target;
+}
+
+static void add_entry(struct qu_site *s, uint32_t pi, struct qu_part *part,
+		      uint32_t target)
+{
+	part->pages = qu_xrealloc(part->pages,
+				  (part->npages + 1) * sizeof(uint32_t));
+	part->pages[part->npages++] = target;
+	if (s->pages[target].parent == QU_NONE)
+		add_child(s, pi, target);
+}
+
+/*
+ * A :glob: toctree's pattern (a "*" anywhere): every page whose name without
+ * its extension matches, in name order as Sphinx sorts them, but the page
+ * itself and its ancestors.
+ */
+static void glob_entries(struct qu_site *s, uint32_t pi, struct qu_part *part,
+			 const char *pat)
+{
+	struct qu_buf name = QU_BUF_INIT;
+	size_t i;
+
+	for (i = 1; i < s->npages; i++) {
+		const char *src = s->pages[i].src, *dot;
+
+		if (!src || i == pi || is_ancestor(s, (uint32_t)i, pi))
+			continue;
+		dot = strrchr(src, '.');
+		qu_buf_reset(&name);
+		qu_buf_add(&name, src, dot ? (size_t)(dot - src) : strlen(src));
+		if (!fnmatch(pat, name.buf, FNM_PATHNAME))
+			add_entry(s, pi, part, (uint32_t)i);
+	}
+	qu_buf_fini(&name);
+}
+
+/*
  * Resolve a toctree's entries ("guide", "guide.md", "Title <guide>")
  * relative to its page, and adopt the pages no toctree has adopted yet.
  */
@@ -167,15 +223,12 @@ static void resolve_toctree(struct qu_site *s, uint32_t pi,
 			e = lt + 1;
 		}
 		site_normalise(norm, dir->buf, e, el);
-		if (norm->len < 3 || strcmp(norm->buf + norm->len - 3, ".md"))
-			qu_buf_adds(norm, ".md");
-		target = qu_site_find_page(s, norm->buf);
-		if (target == QU_NONE && norm->len > 3) {
-			/* "dir" may mean "dir/index.md" */
-			norm->len -= 3;
-			qu_buf_adds(norm, "/index.md");
-			target = qu_site_find_page(s, norm->buf);
+		if (part->glob && memchr(e, '*', el)) {
+			glob_entries(s, pi, part, norm->buf);
+			line++;
+			continue;
 		}
+		target = find_entry(s, norm);
 		if (target == QU_NONE || target == 0 ||
 		    is_ancestor(s, target, pi)) {
 			if (target == QU_NONE)
@@ -187,11 +240,7 @@ static void resolve_toctree(struct qu_site *s, uint32_t pi,
 			line++;
 			continue;
 		}
-		part->pages = qu_xrealloc(
-			part->pages, (part->npages + 1) * sizeof(uint32_t));
-		part->pages[part->npages++] = target;
-		if (s->pages[target].parent == QU_NONE)
-			add_child(s, pi, target);
+		add_entry(s, pi, part, target);
 		line++;
 	}
 }

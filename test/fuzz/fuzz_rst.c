@@ -4,13 +4,55 @@
  * page and dumps the tree. Checks the invariants as it goes: every node
  * lies inside the input, children point back at their parent, every kind
  * has a name, and the dump is as long as it is deterministic (two dumps
- * of two parses are equal).
+ * of two parses are equal). Then reads the page as lib/site does
+ * (qu_rst_site_read(), Sphinx's ids): directives, sections and labels
+ * lie inside the input and are well formed.
  */
 #include <assert.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "rst/rst.h"
+#include "site/site.h"
+
+static size_t fuzz_len;
+
+static void on_directive(void *payload, const struct qu_site_directive *d)
+{
+	(void)payload;
+	assert(d->name && d->arg && d->content);
+	assert(d->off <= fuzz_len && d->line >= 1 && d->col >= 1);
+	for (size_t i = 0; i < d->nopts; i++)
+		assert(d->opts[i].name && d->opts[i].value &&
+		       d->opts[i].line >= d->line);
+}
+
+static void on_heading(void *payload, unsigned level, const char *text,
+		       const char *id, uint32_t line)
+{
+	(void)payload;
+	assert(level >= 1 && text && id && *id && line >= 1);
+}
+
+static void on_label(void *payload, const char *name, const char *id,
+		     const char *title, const char *role)
+{
+	(void)payload;
+	(void)title;
+	assert(name && id && *id);
+	assert(!role || !strncmp(name, "c.", 2));
+}
+
+/* Every C-domain directive's signatures give an id or nothing. */
+static void c_ids(const struct qu_rst_node *n, struct qu_buf *b, int depth)
+{
+	if (n->kind == QU_RST_DIRECTIVE)
+		for (size_t k = 0; qu_rst_c_decl_id(b, n, k) && k < 1000; k++)
+			assert(!b->len || !strncmp(b->buf, "c.", 2));
+	for (const struct qu_rst_node *k = n->first; k && depth < 200;
+	     k = k->next)
+		c_ids(k, b, depth + 1);
+}
 
 static void check(const struct qu_rst_node *n, size_t len, int depth)
 {
@@ -46,6 +88,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qu_buf_fini(&y);
 	qu_rst_free(a);
 	qu_rst_free(b);
+	{
+		static const struct qu_site_rst_sink sink = {
+			on_directive, on_heading, on_label};
+
+		fuzz_len = size;
+		qu_rst_site_read(NULL, &d, "fuzz.rst", (const char *)data,
+				 size, &sink, NULL);
+		a = qu_rst_parse_ex(&d, "fuzz.rst", (const char *)data, size,
+				    QU_RST_SPHINX_IDS);
+		check(a->root, size, 0);
+		c_ids(a->root, &x, 0);
+		qu_rst_free(a);
+		qu_buf_fini(&x);
+	}
 	qu_diags_fini(&d);
 	return 0;
 }

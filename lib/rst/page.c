@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+/*
+ * page.c - what the site needs from a reST page (rst stage)
+ *
+ * lib/build hands qu_rst_site_read() to lib/site as the reader of .rst
+ * pages (struct qu_site_reader): it parses the page once and tells the
+ * site its kernel-doc and toctree directives, its sections (the page's
+ * headings, with docutils' ids) and its labels, so the site builds the
+ * same page model from reST as from Markdown.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rst_int.h"
+#include "site/site.h"
+
+/* The plain text below @n: what a title or a term reads as. */
+void qu_rst_plain(struct qu_buf *out, const struct qu_rst_node *n)
+{
+	const struct qu_rst_node *c;
+
+	if (n->kind == QU_RST_TEXT) {
+		qu_buf_add(out, n->text, n->len);
+		return;
+	}
+	for (c = n->first; c; c = c->next)
+		qu_rst_plain(out, c);
+}
+
+/*
+ * The first item of a list-valued attribute ("ids", "names"), escapes
+ * removed; false when @n has none.
+ */
+bool qu_rst_attr_item(struct qu_buf *out, const struct qu_rst_node *n,
+		      const char *name, size_t index)
+{
+	const char *v = qu_rst_attr(n, name);
+	size_t k = 0;
+
+	qu_buf_reset(out);
+	if (!v || !*v)
+		return false;
+	for (; *v; v++) {
+		if (*v == ' ') {
+			if (k++ == index)
+				return true;
+			continue;
+		}
+		if (*v == '\\' && v[1])
+			v++;
+		if (k == index)
+			qu_buf_addc(out, *v);
+	}
+	return k == index && out->len;
+}
+
+struct walk {
+	const struct qu_rst_doc *doc;
+	const struct qu_site_rst_sink *sink;
+	void *payload;
+	struct qu_buf a, b;
+	unsigned depth;
+};
+
+static const struct qu_rst_node *title_of(const struct qu_rst_node *sec)
+{
+	const struct qu_rst_node *c;
+
+	for (c = sec->first; c; c = c->next)
+		if (c->kind == QU_RST_TITLE)
+			return c;
+	return NULL;
+}
+
+/*
+ * The section a target labels: the next sibling that is not a target,
+ * or, for a target closing a section, the section after it (docutils'
+ * PropagateTargets does the same).
+ */
+const struct qu_rst_node *qu_rst_labelled(const struct qu_rst_node *t)
+{
+	const struct qu_rst_node *n = t;
+
+	for (;;) {
+		while (n->next && n->next->kind == QU_RST_TARGET)
+			n = n->next;
+		if (n->next)
+			return n->next->kind == QU_RST_SECTION ? n->next : NULL;
+		if (!n->parent || n->parent->kind != QU_RST_SECTION)
+			return NULL;
+		n = n->parent;
+	}
+}
+
+static void directive(struct walk *w, const struct qu_rst_node *n)
+{
+	const char *name = qu_rst_attr(n, "name");
+	struct qu_site_directive d;
+	struct qu_site_option *opts = NULL;
+	struct qu_buf arg = QU_BUF_INIT, content = QU_BUF_INIT;
+	struct qu_buf *vals = NULL;
+	const struct qu_rst_node *c;
+	size_t nopts = 0, i;
+
+	if (!name || (strcmp(name, "kernel-doc") && strcmp(name, "toctree") &&
+		      strcmp(name, "include") && strcmp(name, "literalinclude")))
+		return;
+	for (c = n->first; c; c = c->next) {
+		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS) {
+			qu_rst_plain(&arg, c);
+		} else if (c->kind == QU_RST_DIRECTIVE_OPTION) {
+			opts = qu_xrealloc(opts, (nopts + 1) * sizeof(*opts));
+			vals = qu_xrealloc(vals, (nopts + 1) * sizeof(*vals));
+			qu_buf_init(&vals[nopts]);
+			qu_rst_plain(&vals[nopts], c);
+			opts[nopts].name = qu_rst_attr(c, "name");
+			if (!opts[nopts].name)
+				opts[nopts].name = "";
+			opts[nopts].line = qu_lines_find(&w->doc->lines, c->off);
+			nopts++;
+		} else if (c->kind == QU_RST_DIRECTIVE_CONTENT) {
+			qu_rst_plain(&content, c);
+		}
+	}
+	for (i = 0; i < nopts; i++)
+		opts[i].value = vals[i].buf;
+	d.name = name;
+	d.arg = arg.buf;
+	d.opts = opts;
+	d.nopts = nopts;
+	d.content = content.buf;
+	d.off = n->off;
+	d.line = qu_lines_find(&w->doc->lines, n->off);
+	d.col = n->off - w->doc->lines.start[d.line - 1] + 1;
+	w->sink->directive(w->payload, &d);
+	for (i = 0; i < nopts; i++)
+		qu_buf_fini(&vals[i]);
+	free(vals);
+	free(opts);
+	qu_buf_fini(&arg);
+	qu_buf_fini(&content);
+}
+
+bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
+		      size_t index)
+{
+	const char *name = qu_rst_attr(d, "name");
+	struct qu_buf sig = QU_BUF_INIT;
+	const struct qu_rst_node *c;
+	const char *line, *p, *end, *s;
+	size_t k;
+
+	qu_buf_reset(out);
+	if (!name || strncmp(name, "c:", 2) || !strncmp(name, "c:namespace", 11))
+		return false;
+	for (c = d->first; c; c = c->next)
+		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS)
+			qu_rst_plain(&sig, c);
+	/* one signature a line (timekeeping.rst gives five at once) */
+	line = sig.buf;
+	for (k = 0; k < index && line; k++) {
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	if (!line) {
+		qu_buf_fini(&sig);
+		return false;
+	}
+	end = strchr(line, '\n');
+	end = end ? end : line + strlen(line);
+	/* the name before "(" (functions, function-like macros), else last */
+	p = memchr(line, '(', (size_t)(end - line));
+	if (p)
+		end = p;
+	while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	s = end;
+	while (s > line && (s[-1] == '_' || (s[-1] >= 'a' && s[-1] <= 'z') ||
+			    (s[-1] >= 'A' && s[-1] <= 'Z') ||
+			    (s[-1] >= '0' && s[-1] <= '9')))
+		s--;
+	if (s < end)
+		qu_buf_addf(out, "c.%.*s", (int)(end - s), s);
+	qu_buf_fini(&sig);
+	/* a line naming nothing still counts, so the caller goes on */
+	if (!out->len)
+		qu_buf_adds(out, "");
+	return true;
+}
+
+/* The inventory role of a C-domain directive, as Sphinx writes it. */
+static const char *c_role(const struct qu_rst_node *d)
+{
+	const char *name = qu_rst_attr(d, "name");
+
+	if (!name)
+		return NULL;
+	if (!strcmp(name, "c:function"))
+		return "c:function";
+	if (!strcmp(name, "c:macro"))
+		return "c:macro";
+	if (!strcmp(name, "c:struct"))
+		return "c:struct";
+	if (!strcmp(name, "c:union"))
+		return "c:union";
+	if (!strcmp(name, "c:enum"))
+		return "c:enum";
+	if (!strcmp(name, "c:enumerator"))
+		return "c:enumerator";
+	if (!strcmp(name, "c:member"))
+		return "c:member";
+	if (!strcmp(name, "c:var"))
+		return "c:var";
+	return "c:type";
+}
+
+static void label(struct walk *w, const struct qu_rst_node *n)
+{
+	const struct qu_rst_node *sec;
+	struct qu_buf title = QU_BUF_INIT;
+	size_t k;
+
+	if (qu_rst_attr(n, "refuri") || qu_rst_attr(n, "refname") ||
+	    !qu_rst_attr_item(&w->a, n, "ids", 0))
+		return;
+	sec = qu_rst_labelled(n);
+	if (sec && title_of(sec))
+		qu_rst_plain(&title, title_of(sec));
+	for (k = 0; qu_rst_attr_item(&w->b, n, "names", k); k++)
+		w->sink->label(w->payload, w->b.buf, w->a.buf,
+			       title.len ? title.buf : NULL, NULL);
+	qu_buf_fini(&title);
+}
+
+static void walk(struct walk *w, const struct qu_rst_node *n)
+{
+	const struct qu_rst_node *c;
+
+	switch (n->kind) {
+	case QU_RST_SECTION: {
+		const struct qu_rst_node *t = title_of(n);
+
+		w->depth++;
+		if (t && qu_rst_attr_item(&w->a, n, "ids", 0)) {
+			qu_buf_reset(&w->b);
+			qu_rst_plain(&w->b, t);
+			w->sink->heading(w->payload, w->depth, w->b.buf,
+					 w->a.buf,
+					 qu_lines_find(&w->doc->lines, t->off));
+		}
+		for (c = n->first; c; c = c->next)
+			walk(w, c);
+		w->depth--;
+		return;
+	}
+	case QU_RST_TARGET:
+		label(w, n);
+		return;
+	case QU_RST_DIRECTIVE:
+		directive(w, n);
+		/* a C-domain declaration: :c:func: and friends find it */
+		for (size_t k = 0; qu_rst_c_decl_id(&w->a, n, k); k++)
+			if (w->a.len)
+				w->sink->label(w->payload, w->a.buf, w->a.buf,
+					       NULL, c_role(n));
+		break;
+	case QU_RST_TEXT:
+		return;
+	default:
+		break;
+	}
+	for (c = n->first; c; c = c->next)
+		walk(w, c);
+}
+
+void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
+		      const char *text, size_t len,
+		      const struct qu_site_rst_sink *sink, void *payload)
+{
+	struct qu_diags mine;
+	struct qu_rst_doc *doc;
+	struct walk w = {NULL, sink, payload, QU_BUF_INIT, QU_BUF_INIT, 0};
+	size_t i;
+
+	(void)ctx;
+	/* diagnostics name the document's copy of @path: name the caller's */
+	qu_diags_init(&mine);
+	doc = qu_rst_parse_ex(&mine, path, text, len, QU_RST_SPHINX_IDS);
+	for (i = 0; i < mine.n; i++)
+		mine.v[i].path = path;
+	qu_diags_move(diags, &mine);
+	qu_diags_fini(&mine);
+	w.doc = doc;
+	walk(&w, doc->root);
+	qu_buf_fini(&w.a);
+	qu_buf_fini(&w.b);
+	qu_rst_free(doc);
+}

@@ -1,0 +1,5 @@
+first line
+// BEGIN
+kept line
+// END
+last line
