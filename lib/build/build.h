@@ -47,6 +47,11 @@
  * @skip_unchanged: with a cache, stop at once when no input changed since
  *	the last build (its stamp): the diagnostics and the summary are the
  *	last build's, and nothing but the depfile is written
+ * @rev: build the docs as they are at this revision (a tag, a branch, a
+ *	commit), read from the object database without a work tree; @dir
+ *	is then a folder of the revision, from its root. NULL: the files
+ * @repo: the repository of @rev (a work tree, a folder in one, a bare
+ *	repository); NULL for the current folder
  */
 struct qu_build_opts {
 	const char *dir;
@@ -60,6 +65,8 @@ struct qu_build_opts {
 	bool timing;
 	bool skip_unchanged;
 	bool defer_search;
+	const char *rev;
+	const char *repo;
 };
 
 /**

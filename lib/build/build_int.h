@@ -326,7 +326,7 @@ struct build_stat {
 	uint64_t ino;
 };
 
-void build_stat_of(struct build_stat *out, const struct stat *st);
+void build_stat_of(struct build_stat *out, const struct qu_fstat *st);
 
 /**
  * struct build_unit_entry - one cached unit, still in the cache's bytes
@@ -420,6 +420,6 @@ void build_units_fini(struct build_units *u);
  */
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
-		const char *theme, const char *version, uint64_t exe);
+		const struct qu_files *theme_files, const char *theme, const char *version, uint64_t exe);
 
 #endif /* QU_BUILD_BUILD_INT_H */

@@ -131,6 +131,11 @@ bool qu_git_tree_is_bare(const struct qu_git_tree *t)
 	return git_repository_is_bare(t->repo);
 }
 
+const char *qu_git_tree_gitdir(const struct qu_git_tree *t)
+{
+	return t->path;
+}
+
 /*
  * Join a link's folder and its target into a path from the root,
  * resolving "." and ".."; false when the target leaves the tree or is

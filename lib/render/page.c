@@ -396,8 +396,8 @@ static void reading_order(struct qu_render *r, uint32_t page, size_t *n)
 
 int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		   const struct qu_graph *g, struct qu_md *md,
-		   const char *theme_dir, const char *version,
-		   struct qu_buf *err)
+		   const struct qu_files *theme_files, const char *theme_dir,
+		   const char *version, struct qu_buf *err)
 {
 	struct qu_buf b = QU_BUF_INIT, tmpl = QU_BUF_INIT;
 	size_t i, n;
@@ -410,7 +410,7 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 	r->title = site->cfg.title ? site->cfg.title : site->pages[0].title;
 	qu_buf_addf(&b, "%s/page.html", theme_dir);
 	r->tmpl_path = qu_buf_detach(&b, NULL);
-	if (qu_file_read(&tmpl, r->tmpl_path, err) < 0)
+	if (qu_files_read(theme_files, &tmpl, r->tmpl_path, err) < 0)
 		return -1;
 	r->tmpl_len = tmpl.len;
 	r->tmpl = qu_buf_detach(&tmpl, NULL);

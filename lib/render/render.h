@@ -139,6 +139,7 @@ struct qu_render {
  * @site: the site
  * @g: its graph
  * @md: the Markdown context
+ * @theme_files: where the theme is read from (NULL: the file system)
  * @theme_dir: the theme's folder (holding page.html)
  * @version: the version to show, or NULL
  * @err: receives a one-line message on failure
@@ -147,8 +148,8 @@ struct qu_render {
  */
 int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		   const struct qu_graph *g, struct qu_md *md,
-		   const char *theme_dir, const char *version,
-		   struct qu_buf *err);
+		   const struct qu_files *theme_files, const char *theme_dir,
+		   const char *version, struct qu_buf *err);
 
 /**
  * qu_render_fini() - free a renderer

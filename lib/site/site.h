@@ -293,6 +293,10 @@ struct qu_site_reader {
  * @arena: owns every string and array above
  * @diags: diagnostics of the configuration, front matter and directives
  * @reader: how the pages' markup is read (must outlive the site)
+ * @files: where the configuration, the pages and the directives' files
+ *	are read from: NULL for the file system, or a git revision
+ *	(qu_git_fs_new()); set by the caller before qu_site_load(), and
+ *	must outlive the site
  */
 struct qu_site {
 	struct qu_config cfg;
@@ -311,6 +315,7 @@ struct qu_site {
 	struct qu_arena arena;
 	struct qu_diags diags;
 	const struct qu_site_reader *reader;
+	const struct qu_files *files;
 };
 
 /**
