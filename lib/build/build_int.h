@@ -246,9 +246,11 @@ void build_git_version(struct qu_buf *out, const char *from);
 /**
  * build_stamp_version_from() - the folder the version of a site comes from
  * @s: the site
- * @dir: the folder the build was given
+ * @dir: the folder the build was given: the docs folder (or the source
+ *	tree of a zero-config site), whose work tree's describe is shown
+ *	whatever `srctree` says
  *
- * Return: "" when quire.yml sets the version.
+ * Return: "" when quire.yml sets the version, else @dir.
  */
 const char *build_stamp_version_from(const struct qu_site *s,
 				     const char *dir);
