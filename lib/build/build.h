@@ -52,6 +52,8 @@
  *	is then a folder of the revision, from its root. NULL: the files
  * @repo: the repository of @rev (a work tree, a folder in one, a bare
  *	repository); NULL for the current folder
+ * @no_history: show no "last changed" dates (no walk over history;
+ *	quire serve, whose rebuilds must be quick); links stay
  */
 struct qu_build_opts {
 	const char *dir;
@@ -67,6 +69,7 @@ struct qu_build_opts {
 	bool defer_search;
 	const char *rev;
 	const char *repo;
+	bool no_history;
 };
 
 /**

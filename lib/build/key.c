@@ -156,7 +156,8 @@ static void h_refs(XXH3_state_t *h, const struct qu_graph *g, uint32_t sym)
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
 		const struct qu_files *theme_files, const char *theme,
-		const char *version, uint64_t exe)
+		const char *version, uint64_t exe,
+		const struct build_history *hist)
 {
 	uint64_t global = global_key(site, g, theme_files, theme, version,
 				     exe);
@@ -183,6 +184,11 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 
 		XXH3_64bits_reset(h);
 		h_u64(h, global);
+		/* last changed and "view source" (history.c) */
+		h_str(h, hist->source_url);
+		h_u64(h, (uint64_t)hist->pages[p].time);
+		h_str(h, hist->pages[p].commit);
+		h_str(h, hist->pages[p].link);
 		for (k = 0; k < pg->nparts; k++) {
 			const struct qu_part *pt = &pg->parts[k];
 			size_t e;
@@ -216,6 +222,9 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 				h_u64(h, pl->sym);
 				h_str(h, pl->anchor);
 				h_u64(h, pl->home);
+				h_u64(h, (uint64_t)hist->units[pl->unit].time);
+				h_str(h, hist->units[pl->unit].commit);
+				h_str(h, hist->units[pl->unit].link);
 				h_u64(h, units[pl->unit].hash.lo);
 				h_u64(h, units[pl->unit].hash.hi);
 				if (pl->sym != QU_NONE)

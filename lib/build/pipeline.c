@@ -67,6 +67,7 @@ struct qu_build {
 	char *version;
 	struct qu_git_tree *rev;
 	struct qu_files *rev_files;
+	struct build_history hist;
 	const struct qu_files *theme_files;
 	bool linked;
 	bool uptodate;
@@ -1156,7 +1157,7 @@ static void decide_pages(struct qu_build *b)
 			b->stats.cache_note = why;
 	}
 	build_keys(b->keys, &b->site, &b->graph, b->units, b->theme_files,
-		   b->theme, b->version, b->exe);
+		   b->theme, b->version, b->exe, &b->hist);
 	for (i = 0; i < b->site.npages; i++) {
 		const struct build_page_state *ps =
 			build_cache_find(&b->cache, b->site.pages[i].out);
@@ -1350,6 +1351,12 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	if (qu_render_init(&b->render, &b->site, &b->graph, b->md,
 			   b->theme_files, b->theme, b->version, err) < 0)
 		goto out;
+	build_history(&b->hist, &b->site, &b->graph, b->rev, o->dir,
+		      !o->no_history);
+	b->render.source_url = b->hist.source_url;
+	b->render.page_files = b->hist.pages;
+	b->render.unit_files = b->hist.units;
+	phase(b, "git");
 	decide_pages(b);
 	phase(b, "keys");
 	if (b->cache_dir)
@@ -1527,6 +1534,7 @@ void qu_build_free(struct qu_build *b)
 	qu_arena_fini(&b->cache_paths);
 	qu_diags_fini(&b->diags);
 	qu_site_fini(&b->site);
+	build_history_fini(&b->hist);
 	qu_git_fs_free(b->rev_files);
 	qu_git_tree_free(b->rev);
 	free(b->dir_abs);

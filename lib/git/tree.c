@@ -61,7 +61,8 @@ int qu_git_tree_open(struct qu_git_tree **out, const char *repo_path,
 	*out = NULL;
 	if (!t)
 		abort();
-	error = git_repository_open_ext(&t->repo, repo_path, 0, NULL);
+	error = git_repository_open_ext(&t->repo, repo_path, 0,
+					getenv("GIT_CEILING_DIRECTORIES"));
 	if (error == GIT_ENOTFOUND) {
 		error = 1;
 		goto out;

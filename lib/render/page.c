@@ -553,6 +553,14 @@ int qu_render_sitemap(struct qu_buf *out, const struct qu_render *r)
 		if (!u ||
 		    !xmlNewTextChild(u, NULL, BAD_CAST "loc", BAD_CAST url.buf))
 			qu_die_oom();
+		if (r->page_files && r->page_files[r->order[i]].time) {
+			qu_buf_reset(&url);
+			render_date(&url, r->page_files[r->order[i]].time,
+				    true);
+			if (!xmlNewTextChild(u, NULL, BAD_CAST "lastmod",
+					     BAD_CAST url.buf))
+				qu_die_oom();
+		}
 	}
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 1);
 	if (mem && size > 0)

@@ -96,6 +96,21 @@ struct qu_extra {
 };
 
 /**
+ * struct qu_render_file - what git says of the file a page or unit is from
+ * @time: when the file (for a page, also any source whose items it
+ *	shows) last changed: the commit time, seconds since the epoch; 0
+ *	when unknown (no git, a shallow clone, a file git does not track)
+ * @commit: that commit's short id, "" when unknown
+ * @link: what the source URL template's {path} becomes for this file,
+ *	or NULL for no "view source" link (a page quire made)
+ */
+struct qu_render_file {
+	int64_t time;
+	char commit[16];
+	const char *link;
+};
+
+/**
  * struct qu_render - everything a page needs, read-only while rendering
  * @site: the site
  * @g: the graph
@@ -113,6 +128,11 @@ struct qu_extra {
  * @order: the pages in reading order (depth first), for prev/next
  * @pos: @pos[page] is the page's place in @order
  * @diag_paths: per unit, the path warnings about its comments name
+ * @source_url: the link template of "view source" and "defined in",
+ *	with {path} and {line}; NULL for quire.yml's source_url
+ * @page_files: per page, what git says of it, or NULL (nothing shown);
+ *	set by the caller after qu_render_init(), must outlive @r
+ * @unit_files: per unit, likewise, or NULL
  */
 struct qu_render {
 	const struct qu_site *site;
@@ -131,6 +151,9 @@ struct qu_render {
 	uint32_t *order;
 	uint32_t *pos;
 	char **diag_paths;
+	const char *source_url;
+	const struct qu_render_file *page_files;
+	const struct qu_render_file *unit_files;
 };
 
 /**
@@ -188,6 +211,7 @@ int qu_render_extra(struct qu_buf *out, const struct qu_render *r, size_t i);
  * @r: the renderer
  *
  * URLs are absolute, so a sitemap needs the configuration's base_url.
+ * A page whose @page_files entry has a time gets it as <lastmod>.
  * Context: thread-safe for distinct @out.
  * Return: 0, 1 when there is no base_url (nothing written), -1 when
  * libxml2 fails.

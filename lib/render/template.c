@@ -99,12 +99,14 @@ enum slot {
 	SLOT_TOC,
 	SLOT_CONTENT,
 	SLOT_PREVNEXT,
+	SLOT_PAGE_META,
 	SLOT__COUNT,
 };
 
 static const char *const slot_names[SLOT__COUNT] = {
 	"title",       "site-title", "version", "nav",
 	"breadcrumbs", "toc",	     "content", "prevnext",
+	"page-meta",
 };
 
 static void clear(xmlNodePtr n)
@@ -173,6 +175,73 @@ static void walk(xmlNodePtr n, xmlNodePtr *slots, const struct frame *f,
 	}
 }
 
+/* The <head> of a page, or NULL. */
+static xmlNodePtr head_of(xmlDocPtr doc)
+{
+	xmlNodePtr root = xmlDocGetRootElement(doc), head;
+
+	for (head = root ? root->children : NULL; head; head = head->next)
+		if (head->type == XML_ELEMENT_NODE &&
+		    !strcmp((const char *)head->name, "head"))
+			return head;
+	return NULL;
+}
+
+/* <link rel="canonical">: base_url and the page's path. */
+static void canonical(const struct qu_render *r, xmlDocPtr doc,
+		      const struct frame *f)
+{
+	const char *base = r->site->cfg.base_url;
+	xmlNodePtr head = head_of(doc), link;
+	struct qu_buf url = QU_BUF_INIT;
+
+	if (!head)
+		return;
+	qu_buf_adds(&url, base);
+	if (url.len && url.buf[url.len - 1] != '/')
+		qu_buf_addc(&url, '/');
+	qu_buf_adds(&url, f->out);
+	link = r_el(doc, head, "link", NULL);
+	r_attr(link, "rel", "canonical");
+	r_attr(link, "href", url.buf);
+	qu_buf_fini(&url);
+}
+
+/*
+ * The page-meta slot: when the page last changed and a link to its
+ * source. Return: false when there is nothing to say (the slot goes).
+ */
+static bool page_meta(const struct qu_render *r, xmlDocPtr doc,
+		      xmlNodePtr slot, const struct frame *f)
+{
+	const struct qu_render_file *pf;
+	const char *tmpl = r->source_url ? r->source_url
+					 : r->site->cfg.source_url;
+	struct qu_buf url = QU_BUF_INIT;
+	bool any = false;
+
+	if (!r->page_files || f->page >= r->site->npages || f->base)
+		return false;
+	pf = &r->page_files[f->page];
+	clear(slot);
+	if (pf->time) {
+		render_changed(doc, r_el(doc, slot, "span", "qu-changed"), pf);
+		any = true;
+	}
+	if (tmpl && pf->link) {
+		render_source_url(&url, tmpl, pf->link, 0);
+		if (qu_md_url_is_safe(url.buf)) {
+			if (any)
+				r_text(doc, slot, " \xc2\xb7 ");
+			r_attr(r_link(doc, slot, url.buf, "View source"),
+			       "class", "qu-source-link");
+			any = true;
+		}
+	}
+	qu_buf_fini(&url);
+	return any;
+}
+
 int render_frame(struct qu_buf *out, const struct qu_render *r,
 		 const struct frame *f, body_fn body, void *payload)
 {
@@ -217,6 +286,15 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 			else
 				xmlAddChild(head, base);
 		}
+	}
+	/* with base_url, every page but 404.html names its one address */
+	if (!f->base && r->site->cfg.base_url &&
+	    qu_md_url_is_safe(r->site->cfg.base_url))
+		canonical(r, doc, f);
+	if (slots[SLOT_PAGE_META] && !page_meta(r, doc, slots[SLOT_PAGE_META],
+						f)) {
+		xmlUnlinkNode(slots[SLOT_PAGE_META]);
+		xmlFreeNode(slots[SLOT_PAGE_META]);
 	}
 	if (slots[SLOT_CONTENT]) {
 		clear(slots[SLOT_CONTENT]);

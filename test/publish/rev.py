@@ -126,7 +126,8 @@ THEME = """<!DOCTYPE html>
 <html><head><title data-slot="title">t</title></head>
 <body><p class="custom-theme">custom</p>
 <span class="qu-version" data-slot="version">v</span>
-<nav data-slot="nav"></nav><main data-slot="content"></main></body></html>
+<nav data-slot="nav"></nav><main data-slot="content"></main>
+<p class="qu-page-meta" data-slot="page-meta"></p></body></html>
 """
 
 
@@ -135,6 +136,7 @@ def main():
         w = os.path.join(tmp, "w")
         os.makedirs(w)
         git(w, "init", "-q", "-b", "main")
+        git(w, "remote", "add", "origin", "git@github.com:o/ring.git")
         write(w, "docs/quire.yml", "title: Ring\nsrctree: ..\n"
               "theme: mytheme\n")
         write(w, "docs/index.md", "# Ring docs\n\nSee ring_init(); "
@@ -150,6 +152,9 @@ def main():
         git(w, "add", "-A")
         git(w, "commit", "-qm", "one")
         git(w, "tag", "v1.0")
+        tag_commit = subprocess.run(["git", "-C", w, "rev-parse", "HEAD"],
+                                    capture_output=True,
+                                    text=True).stdout.strip()
         write(w, "docs/guide/usage.md", "# Usage\n\nVersion two text.\n")
         write(w, "src/ring.c", SRC_V1.replace("set a ring up",
                                               "set a ring up, v2"))
@@ -165,9 +170,11 @@ def main():
         bare = os.path.join(tmp, "bare.git")
         subprocess.run(["git", "clone", "-q", "--bare", w, bare], env=ENV,
                        check=True)
+        git(bare, "remote", "set-url", "origin", "git@github.com:o/ring.git")
         co = os.path.join(tmp, "co")
         subprocess.run(["git", "clone", "-q", "-b", "v1.0", bare, co],
                        env=ENV, check=True, capture_output=True)
+        git(co, "remote", "set-url", "origin", "git@github.com:o/ring.git")
 
         # a checkout of v1.0 against --rev v1.0 of the bare clone
         wt_out = os.path.join(tmp, "wt-site")
@@ -188,6 +195,12 @@ def main():
               "the theme inside the docs tree was not used")
         check("set a ring up" in p.text and
               "v2" not in "".join(p.text), "v1.0's item text")
+        # last changed and view source, the same from git as from disk
+        check(p.cls("qu-commit")[:12] == tag_commit[:12],
+              "last changed commit %r, not %r" % (p.cls("qu-commit"),
+                                                  tag_commit))
+        check("Last changed 2023-11-14" in p.cls("qu-page-meta"),
+              "page meta: %r" % p.cls("qu-page-meta"))
         check(os.path.exists(os.path.join(rev_out, "img/logo.png")),
               "the image was not copied")
         check(os.path.exists(os.path.join(rev_out, "alias.html")),
