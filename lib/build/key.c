@@ -67,6 +67,14 @@ static uint64_t global_key(const struct qu_site *site,
 	h_u64(h, c->allow_html);
 	h_str(h, site->srctree);
 	h_u64(h, site->zero_config);
+	/* other sites' inventories decide where references link */
+	for (i = 0; i < c->nintersphinx; i++) {
+		h_str(h, c->intersphinx[i].name);
+		h_str(h, c->intersphinx[i].url);
+		h_u64(h, XXH3_64bits(c->intersphinx[i].data,
+				     c->intersphinx[i].len));
+	}
+	h_u64(h, c->nintersphinx);
 	qu_buf_addf(&p, "%s/page.html", theme);
 	h_file(h, theme_files, p.buf);
 	h_u64(h, site->npages);

@@ -148,7 +148,75 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 static const char *const config_keys[] = {
 	"title",      "srctree", "theme",      "base_url",
 	"source_url", "version", "allow_html", "man", "exclude",
+	"intersphinx",
 };
+
+/*
+ * intersphinx: a mapping of names to {url, inventory}. Return: 0, or -1
+ * (reported) when it is not that shape.
+ */
+static int parse_intersphinx(struct qu_config *out, struct qu_diags *diags,
+			     const char *path, yaml_document_t *doc,
+			     yaml_node_t *v)
+{
+	yaml_node_pair_t *pair, *q;
+	int ret = 0;
+
+	if (!v || v->type != YAML_MAPPING_NODE) {
+		qu_diag(diags, QU_W_BAD_CONFIG, path,
+			v ? (uint32_t)v->start_mark.line + 1 : 1,
+			v ? (uint32_t)v->start_mark.column + 1 : 1,
+			"'intersphinx' must map names to {url, inventory}, "
+			"not %s",
+			node_kind(v));
+		return -1;
+	}
+	for (pair = v->data.mapping.pairs.start;
+	     pair < v->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+		yaml_node_t *m = yaml_document_get_node(doc, pair->value);
+		struct qu_intersphinx e = {0};
+
+		e.line = k ? (uint32_t)k->start_mark.line + 1 : 1;
+		if (!scalar(k) || !m || m->type != YAML_MAPPING_NODE) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, e.line,
+				k ? (uint32_t)k->start_mark.column + 1 : 1,
+				"an 'intersphinx' entry must be a name mapped "
+				"to url and inventory");
+			ret = -1;
+			continue;
+		}
+		for (q = m->data.mapping.pairs.start;
+		     q < m->data.mapping.pairs.top; q++) {
+			const char *qk =
+				scalar(yaml_document_get_node(doc, q->key));
+			const char *qv =
+				scalar(yaml_document_get_node(doc, q->value));
+
+			if (qk && qv && !strcmp(qk, "url"))
+				set(&e.url, qv);
+			else if (qk && qv && !strcmp(qk, "inventory"))
+				set(&e.inventory, qv);
+		}
+		if (!e.url || !e.inventory) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, e.line,
+				(uint32_t)k->start_mark.column + 1,
+				"'intersphinx' entry '%s' needs a url and an "
+				"inventory (a local objects.inv)",
+				scalar(k));
+			free(e.url);
+			free(e.inventory);
+			ret = -1;
+			continue;
+		}
+		e.name = qu_xstrdup(scalar(k));
+		out->intersphinx = qu_xrealloc(
+			out->intersphinx,
+			(out->nintersphinx + 1) * sizeof(*out->intersphinx));
+		out->intersphinx[out->nintersphinx++] = e;
+	}
+	return ret;
+}
 
 /* Add one exclude pattern. */
 static void add_exclude(struct qu_config *out, const char *s)
@@ -197,6 +265,11 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
 				"a key is %s, not a name", node_kind(k));
 			ret = -1;
+			continue;
+		}
+		if (!strcmp(key, "intersphinx")) {
+			if (parse_intersphinx(out, diags, path, &doc, v) < 0)
+				ret = -1;
 			continue;
 		}
 		if (!strcmp(key, "exclude")) {
@@ -307,6 +380,13 @@ void qu_config_fini(struct qu_config *c)
 	for (i = 0; i < c->nexclude; i++)
 		free(c->exclude[i]);
 	free(c->exclude);
+	for (i = 0; i < c->nintersphinx; i++) {
+		free(c->intersphinx[i].name);
+		free(c->intersphinx[i].url);
+		free(c->intersphinx[i].inventory);
+		free(c->intersphinx[i].data);
+	}
+	free(c->intersphinx);
 	memset(c, 0, sizeof(*c));
 }
 

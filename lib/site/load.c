@@ -540,6 +540,38 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		qu_buf_fini(&cfg);
 	}
 
+	/* intersphinx inventories: files of the docs tree like any other */
+	for (size_t i = 0; !out->broken && i < out->cfg.nintersphinx; i++) {
+		struct qu_intersphinx *e = &out->cfg.intersphinx[i];
+		struct qu_buf t = QU_BUF_INIT, data = QU_BUF_INIT;
+		const char *cfg = site_printf(out, "%s/quire.yml", out->root);
+
+		if (e->inventory[0] == '/')
+			qu_buf_adds(&t, e->inventory);
+		else
+			qu_buf_addf(&t, "%s/%s", out->root, e->inventory);
+		switch (site_check_read(out, t.buf, e->inventory, cfg, e->line,
+					1, false)) {
+		case SITE_READ_OK:
+			if (qu_files_read(out->files, &data, t.buf, err) == 0) {
+				e->len = data.len;
+				e->data = qu_buf_detach(&data, NULL);
+				break;
+			}
+			qu_buf_reset(err);
+			/* fall through */
+		case SITE_READ_MISSING:
+			qu_diag(&out->diags, QU_W_MISSING_FILE, cfg, e->line, 1,
+				"'intersphinx': no inventory '%s', not "
+				"linking into '%s'",
+				e->inventory, e->name);
+			break;
+		case SITE_READ_REFUSED:
+			break;
+		}
+		qu_buf_fini(&t);
+		qu_buf_fini(&data);
+	}
 	if (out->zero_config) {
 		char **v = NULL;
 		size_t n = 0, alloc = 0;

@@ -23,6 +23,25 @@
 #define QU_NONE UINT32_MAX
 
 /**
+ * struct qu_intersphinx - one site references may link into
+ * @name: its name in quire.yml
+ * @url: its base URL (what its inventory's locations are relative to)
+ * @inventory: its objects.inv, relative to the docs root (no network)
+ * @line: the line of @name in quire.yml, for diagnostics
+ * @data: the inventory's bytes, read by qu_site_load(), or NULL when it
+ *	could not be read (reported)
+ * @len: how many
+ */
+struct qu_intersphinx {
+	char *name;
+	char *url;
+	char *inventory;
+	uint32_t line;
+	char *data;
+	size_t len;
+};
+
+/**
  * struct qu_config - quire.yml; every key optional
  * @title: the site's title
  * @srctree: the C source tree, relative to the docs root; NULL for the
@@ -36,6 +55,8 @@
  * @allow_html: pass raw HTML in pages and comments through
  * @man: also write the section-9 man pages of every item, under
  *	OUT/man/man9/ ("man: true")
+ * @intersphinx: other sites to link into (intersphinx:), in the order given
+ * @nintersphinx: how many
  * @theme_line: the line of the theme key in quire.yml, for diagnostics
  * @srctree_line: the line of the srctree key, likewise
  */
@@ -50,6 +71,8 @@ struct qu_config {
 	size_t nexclude;
 	bool allow_html;
 	bool man;
+	struct qu_intersphinx *intersphinx;
+	size_t nintersphinx;
 	uint32_t theme_line;
 	uint32_t srctree_line;
 };
