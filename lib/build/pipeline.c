@@ -1102,10 +1102,21 @@ static int write_man(const struct qu_build *b, struct qu_buf *err)
 	struct qu_buf dir = QU_BUF_INIT, date = QU_BUF_INIT;
 	int ret;
 
-	if ((ret = qu_man_date(&date, b->site.zero_config ? b->opts->dir
+	if (b->rev && !getenv("SOURCE_DATE_EPOCH")) {
+		/* the revision's own commit time, not the current folder's */
+		time_t t = (time_t)qu_git_tree_time(b->rev);
+		struct tm tm;
+		char d[16];
+
+		if (t && gmtime_r(&t, &tm) &&
+		    strftime(d, sizeof(d), "%Y-%m-%d", &tm))
+			qu_buf_adds(&date, d);
+	} else if ((ret = qu_man_date(&date,
+				      b->site.zero_config ? b->opts->dir
 							  : b->site.srctree,
-			       err)) < 0)
+				      err)) < 0) {
 		goto out;
+	}
 	opts.date = date.buf;
 	qu_buf_addf(&dir, "%s/man", b->out.tmp);
 	qu_man_set_init(&set, b->units, b->site.nsources);

@@ -157,6 +157,16 @@ const char *qu_git_tree_commit(const struct qu_git_tree *t);
 bool qu_git_tree_is_bare(const struct qu_git_tree *t);
 
 /**
+ * qu_git_tree_time() - the commit time of the revision
+ * @t: the revision
+ *
+ * Context: not thread-safe for the same @t.
+ * Return: seconds since the epoch (the committer's time), 0 on a read
+ * error.
+ */
+int64_t qu_git_tree_time(struct qu_git_tree *t);
+
+/**
  * qu_git_tree_gitdir() - the repository's git folder
  * @t: the revision
  *

@@ -132,6 +132,17 @@ bool qu_git_tree_is_bare(const struct qu_git_tree *t)
 	return git_repository_is_bare(t->repo);
 }
 
+int64_t qu_git_tree_time(struct qu_git_tree *t)
+{
+	git_commit *c = NULL;
+	int64_t r = 0;
+
+	if (git_commit_lookup(&c, t->repo, &t->commit) == 0)
+		r = (int64_t)git_commit_time(c);
+	git_commit_free(c);
+	return r;
+}
+
 const char *qu_git_tree_gitdir(const struct qu_git_tree *t)
 {
 	return t->path;

@@ -138,7 +138,7 @@ def main():
         git(w, "init", "-q", "-b", "main")
         git(w, "remote", "add", "origin", "git@github.com:o/ring.git")
         write(w, "docs/quire.yml", "title: Ring\nsrctree: ..\n"
-              "theme: mytheme\n")
+              "theme: mytheme\nman: true\n")
         write(w, "docs/index.md", "# Ring docs\n\nSee ring_init(); "
               "![logo](img/logo.png)\n\n```{kernel-doc} src/ring.c\n```\n\n"
               "```{kernel-doc} ../../etc/passwd\n```\n\n"
@@ -201,6 +201,9 @@ def main():
                                                   tag_commit))
         check("Last changed 2023-11-14" in p.cls("qu-page-meta"),
               "page meta: %r" % p.cls("qu-page-meta"))
+        with open(os.path.join(rev_out, "man/man9/ring_init.9")) as f:
+            check('"2023-11-14"' in f.read(), "the man page's date is "
+                  "not the revision's commit time")
         check(os.path.exists(os.path.join(rev_out, "img/logo.png")),
               "the image was not copied")
         check(os.path.exists(os.path.join(rev_out, "alias.html")),
