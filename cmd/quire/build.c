@@ -145,6 +145,23 @@ int cmd_build(int argc, char **argv)
 	}
 	cmd_init_libraries();
 
+	/* versions: in quire.yml: every version, into OUT/<label>/ */
+	c = qu_build_versions(&o, &all, &err);
+	if (c <= 0) {
+		qu_diags_count(&nerr, &nwarn, &all);
+		qu_diags_print(&all, stderr, werror);
+		if (c < 0) {
+			fprintf(stderr, "quire build: %s\n", err.buf);
+			goto out;
+		}
+		if (!o.quiet)
+			fprintf(stderr,
+				"quire build: versions, %zu warnings, %.2f s: "
+				"%s/index.html\n",
+				nwarn + nerr, now() - t0, o.out);
+		ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
+		goto out;
+	}
 	if (qu_build_new(&b, &o, &err) < 0) {
 		/* a broken configuration: its errors in compiler format */
 		qu_build_diags(&all, b);

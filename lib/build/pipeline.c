@@ -1169,6 +1169,31 @@ static void decide_pages(struct qu_build *b)
 	}
 	build_keys(b->keys, &b->site, &b->graph, b->units, b->theme_files,
 		   b->theme, b->version, b->exe, &b->hist);
+	if (b->opts->nversions) {
+		/* the switcher links into every version's pages */
+		const struct qu_build_opts *o = b->opts;
+		XXH3_state_t *h = XXH3_createState();
+		uint64_t vh;
+		size_t v, k;
+
+		XXH3_64bits_reset(h);
+		XXH3_64bits_update(h, &o->version_cur, sizeof(size_t));
+		XXH3_64bits_update(h, &o->version_latest, sizeof(size_t));
+		for (v = 0; v < o->nversions; v++) {
+			XXH3_64bits_update(h, o->versions[v].label,
+					   strlen(o->versions[v].label) + 1);
+			for (k = 0; k < o->versions[v].npages; k++)
+				XXH3_64bits_update(
+					h, o->versions[v].pages[k],
+					strlen(o->versions[v].pages[k]) + 1);
+			XXH3_64bits_update(h, &o->versions[v].npages,
+					   sizeof(size_t));
+		}
+		vh = XXH3_64bits_digest(h);
+		XXH3_freeState(h);
+		for (i = 0; i < b->site.npages; i++)
+			b->keys[i] ^= vh;
+	}
 	for (i = 0; i < b->site.npages; i++) {
 		const struct build_page_state *ps =
 			build_cache_find(&b->cache, b->site.pages[i].out);
@@ -1364,6 +1389,10 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		goto out;
 	build_history(&b->hist, &b->site, &b->graph, b->rev, o->dir,
 		      !o->no_history);
+	b->render.versions = o->versions;
+	b->render.nversions = o->nversions;
+	b->render.version_cur = o->version_cur;
+	b->render.version_latest = o->version_latest;
 	b->render.source_url = b->hist.source_url;
 	b->render.page_files = b->hist.pages;
 	b->render.unit_files = b->hist.units;
@@ -1497,6 +1526,11 @@ void qu_build_rendered(const struct qu_build *b,
 	for (i = 0; b->keep && i < b->site.npages; i++)
 		if (!b->keep[i])
 			fn(payload, b->site.pages[i].out);
+}
+
+const struct qu_site *qu_build_site(const struct qu_build *b)
+{
+	return &b->site;
 }
 
 void qu_build_get_stats(struct qu_build_stats *out, const struct qu_build *b)

@@ -111,6 +111,19 @@ struct qu_render_file {
 };
 
 /**
+ * struct qu_render_version - one version of a versioned site
+ * @label: its folder beside this version's ("1.0", "latest")
+ * @pages: its pages' output paths, sorted bytewise, or NULL when not
+ *	known (links then keep the page's path as it is)
+ * @npages: how many
+ */
+struct qu_render_version {
+	const char *label;
+	const char *const *pages;
+	size_t npages;
+};
+
+/**
  * struct qu_render - everything a page needs, read-only while rendering
  * @site: the site
  * @g: the graph
@@ -133,6 +146,11 @@ struct qu_render_file {
  * @page_files: per page, what git says of it, or NULL (nothing shown);
  *	set by the caller after qu_render_init(), must outlive @r
  * @unit_files: per unit, likewise, or NULL
+ * @versions: the site's versions, for the switcher and the banner, or
+ *	NULL (an unversioned site); set by the caller, must outlive @r
+ * @nversions: how many
+ * @version_cur: the one being rendered
+ * @version_latest: the latest
  */
 struct qu_render {
 	const struct qu_site *site;
@@ -154,6 +172,10 @@ struct qu_render {
 	const char *source_url;
 	const struct qu_render_file *page_files;
 	const struct qu_render_file *unit_files;
+	const struct qu_render_version *versions;
+	size_t nversions;
+	size_t version_cur;
+	size_t version_latest;
 };
 
 /**

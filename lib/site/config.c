@@ -148,8 +148,110 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 static const char *const config_keys[] = {
 	"title",      "srctree", "theme",      "base_url",
 	"source_url", "version", "allow_html", "man", "exclude",
-	"intersphinx",
+	"intersphinx", "versions",
 };
+
+/* A label is a folder name of the output: no "/", no leading ".". */
+static bool label_ok(const char *l)
+{
+	size_t i;
+
+	if (!*l || *l == '.' || strlen(l) > 64)
+		return false;
+	for (i = 0; l[i]; i++)
+		if (!((l[i] >= 'a' && l[i] <= 'z') ||
+		      (l[i] >= 'A' && l[i] <= 'Z') ||
+		      (l[i] >= '0' && l[i] <= '9') || l[i] == '.' ||
+		      l[i] == '-' || l[i] == '_'))
+			return false;
+	return true;
+}
+
+/* versions: a list of {rev, label, latest, prerelease}. */
+static int parse_versions(struct qu_config *out, struct qu_diags *diags,
+			  const char *path, yaml_document_t *doc,
+			  yaml_node_t *v)
+{
+	yaml_node_item_t *it;
+	size_t nlatest = 0;
+	int ret = 0;
+
+	if (!v || v->type != YAML_SEQUENCE_NODE) {
+		qu_diag(diags, QU_W_BAD_CONFIG, path,
+			v ? (uint32_t)v->start_mark.line + 1 : 1,
+			v ? (uint32_t)v->start_mark.column + 1 : 1,
+			"'versions' must list {rev, label}, not %s",
+			node_kind(v));
+		return -1;
+	}
+	for (it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++) {
+		yaml_node_t *m = yaml_document_get_node(doc, *it);
+		uint32_t line = (uint32_t)m->start_mark.line + 1;
+		uint32_t col = (uint32_t)m->start_mark.column + 1;
+		struct qu_version e = {0};
+		yaml_node_pair_t *q;
+		bool bad = false;
+		size_t k;
+
+		if (m->type != YAML_MAPPING_NODE) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
+				"a version must be {rev, label}, not %s",
+				node_kind(m));
+			ret = -1;
+			continue;
+		}
+		for (q = m->data.mapping.pairs.start;
+		     q < m->data.mapping.pairs.top; q++) {
+			const char *qk =
+				scalar(yaml_document_get_node(doc, q->key));
+			const char *qv =
+				scalar(yaml_document_get_node(doc, q->value));
+
+			if (!qk || !qv)
+				bad = true;
+			else if (!strcmp(qk, "rev"))
+				set(&e.rev, qv);
+			else if (!strcmp(qk, "label"))
+				set(&e.label, qv);
+			else if (!strcmp(qk, "latest") && boolean(qv) >= 0)
+				e.latest = boolean(qv);
+			else if (!strcmp(qk, "prerelease") && boolean(qv) >= 0)
+				e.prerelease = boolean(qv);
+			else
+				bad = true;
+		}
+		if (e.rev && !e.label)
+			e.label = qu_xstrdup(e.rev);
+		for (k = 0; e.label && k < out->nversions; k++)
+			bad |= !strcmp(out->versions[k].label, e.label);
+		if (bad || !e.rev || !label_ok(e.label) ||
+		    (e.latest && e.prerelease)) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
+				"a version needs a rev and a label of letters, "
+				"digits, '.', '-' and '_' (unique, not "
+				"starting with '.'), and a pre-release is never "
+				"the latest");
+			free(e.rev);
+			free(e.label);
+			ret = -1;
+			continue;
+		}
+		nlatest += e.latest;
+		out->versions = qu_xrealloc(out->versions,
+					    (out->nversions + 1) *
+						    sizeof(*out->versions));
+		out->versions[out->nversions++] = e;
+	}
+	if (nlatest > 1) {
+		qu_diag(diags, QU_W_BAD_CONFIG, path,
+			(uint32_t)v->start_mark.line + 1,
+			(uint32_t)v->start_mark.column + 1,
+			"more than one version is marked latest");
+		ret = -1;
+	}
+	return ret;
+}
 
 /*
  * intersphinx: a mapping of names to {url, inventory}. Return: 0, or -1
@@ -265,6 +367,11 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
 				"a key is %s, not a name", node_kind(k));
 			ret = -1;
+			continue;
+		}
+		if (!strcmp(key, "versions")) {
+			if (parse_versions(out, diags, path, &doc, v) < 0)
+				ret = -1;
 			continue;
 		}
 		if (!strcmp(key, "intersphinx")) {
@@ -387,6 +494,11 @@ void qu_config_fini(struct qu_config *c)
 		free(c->intersphinx[i].data);
 	}
 	free(c->intersphinx);
+	for (i = 0; i < c->nversions; i++) {
+		free(c->versions[i].rev);
+		free(c->versions[i].label);
+	}
+	free(c->versions);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -42,6 +42,20 @@ struct qu_intersphinx {
 };
 
 /**
+ * struct qu_version - one version of a versioned site (versions:)
+ * @rev: the revision to build (a tag, a branch, a commit)
+ * @label: its folder in the output and its name in the switcher
+ * @latest: marked as the latest
+ * @prerelease: a pre-release, never the latest
+ */
+struct qu_version {
+	char *rev;
+	char *label;
+	bool latest;
+	bool prerelease;
+};
+
+/**
  * struct qu_config - quire.yml; every key optional
  * @title: the site's title
  * @srctree: the C source tree, relative to the docs root; NULL for the
@@ -57,6 +71,8 @@ struct qu_intersphinx {
  *	OUT/man/man9/ ("man: true")
  * @intersphinx: other sites to link into (intersphinx:), in the order given
  * @nintersphinx: how many
+ * @versions: the versions to build, in the order given (switcher order)
+ * @nversions: how many
  * @theme_line: the line of the theme key in quire.yml, for diagnostics
  * @srctree_line: the line of the srctree key, likewise
  */
@@ -73,6 +89,8 @@ struct qu_config {
 	bool man;
 	struct qu_intersphinx *intersphinx;
 	size_t nintersphinx;
+	struct qu_version *versions;
+	size_t nversions;
 	uint32_t theme_line;
 	uint32_t srctree_line;
 };
