@@ -152,9 +152,15 @@ void build_history(struct build_history *h, const struct qu_site *s,
 		if (!s->cfg.source_url)
 			h->units[i].link = unit_path[i];
 	}
-	/* a page changes when a source whose items it shows does */
+	/*
+	 * A page changes when a source whose items it shows does; a page
+	 * quire made of one source (a zero-config file page) shows that
+	 * source's "view source".
+	 */
 	for (i = 0; g->part_start && i < s->npages; i++) {
 		const struct qu_page *pg = &s->pages[i];
+		uint32_t only = UINT32_MAX;
+		bool one = true;
 
 		if (!g->part_start[i])
 			continue;
@@ -166,6 +172,10 @@ void build_history(struct build_history *h, const struct qu_site *s,
 				const struct qu_render_file *u =
 					&h->units[g->placed[e].unit];
 
+				if (only != UINT32_MAX &&
+				    only != g->placed[e].unit)
+					one = false;
+				only = g->placed[e].unit;
 				if (u->time > h->pages[i].time) {
 					h->pages[i].time = u->time;
 					memcpy(h->pages[i].commit, u->commit,
@@ -173,6 +183,8 @@ void build_history(struct build_history *h, const struct qu_site *s,
 				}
 			}
 		}
+		if (!pg->src && one && only != UINT32_MAX)
+			h->pages[i].link = h->units[only].link;
 	}
 out:
 	/* the paths live as long as the links that point into them */

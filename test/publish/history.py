@@ -198,6 +198,21 @@ def main():
               "base_url: https://docs.example.org/ring\n")
         git(w, "commit", "-qam", "cfg", date="1690000000 +0000")
         git(w, "remote", "set-url", "origin", "git@github.com:o/ring.git")
+        # a zero-config file page links to its source file
+        zc = os.path.join(tmp, "zc")
+        r = subprocess.run([QUIRE, "build", "--quiet", "--no-cache", "-o",
+                            zc, "."], cwd=w, env=BASE_ENV,
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "zero-config: " + r.stderr)
+        fp = Html(os.path.join(zc, "ring.h.html"))
+        check(fp.links.get("view-source") ==
+              ["https://github.com/o/ring/blob/%s/ring.h" % git(w, "rev-parse", "HEAD")],
+              "zero-config file page link %r" % fp.links.get("view-source"))
+        check("Last changed 2023-03-04" in fp.t("qu-page-meta"),
+              "zero-config file page date %r" % fp.t("qu-page-meta"))
+        check("view-source" not in Html(os.path.join(zc, "index.html"))
+              .links, "the zero-config home page has no one source")
+
         build(w, out)
         home = Html(os.path.join(out, "index.html"))
         check(home.links.get("view-source") ==
