@@ -549,6 +549,10 @@ int qu_render_sitemap(struct qu_buf *out, const struct qu_render *r)
 		qu_buf_adds(&url, base);
 		if (url.len && url.buf[url.len - 1] != '/')
 			qu_buf_addc(&url, '/');
+		/* base_url of a versioned site is the folder of them all */
+		if (r->nversions)
+			qu_buf_addf(&url, "%s/",
+				    r->versions[r->version_cur].label);
 		qu_buf_adds(&url, p->out);
 		if (!u ||
 		    !xmlNewTextChild(u, NULL, BAD_CAST "loc", BAD_CAST url.buf))

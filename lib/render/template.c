@@ -189,7 +189,13 @@ static xmlNodePtr head_of(xmlDocPtr doc)
 	return NULL;
 }
 
-/* <link rel="canonical">: base_url and the page's path. */
+static void version_target(struct qu_buf *t, const struct qu_render *r,
+			   const char *out, size_t v);
+
+/*
+ * <link rel="canonical">: base_url and the page's path; in a versioned
+ * site, the same page (or its nearest parent) of the latest version.
+ */
 static void canonical(const struct qu_render *r, xmlDocPtr doc,
 		      const struct frame *f)
 {
@@ -202,7 +208,17 @@ static void canonical(const struct qu_render *r, xmlDocPtr doc,
 	qu_buf_adds(&url, base);
 	if (url.len && url.buf[url.len - 1] != '/')
 		qu_buf_addc(&url, '/');
-	qu_buf_adds(&url, f->out);
+	if (r->nversions) {
+		/* base_url is the versioned site's; the latest is canonical */
+		struct qu_buf t = QU_BUF_INIT;
+
+		version_target(&t, r, f->out, r->version_latest);
+		qu_buf_addf(&url, "%s/%s",
+			    r->versions[r->version_latest].label, t.buf);
+		qu_buf_fini(&t);
+	} else {
+		qu_buf_adds(&url, f->out);
+	}
 	link = r_el(doc, head, "link", NULL);
 	r_attr(link, "rel", "canonical");
 	r_attr(link, "href", url.buf);
@@ -254,35 +270,42 @@ static int cmp_out(const void *a, const void *b)
  * @v, or its nearest parent there: the folder's index.html, up to the
  * home page.
  */
-static void version_href(struct qu_buf *href, const struct qu_render *r,
-			 const char *out, unsigned depth, size_t v)
+static void version_target(struct qu_buf *t, const struct qu_render *r,
+			   const char *out, size_t v)
 {
 	const struct qu_render_version *ver = &r->versions[v];
-	struct qu_buf t = QU_BUF_INIT;
-	unsigned i;
 
-	qu_buf_adds(&t, out);
+	qu_buf_adds(t, out);
 	while (ver->pages) {
-		const char *k = t.buf;
+		const char *k = t->buf;
 		char *sl;
 
 		if (bsearch(&k, ver->pages, ver->npages, sizeof(char *),
 			    cmp_out) ||
-		    !strcmp(t.buf, "index.html"))
+		    !strcmp(t->buf, "index.html"))
 			break;
 		/* a/b.html -> a/index.html; a/index.html -> index.html */
-		sl = strrchr(t.buf, '/');
+		sl = strrchr(t->buf, '/');
 		if (sl && !strcmp(sl + 1, "index.html")) {
 			*sl = 0;
-			sl = strrchr(t.buf, '/');
+			sl = strrchr(t->buf, '/');
 		}
-		t.len = sl ? (size_t)(sl - t.buf) + 1 : 0;
-		t.buf[t.len] = 0;
-		qu_buf_adds(&t, "index.html");
+		t->len = sl ? (size_t)(sl - t->buf) + 1 : 0;
+		t->buf[t->len] = 0;
+		qu_buf_adds(t, "index.html");
 	}
+}
+
+static void version_href(struct qu_buf *href, const struct qu_render *r,
+			 const char *out, unsigned depth, size_t v)
+{
+	struct qu_buf t = QU_BUF_INIT;
+	unsigned i;
+
+	version_target(&t, r, out, v);
 	for (i = 0; i <= depth; i++)
 		qu_buf_adds(href, "../");
-	qu_buf_addf(href, "%s/%s", ver->label, t.buf);
+	qu_buf_addf(href, "%s/%s", r->versions[v].label, t.buf);
 	qu_buf_fini(&t);
 }
 

@@ -59,12 +59,15 @@ class Page(html.parser.HTMLParser):
         self.links = {}
         self.text = {}
         self.current = []
+        self.canonical = []
         with open(path) as f:
             self.feed(f.read())
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         cls = (a.get("class") or "").split()
+        if tag == "link" and a.get("rel") == "canonical":
+            self.canonical.append(a.get("href"))
         if tag == "a":
             for c in [x for s in self.stack for x in s]:
                 self.links.setdefault(c, []).append(a.get("href"))
@@ -87,6 +90,7 @@ class Page(html.parser.HTMLParser):
         return "".join(self.text.get(c, []))
 
 
+BASE = "https://app.example.org/docs/"
 VERSIONS = """title: App
 versions:
   - rev: v3.0-rc1
@@ -104,7 +108,7 @@ def main():
         w = os.path.join(tmp, "w")
         os.makedirs(w)
         git(w, "init", "-q", "-b", "main")
-        write(w, "docs/quire.yml", "title: App\n")
+        write(w, "docs/quire.yml", "title: App\nbase_url: %s\n" % BASE)
         write(w, "docs/index.md", "# App\n\nVersion one.\n")
         write(w, "docs/guide/index.md", "# Guide\n\nThe guide.\n")
         write(w, "docs/guide/use.md", "# Use\n\nUse it.\n")
@@ -163,6 +167,19 @@ def main():
         p = Page(os.path.join(out, "3.0-rc1", "index.html"))
         check("latest version is 2.0" in p.t("qu-version-banner"),
               "banner on the pre-release: %r" % p.t("qu-version-banner"))
+
+        # base_url is the versioned site's: canonical links lead to the
+        # latest, and each version's sitemap names its own folder
+        p = Page(os.path.join(out, "1.0", "guide", "use.html"))
+        check(p.canonical == [BASE + "2.0/guide/use.html"],
+              "canonical of 1.0: %r" % p.canonical)
+        p = Page(os.path.join(out, "3.0-rc1", "guide", "new.html"))
+        check(p.canonical == [BASE + "2.0/guide/new.html"],
+              "canonical of 3.0-rc1: %r" % p.canonical)
+        with open(os.path.join(out, "1.0", "sitemap.xml")) as f:
+            sm = f.read()
+            check(BASE + "1.0/guide/use.html" in sm and
+                  "2.0/" not in sm, "1.0's sitemap")
 
         # the same bytes again
         again = os.path.join(tmp, "again")
