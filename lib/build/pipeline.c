@@ -1388,7 +1388,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			   b->theme_files, b->theme, b->version, err) < 0)
 		goto out;
 	build_history(&b->hist, &b->site, &b->graph, b->rev, o->dir,
-		      !o->no_history);
+		      !o->no_history && !b->site.cfg.no_last_changed);
 	b->render.versions = o->versions;
 	b->render.nversions = o->nversions;
 	b->render.version_cur = o->version_cur;

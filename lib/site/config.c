@@ -148,7 +148,7 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 static const char *const config_keys[] = {
 	"title",      "srctree", "theme",      "base_url",
 	"source_url", "version", "allow_html", "man", "exclude",
-	"intersphinx", "versions",
+	"intersphinx", "versions", "last_changed",
 };
 
 /* A label is a folder name of the output: no "/", no leading ".". */
@@ -437,7 +437,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			qu_diag(diags, QU_W_BAD_CONFIG, path, vline, vcol,
 				"'%s' must be %s, not %s", key,
 				!strcmp(key, "allow_html") ||
-						!strcmp(key, "man")
+						!strcmp(key, "man") ||
+						!strcmp(key, "last_changed")
 					? "true or false"
 					: "a string",
 				node_kind(v));
@@ -460,6 +461,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			set(&out->version, val);
 		else if (boolean(val) >= 0 && !strcmp(key, "man"))
 			out->man = boolean(val);
+		else if (boolean(val) >= 0 && !strcmp(key, "last_changed"))
+			out->no_last_changed = !boolean(val);
 		else if (boolean(val) >= 0)
 			out->allow_html = boolean(val);
 		else {

@@ -69,6 +69,8 @@ struct qu_version {
  * @allow_html: pass raw HTML in pages and comments through
  * @man: also write the section-9 man pages of every item, under
  *	OUT/man/man9/ ("man: true")
+ * @no_last_changed: "last_changed: false": show no dates (no walk over
+ *	history)
  * @intersphinx: other sites to link into (intersphinx:), in the order given
  * @nintersphinx: how many
  * @versions: the versions to build, in the order given (switcher order)
@@ -87,6 +89,7 @@ struct qu_config {
 	size_t nexclude;
 	bool allow_html;
 	bool man;
+	bool no_last_changed;
 	struct qu_intersphinx *intersphinx;
 	size_t nintersphinx;
 	struct qu_version *versions;

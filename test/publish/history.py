@@ -259,6 +259,17 @@ def main():
               "cached: plain %r" % plain.t("qu-page-meta"))
         git(w, "reset", "-q", "--hard", "HEAD~1")
 
+        # last_changed: false: no dates, links stay
+        write(w, "docs/quire.yml", "title: T\nsrctree: ..\n"
+              "last_changed: false\n")
+        build(w, out)
+        home = Html(os.path.join(out, "index.html"))
+        check("Last changed" not in home.t("qu-page-meta") and
+              home.links.get("view-source"),
+              "last_changed: false: %r %r" % (home.t("qu-page-meta"),
+                                              home.links.get("view-source")))
+        git(w, "checkout", "-q", "docs/quire.yml")
+
         # a shallow clone of depth 3: quire.yml's, the home page's and the
         # source's commits; what changed before has no date
         sh = os.path.join(tmp, "shallow")
