@@ -437,6 +437,8 @@ struct build_history {
  * @rev: the revision built (--rev), or NULL for the work tree holding @dir
  * @dir: the folder the build was given
  * @dates: walk history for the dates (else links only)
+ * @memo: a file of the cache folder that keeps the answers for the next
+ *	build from the same commit (which then walks nothing), or NULL
  *
  * One walk over history for all files. Without git, without a commit, or
  * for a file git does not track, there is no date and no error.
@@ -444,7 +446,7 @@ struct build_history {
  */
 void build_history(struct build_history *h, const struct qu_site *s,
 		   const struct qu_graph *g, struct qu_git_tree *rev,
-		   const char *dir, bool dates);
+		   const char *dir, bool dates, const char *memo);
 void build_history_fini(struct build_history *h);
 
 /**

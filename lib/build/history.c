@@ -55,9 +55,94 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+#define MEMO_MAGIC "quire-last-changed 1 "
+
+/*
+ * The answers of the last build, when it walked from the same commit
+ * with the same files: a work tree's builds between two commits (every
+ * ninja docs, every edit) then walk nothing. The file is
+ * "quire-last-changed 1 COMMIT\n" then "TIME HEX PATH\n" per path, in
+ * @paths' order. Return: true when @out holds the answers.
+ */
+static bool memo_read(struct qu_git_change **out, size_t *n,
+		      const char *file, const char *commit,
+		      const char *const *paths, size_t npaths)
+{
+	struct qu_buf data = QU_BUF_INIT, err = QU_BUF_INIT;
+	struct qu_git_change *v = NULL;
+	const char *p, *end;
+	size_t i = 0;
+	bool ok = false;
+
+	if (!file || qu_file_read(&data, file, &err) < 0)
+		goto out;
+	p = data.buf;
+	end = data.buf + data.len;
+	if ((size_t)(end - p) < strlen(MEMO_MAGIC) + 41 ||
+	    strncmp(p, MEMO_MAGIC, strlen(MEMO_MAGIC)) ||
+	    strncmp(p + strlen(MEMO_MAGIC), commit, 40) ||
+	    p[strlen(MEMO_MAGIC) + 40] != '\n')
+		goto out;
+	p += strlen(MEMO_MAGIC) + 41;
+	v = qu_xcalloc(npaths + 1, sizeof(*v));
+	for (i = 0; i < npaths && p < end; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *sp;
+		long long t;
+
+		if (!nl)
+			break;
+		t = strtoll(p, &sp, 10);
+		if (*sp != ' ' || nl - sp < 42 || sp[41] != ' ' ||
+		    (size_t)(nl - sp - 42) != strlen(paths[i]) ||
+		    strncmp(sp + 42, paths[i], strlen(paths[i])))
+			break;
+		v[i].path = qu_xstrdup(paths[i]);
+		v[i].time = t;
+		/* "-" padded to 40: no answer */
+		if (sp[1] != '-')
+			memcpy(v[i].commit, sp + 1, 40);
+		p = nl + 1;
+	}
+	ok = i == npaths && p == end;
+out:
+	if (!ok && v) {
+		qu_git_changes_free(v, i + 1 > npaths ? npaths : i + 1);
+		v = NULL;
+	}
+	*out = v;
+	*n = ok ? npaths : 0;
+	qu_buf_fini(&data);
+	qu_buf_fini(&err);
+	return ok;
+}
+
+static void memo_write(const char *file, const char *commit,
+		       const struct qu_git_change *v, size_t n)
+{
+	struct qu_buf b = QU_BUF_INIT, err = QU_BUF_INIT;
+	size_t i;
+
+	if (!file)
+		return;
+	qu_buf_addf(&b, MEMO_MAGIC "%s\n", commit);
+	for (i = 0; i < n; i++) {
+		/* a path with a newline is not worth a format */
+		if (strchr(v[i].path, '\n'))
+			goto out;
+		qu_buf_addf(&b, "%lld %-40s %s\n", (long long)v[i].time,
+			    v[i].commit[0] ? v[i].commit : "-", v[i].path);
+	}
+	/* a cache: failing to keep it only costs the next walk */
+	(void)qu_file_write_atomic(file, b.buf, b.len, &err);
+out:
+	qu_buf_fini(&b);
+	qu_buf_fini(&err);
+}
+
 void build_history(struct build_history *h, const struct qu_site *s,
 		   const struct qu_graph *g, struct qu_git_tree *rev,
-		   const char *dir, bool dates)
+		   const char *dir, bool dates, const char *memo)
 {
 	struct qu_git_tree *t = rev, *own = NULL;
 	struct qu_buf err = QU_BUF_INIT, top = QU_BUF_INIT, p = QU_BUF_INIT;
@@ -128,9 +213,14 @@ void build_history(struct build_history *h, const struct qu_site *s,
 	for (i = k = 0; i < n; i++)
 		if (!k || strcmp(sorted[k - 1], sorted[i]))
 			sorted[k++] = sorted[i];
-	if (dates && k && qu_git_last_changed(&ch, &nch, t, sorted, k, QU_GIT_WALK_FULL,
-				     &err) < 0)
-		nch = 0;
+	if (dates && k &&
+	    !memo_read(&ch, &nch, memo, qu_git_tree_commit(t), sorted, k)) {
+		if (qu_git_last_changed(&ch, &nch, t, sorted, k,
+					QU_GIT_WALK_FULL, &err) < 0)
+			nch = 0;
+		else
+			memo_write(memo, qu_git_tree_commit(t), ch, nch);
+	}
 	for (i = 0; i < s->npages; i++) {
 		const char **hit = NULL;
 

@@ -1387,8 +1387,14 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	if (qu_render_init(&b->render, &b->site, &b->graph, b->md,
 			   b->theme_files, b->theme, b->version, err) < 0)
 		goto out;
+	if (b->cache_dir) {
+		qu_buf_reset(&tmp);
+		qu_buf_addf(&tmp, "%s/last-changed", b->cache_dir);
+	}
 	build_history(&b->hist, &b->site, &b->graph, b->rev, o->dir,
-		      !o->no_history && !b->site.cfg.no_last_changed);
+		      !o->no_history && !b->site.cfg.no_last_changed,
+		      b->cache_dir ? tmp.buf : NULL);
+	qu_buf_reset(&tmp);
 	b->render.versions = o->versions;
 	b->render.nversions = o->nversions;
 	b->render.version_cur = o->version_cur;

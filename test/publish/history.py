@@ -257,6 +257,27 @@ def main():
         plain = Html(os.path.join(cached, "plain.html"))
         check("2023-11-14" in plain.t("qu-page-meta"),
               "cached: plain %r" % plain.t("qu-page-meta"))
+        # the answers are kept for the next build from the same commit:
+        # a doctored memo shows, a new commit walks again
+        memo = os.path.join(tmp, ".quire-cache", "last-changed")
+        with open(memo) as f:
+            text = f.read()
+        check(text.startswith("quire-last-changed 1 " +
+                              git(w, "rev-parse", "HEAD")),
+              "memo header %r" % text[:80])
+        with open(memo, "w") as f:
+            f.write(text.replace("1700000000 ", "946684800 "))
+        subprocess.run([QUIRE, "build", "--quiet", "-o", cached, "docs"],
+                       cwd=w, env=BASE_ENV)
+        check("2000-01-01" in Html(os.path.join(cached, "plain.html"))
+              .t("qu-page-meta"), "the memo was not read")
+        git(w, "commit", "-q", "--allow-empty", "-m", "empty",
+            date="1700000100 +0000")
+        subprocess.run([QUIRE, "build", "--quiet", "-o", cached, "docs"],
+                       cwd=w, env=BASE_ENV)
+        check("2023-11-14" in Html(os.path.join(cached, "plain.html"))
+              .t("qu-page-meta"), "a new commit kept the old memo")
+        git(w, "reset", "-q", "--hard", "HEAD~1")
         git(w, "reset", "-q", "--hard", "HEAD~1")
 
         # last_changed: false: no dates, links stay
