@@ -64,9 +64,9 @@ static int cmp_str(const void *a, const void *b)
  * "quire-last-changed 1 COMMIT\n" then "TIME HEX PATH\n" per path, in
  * @paths' order. Return: true when @out holds the answers.
  */
-static bool memo_read(struct qu_git_change **out, size_t *n,
-		      const char *file, const char *commit,
-		      const char *const *paths, size_t npaths)
+static bool memo_read(struct qu_git_change **out, size_t *n, const char *file,
+		      const char *commit, const char *const *paths,
+		      size_t npaths)
 {
 	struct qu_buf data = QU_BUF_INIT, err = QU_BUF_INIT;
 	struct qu_git_change *v = NULL;
@@ -169,7 +169,8 @@ void build_history(struct build_history *h, const struct qu_site *s,
 		    qu_git_tree_open(&own, p.buf, NULL, &err) != 0) {
 			/* quire.yml's template still names pages in srctree */
 			for (i = 0; s->cfg.source_url && s->srctree_real &&
-				    i < s->npages; i++) {
+				    i < s->npages;
+			     i++) {
 				if (!s->pages[i].src)
 					continue;
 				qu_buf_reset(&p);

@@ -28,10 +28,12 @@ static int docs_in_repo(struct qu_buf *out, const char *dir, struct qu_buf *err)
 	struct qu_buf wd = QU_BUF_INIT, real = QU_BUF_INIT, top = QU_BUF_INIT;
 	int r = -1;
 
-	if (qu_git_workdir(&wd, dir) != 0 || qu_files_real(NULL, &top, wd.buf) ||
+	if (qu_git_workdir(&wd, dir) != 0 ||
+	    qu_files_real(NULL, &top, wd.buf) ||
 	    qu_files_real(NULL, &real, dir)) {
-		qu_buf_addf(err, "%s: versions: need a folder of a git work "
-				 "tree",
+		qu_buf_addf(err,
+			    "%s: versions: need a folder of a git work "
+			    "tree",
 			    dir);
 		goto out;
 	}
@@ -49,8 +51,8 @@ out:
 }
 
 /* OUT/versions.json: the versions in order, which is the latest. */
-static int write_json(const char *out, const struct qu_config *c,
-		      size_t latest, struct qu_buf *err)
+static int write_json(const char *out, const struct qu_config *c, size_t latest,
+		      struct qu_buf *err)
 {
 	struct qu_buf j = QU_BUF_INIT, p = QU_BUF_INIT;
 	size_t i;
@@ -123,8 +125,9 @@ int qu_build_versions(const struct qu_build_opts *o, struct qu_diags *diags,
 		if (!c.versions[i].prerelease)
 			latest = i;
 	if (latest == SIZE_MAX) {
-		qu_buf_addf(err, "%s: versions: none is a release to be the "
-				 "latest",
+		qu_buf_addf(err,
+			    "%s: versions: none is a release to be the "
+			    "latest",
 			    p.buf);
 		goto done;
 	}
@@ -169,8 +172,9 @@ int qu_build_versions(const struct qu_build_opts *o, struct qu_diags *diags,
 			qu_build_diags(diags, b);
 			qu_build_free(b);
 			if (!err->len)
-				qu_buf_addf(err, "version %s: broken "
-						 "configuration",
+				qu_buf_addf(err,
+					    "version %s: broken "
+					    "configuration",
 					    vers[i].label);
 			goto done;
 		}
@@ -218,8 +222,9 @@ int qu_build_versions(const struct qu_build_opts *o, struct qu_diags *diags,
 		qu_build_free(b);
 		if (e < 0) {
 			if (!err->len)
-				qu_buf_addf(err, "version %s: broken "
-						 "configuration",
+				qu_buf_addf(err,
+					    "version %s: broken "
+					    "configuration",
 					    vers[i].label);
 			goto done;
 		}

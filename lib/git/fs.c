@@ -21,8 +21,8 @@
 
 struct gfs {
 	struct qu_files files;
-	struct qu_git_tree *t;	/* the caller's, used for nothing but dup */
-	struct qu_git_file *v;	/* every file, sorted by path */
+	struct qu_git_tree *t; /* the caller's, used for nothing but dup */
+	struct qu_git_file *v; /* every file, sorted by path */
 	size_t n;
 	pthread_mutex_t lock;
 	struct qu_git_tree **idle; /* handles no thread is using */

@@ -108,8 +108,8 @@ void graph_extern_load(struct qu_graph *g, struct qu_diags *diags)
 			p = nl + 1;
 			hashes++;
 		}
-		if (hashes < 4 || strncmp(e->data, "# Sphinx inventory version 2",
-					  28) ||
+		if (hashes < 4 ||
+		    strncmp(e->data, "# Sphinx inventory version 2", 28) ||
 		    !inflate_all(&body, p, (size_t)(end - p))) {
 			qu_diag(diags, QU_W_BAD_CONFIG,
 				qu_arena_strdup(&g->arena, e->inventory), 0, 0,
