@@ -259,6 +259,32 @@ static bool up_to_date(struct qu_build *b)
 }
 
 /*
+ * A zero-config site of a revision's root is named after the repository
+ * ("linux" for linux/.git or linux.git), as one of a folder is after the
+ * folder: the root of a revision has no name of its own.
+ */
+static void name_rev_site(struct qu_build *b)
+{
+	struct qu_buf n = QU_BUF_INIT;
+	const char *sl;
+
+	if (!b->rev || !b->site.zero_config || b->site.cfg.title ||
+	    !b->site.root_real || strcmp(b->site.root_real, "//git"))
+		return;
+	qu_buf_adds(&n, qu_git_tree_gitdir(b->rev));
+	while (n.len > 1 && n.buf[n.len - 1] == '/')
+		n.buf[--n.len] = 0;
+	if (n.len > 5 && !strcmp(n.buf + n.len - 5, "/.git"))
+		n.buf[n.len -= 5] = 0;
+	else if (n.len > 4 && !strcmp(n.buf + n.len - 4, ".git"))
+		n.buf[n.len -= 4] = 0;
+	sl = strrchr(n.buf, '/');
+	if (sl && sl[1])
+		b->site.cfg.title = qu_xstrdup(sl + 1);
+	qu_buf_fini(&n);
+}
+
+/*
  * --rev: the revision's files take the file system's place for every
  * input but a theme installed outside the docs tree (lib/site reads
  * through them, and so do the sources' workers and the render).
@@ -337,6 +363,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	/* a broken quire.yml or front matter: its errors, nothing written */
 	if (b->site.broken)
 		goto out;
+	name_rev_site(b);
 	b->theme = find_theme(&b->site, &b->theme_files);
 	if (!b->site.zero_config) {
 		qu_buf_addf(&tmp, "%s/quire.yml", b->site.root);

@@ -247,6 +247,19 @@ def main():
                           os.path.join(rev_out, "guide/usage.html"),
                           shallow=False), "main~1 is v1.0's tree")
 
+        # a zero-config site is named after its folder, or after the
+        # repository at a revision's root ("." has no name)
+        zw = os.path.join(tmp, "zw")
+        quire(".", "-o", zw, "--no-cache", cwd=co)
+        zr = os.path.join(tmp, "zr")
+        quire("--rev", "v1.0", "--repo", bare, "-o", zr, "--no-cache",
+              cwd=tmp)
+        for site, name in ((zw, "co"), (zr, "bare")):
+            with open(os.path.join(site, "index.html")) as f:
+                t = f.read()
+                check("<title>%s</title>" % name in t,
+                      "%s: not named %s" % (site, name))
+
         # what cannot be built: exit 2 and one line
         e = quire("--rev", "nope", "--repo", bare, "-o",
                   os.path.join(tmp, "n1"), cwd=tmp, code=2)
