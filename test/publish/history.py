@@ -267,6 +267,10 @@ def main():
               "memo header %r" % text[:80])
         with open(memo, "w") as f:
             f.write(text.replace("1700000000 ", "946684800 "))
+        # no input changed: the stamp would stop the build at once
+        for n in os.listdir(os.path.dirname(memo)):
+            if n.startswith("stamp-"):
+                os.remove(os.path.join(os.path.dirname(memo), n))
         subprocess.run([QUIRE, "build", "--quiet", "-o", cached, "docs"],
                        cwd=w, env=BASE_ENV)
         check("2000-01-01" in Html(os.path.join(cached, "plain.html"))
