@@ -18,6 +18,7 @@ static void usage(void)
 	puts("usage: quire build [DIR] [-o OUT] [-j N] [--cache DIR | "
 	     "--no-cache]\n"
 	     "                   [--depfile FILE] [-Werror] [--quiet]\n"
+	     "                   [--rev REV [--repo PATH]]\n"
 	     "\n"
 	     "Build the HTML site of DIR (default: the current folder) into\n"
 	     "OUT (default: _site). With DIR/quire.yml, its Markdown pages\n"
@@ -34,6 +35,14 @@ static void usage(void)
 	     "  --no-cache      render every page; keep no cache\n"
 	     "  --depfile FILE  write every input read to FILE, for ninja "
 	     "or make\n"
+	     "  --rev REV       build the docs as they are at REV (a tag, a "
+	     "branch,\n"
+	     "                  a commit), read from git's object database; "
+	     "DIR is\n"
+	     "                  then a folder of that revision\n"
+	     "  --repo PATH     the repository of --rev (default: the "
+	     "current folder);\n"
+	     "                  a bare repository works\n"
 	     "  -Werror         exit with 1 when there are warnings\n"
 	     "  --quiet         no progress line and no summary");
 }
@@ -56,6 +65,8 @@ int cmd_build(int argc, char **argv)
 		{"cache", required_argument, NULL, 'C'},
 		{"no-cache", no_argument, NULL, 'N'},
 		{"depfile", required_argument, NULL, 'D'},
+		{"rev", required_argument, NULL, 'R'},
+		{"repo", required_argument, NULL, 'G'},
 		{NULL, 0, NULL, 0},
 	};
 	struct qu_build_opts o = {.dir = ".", .out = "_site"};
@@ -99,6 +110,12 @@ int cmd_build(int argc, char **argv)
 		case 'D':
 			o.depfile = optarg;
 			break;
+		case 'R':
+			o.rev = optarg;
+			break;
+		case 'G':
+			o.repo = optarg;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -112,10 +129,39 @@ int cmd_build(int argc, char **argv)
 	if (o.cache && o.no_cache)
 		return cmd_usage_error("build",
 				       "--cache and --no-cache exclude each other");
-	if ((c = cmd_folder_arg(&o.dir, "build", argc, argv)))
+	if (o.repo && !o.rev)
+		return cmd_usage_error("build", "--repo needs --rev");
+	if (o.rev && o.depfile)
+		return cmd_usage_error("build",
+				       "--depfile needs a work tree, not --rev");
+	if (o.rev) {
+		/* DIR is a folder of the revision: lib/build checks it */
+		if (optind < argc)
+			o.dir = argv[optind++];
+		if (optind < argc)
+			return cmd_usage_error("build", "one folder at most");
+	} else if ((c = cmd_folder_arg(&o.dir, "build", argc, argv))) {
 		return c;
+	}
 	cmd_init_libraries();
 
+	/* versions: in quire.yml: every version, into OUT/<label>/ */
+	c = qu_build_versions(&o, &all, &err);
+	if (c <= 0) {
+		qu_diags_count(&nerr, &nwarn, &all);
+		qu_diags_print(&all, stderr, werror);
+		if (c < 0) {
+			fprintf(stderr, "quire build: %s\n", err.buf);
+			goto out;
+		}
+		if (!o.quiet)
+			fprintf(stderr,
+				"quire build: versions, %zu warnings, %.2f s: "
+				"%s/index.html\n",
+				nwarn + nerr, now() - t0, o.out);
+		ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
+		goto out;
+	}
 	if (qu_build_new(&b, &o, &err) < 0) {
 		/* a broken configuration: its errors in compiler format */
 		qu_build_diags(&all, b);

@@ -19,6 +19,7 @@
 
 #include "graph/graph.h"
 #include "kdoc/kdoc.h"
+#include "render/render.h"
 #include "site/site.h"
 #include "util/util.h"
 
@@ -47,6 +48,18 @@
  * @skip_unchanged: with a cache, stop at once when no input changed since
  *	the last build (its stamp): the diagnostics and the summary are the
  *	last build's, and nothing but the depfile is written
+ * @rev: build the docs as they are at this revision (a tag, a branch, a
+ *	commit), read from the object database without a work tree; @dir
+ *	is then a folder of the revision, from its root. NULL: the files
+ * @repo: the repository of @rev (a work tree, a folder in one, a bare
+ *	repository); NULL for the current folder
+ * @no_history: show no "last changed" dates (no walk over history;
+ *	quire serve, whose rebuilds must be quick); links stay
+ * @versions: the versions of a versioned site (qu_build_versions() sets
+ *	them), or NULL
+ * @nversions: how many
+ * @version_cur: the one this build is
+ * @version_latest: the latest
  */
 struct qu_build_opts {
 	const char *dir;
@@ -60,6 +73,13 @@ struct qu_build_opts {
 	bool timing;
 	bool skip_unchanged;
 	bool defer_search;
+	const char *rev;
+	const char *repo;
+	bool no_history;
+	const struct qu_render_version *versions;
+	size_t nversions;
+	size_t version_cur;
+	size_t version_latest;
 };
 
 /**
@@ -205,6 +225,35 @@ void qu_build_inputs(const struct qu_build *b,
 void qu_build_rendered(const struct qu_build *b,
 		       void (*fn)(void *payload, const char *out),
 		       void *payload);
+
+/**
+ * qu_build_site() - the site a build read
+ * @b: the build, after qu_build_new()
+ *
+ * Return: the site, owned by @b (its pages are known before
+ * qu_build_link() unless it is a zero-config site).
+ */
+const struct qu_site *qu_build_site(const struct qu_build *b);
+
+/**
+ * qu_build_versions() - build every version quire.yml's versions: names
+ * @opts: the options; @opts->dir's quire.yml names the versions, each a
+ *	revision of the repository holding @opts->dir (or @opts->repo)
+ * @diags: receives every version's diagnostics
+ * @err: receives a one-line message on failure
+ *
+ * Each version is built from its revision, as with @rev, into
+ * OUT/<label>/ (swapped in on its own), with a switcher and, but for the
+ * latest (the one marked, else the first that is no pre-release), a
+ * banner; then OUT/versions.json and OUT/index.html, a redirect to the
+ * latest, are written. A cache, when asked for, is kept per version in
+ * @opts->cache/<label>.
+ *
+ * Return: 1 when there is nothing to do (no versions:, or @opts->rev
+ * set): the caller builds as usual; 0; -1 when a version cannot be built.
+ */
+int qu_build_versions(const struct qu_build_opts *opts, struct qu_diags *diags,
+		      struct qu_buf *err);
 
 /**
  * qu_build_free() - free a build

@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 
 #include "build.h"
+#include "render/render.h"
+
+struct qu_git_tree;
 
 /**
  * struct qu_out - a folder being written aside before it replaces another
@@ -246,9 +249,11 @@ void build_git_version(struct qu_buf *out, const char *from);
 /**
  * build_stamp_version_from() - the folder the version of a site comes from
  * @s: the site
- * @dir: the folder the build was given
+ * @dir: the folder the build was given: the docs folder (or the source
+ *	tree of a zero-config site), whose work tree's describe is shown
+ *	whatever `srctree` says
  *
- * Return: "" when quire.yml sets the version.
+ * Return: "" when quire.yml sets the version, else @dir.
  */
 const char *build_stamp_version_from(const struct qu_site *s,
 				     const char *dir);
@@ -326,7 +331,7 @@ struct build_stat {
 	uint64_t ino;
 };
 
-void build_stat_of(struct build_stat *out, const struct stat *st);
+void build_stat_of(struct build_stat *out, const struct qu_fstat *st);
 
 /**
  * struct build_unit_entry - one cached unit, still in the cache's bytes
@@ -403,14 +408,58 @@ int build_units_write(struct build_units *u, uint64_t exe,
 void build_units_fini(struct build_units *u);
 
 /**
+ * struct build_history - what git says of a site's inputs (history.c)
+ * @pages: per page: when it last changed (its file, or a source whose
+ *	items it shows) and its file's path for "view source"
+ * @units: per source, likewise
+ * @source_url: the "view source" template: quire.yml's source_url, else
+ *	one derived from the repository's origin, else NULL
+ * @paths: the pages' paths from the repository's root (owned)
+ * @npaths: how many
+ * @upaths: the sources' paths, likewise
+ * @nupaths: how many
+ */
+struct build_history {
+	struct qu_render_file *pages;
+	struct qu_render_file *units;
+	char *source_url;
+	char **paths;
+	size_t npaths;
+	char **upaths;
+	size_t nupaths;
+};
+
+/**
+ * build_history() - last changed and source links of every page and source
+ * @h: filled in; free with build_history_fini()
+ * @s: the site
+ * @g: its graph (which items each page shows)
+ * @rev: the revision built (--rev), or NULL for the work tree holding @dir
+ * @dir: the folder the build was given
+ * @dates: walk history for the dates (else links only)
+ * @memo: a file of the cache folder that keeps the answers for the next
+ *	build from the same commit (which then walks nothing), or NULL
+ *
+ * One walk over history for all files. Without git, without a commit, or
+ * for a file git does not track, there is no date and no error.
+ * Context: on the calling thread only (libgit2 handles stay there).
+ */
+void build_history(struct build_history *h, const struct qu_site *s,
+		   const struct qu_graph *g, struct qu_git_tree *rev,
+		   const char *dir, bool dates, const char *memo);
+void build_history_fini(struct build_history *h);
+
+/**
  * build_keys() - the fingerprint of every page's HTML inputs
  * @out: @out[p] receives page p's fingerprint
  * @site: the pages
  * @g: the graph
  * @units: the parsed sources
+ * @theme_files: where the theme is read from (NULL: the file system)
  * @theme: the theme's folder
  * @version: the version shown, or NULL
  * @exe: the hash of the quire executable
+ * @hist: what git says of the pages and sources (history.c)
  *
  * Two builds give a page the same fingerprint only when everything its
  * rendering reads is the same: its own parts and headings, the content of
@@ -420,6 +469,7 @@ void build_units_fini(struct build_units *u);
  */
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
-		const char *theme, const char *version, uint64_t exe);
+		const struct qu_files *theme_files, const char *theme, const char *version, uint64_t exe,
+		const struct build_history *hist);
 
 #endif /* QU_BUILD_BUILD_INT_H */

@@ -31,11 +31,12 @@ static void h_u64(XXH3_state_t *h, uint64_t v)
 	XXH3_64bits_update(h, &v, sizeof(v));
 }
 
-static void h_file(XXH3_state_t *h, const char *path)
+static void h_file(XXH3_state_t *h, const struct qu_files *fs,
+		   const char *path)
 {
 	struct qu_buf data = QU_BUF_INIT, err = QU_BUF_INIT;
 
-	if (qu_file_read(&data, path, &err) < 0)
+	if (qu_files_read(fs, &data, path, &err) < 0)
 		h_str(h, err.buf);
 	else
 		h_u64(h, XXH3_64bits(data.buf, data.len));
@@ -45,7 +46,8 @@ static void h_file(XXH3_state_t *h, const char *path)
 
 /* What every page shows the same way: navigation, symbols, theme. */
 static uint64_t global_key(const struct qu_site *site,
-			   const struct qu_graph *g, const char *theme,
+			   const struct qu_graph *g,
+			   const struct qu_files *theme_files, const char *theme,
 			   const char *version, uint64_t exe)
 {
 	XXH3_state_t *h = XXH3_createState();
@@ -67,8 +69,16 @@ static uint64_t global_key(const struct qu_site *site,
 	h_u64(h, c->sphinx);
 	h_str(h, site->srctree);
 	h_u64(h, site->zero_config);
+	/* other sites' inventories decide where references link */
+	for (i = 0; i < c->nintersphinx; i++) {
+		h_str(h, c->intersphinx[i].name);
+		h_str(h, c->intersphinx[i].url);
+		h_u64(h, XXH3_64bits(c->intersphinx[i].data,
+				     c->intersphinx[i].len));
+	}
+	h_u64(h, c->nintersphinx);
 	qu_buf_addf(&p, "%s/page.html", theme);
-	h_file(h, p.buf);
+	h_file(h, theme_files, p.buf);
 	h_u64(h, site->npages);
 	for (i = 0; i < site->npages; i++) {
 		const struct qu_page *pg = &site->pages[i];
@@ -162,9 +172,12 @@ static void h_refs(XXH3_state_t *h, const struct qu_graph *g, uint32_t sym)
 
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
-		const char *theme, const char *version, uint64_t exe)
+		const struct qu_files *theme_files, const char *theme,
+		const char *version, uint64_t exe,
+		const struct build_history *hist)
 {
-	uint64_t global = global_key(site, g, theme, version, exe);
+	uint64_t global = global_key(site, g, theme_files, theme, version,
+				     exe);
 	XXH3_state_t *h = XXH3_createState();
 	uint32_t *first = qu_xcalloc(site->npages + 1, sizeof(uint32_t));
 	uint32_t *next = qu_xcalloc(g->nsyms + 1, sizeof(uint32_t));
@@ -188,6 +201,11 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 
 		XXH3_64bits_reset(h);
 		h_u64(h, global);
+		/* last changed and "view source" (history.c) */
+		h_str(h, hist->source_url);
+		h_u64(h, (uint64_t)hist->pages[p].time);
+		h_str(h, hist->pages[p].commit);
+		h_str(h, hist->pages[p].link);
 		for (k = 0; k < pg->nparts; k++) {
 			const struct qu_part *pt = &pg->parts[k];
 			size_t e;
@@ -221,6 +239,9 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 				h_u64(h, pl->sym);
 				h_str(h, pl->anchor);
 				h_u64(h, pl->home);
+				h_u64(h, (uint64_t)hist->units[pl->unit].time);
+				h_str(h, hist->units[pl->unit].commit);
+				h_str(h, hist->units[pl->unit].link);
 				h_u64(h, units[pl->unit].hash.lo);
 				h_u64(h, units[pl->unit].hash.hi);
 				if (pl->sym != QU_NONE)

@@ -66,6 +66,10 @@ struct qu_build {
 	char *cache_dir;
 	char *theme;
 	char *version;
+	struct qu_git_tree *rev;
+	struct qu_files *rev_files;
+	struct build_history hist;
+	const struct qu_files *theme_files;
 	bool linked;
 	bool uptodate;
 	struct qu_build *prev;
@@ -91,8 +95,13 @@ static void phase(struct qu_build *b, const char *what)
 	b->tp = n;
 }
 
-/* The theme's folder: a path, or a name looked up where themes live. */
-static char *find_theme(const struct qu_site *s)
+/*
+ * The theme's folder: a path, or a name looked up where themes live. A
+ * theme inside the docs tree is read where the pages are (a revision,
+ * with --rev: @files_out is the site's); any other from the file system.
+ */
+static char *find_theme(const struct qu_site *s,
+			const struct qu_files **files_out)
 {
 	const char *name = s->cfg.theme ? s->cfg.theme : "default";
 	struct qu_buf b = QU_BUF_INIT;
@@ -100,6 +109,7 @@ static char *find_theme(const struct qu_site *s)
 	const char *env = getenv("QUIRE_THEMES");
 	ssize_t n;
 
+	*files_out = s->files;
 	if (strchr(name, '/')) {
 		if (name[0] == '/')
 			qu_buf_adds(&b, name);
@@ -107,15 +117,16 @@ static char *find_theme(const struct qu_site *s)
 			qu_buf_addf(&b, "%s/%s", s->root, name);
 		return qu_buf_detach(&b, NULL);
 	}
+	qu_buf_addf(&b, "%s/themes/%s/page.html", s->root, name);
+	if (!qu_files_stat(s->files, &(struct qu_fstat){0}, b.buf, true))
+		goto found;
+	*files_out = NULL;
+	qu_buf_reset(&b);
 	if (env) {
 		qu_buf_addf(&b, "%s/%s/page.html", env, name);
 		if (!access(b.buf, R_OK))
 			goto found;
 	}
-	qu_buf_reset(&b);
-	qu_buf_addf(&b, "%s/themes/%s/page.html", s->root, name);
-	if (!access(b.buf, R_OK))
-		goto found;
 	/* beside the executable in a build tree: BUILD/cmd/quire/quire */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
@@ -248,6 +259,61 @@ static bool up_to_date(struct qu_build *b)
 	return true;
 }
 
+/*
+ * A zero-config site of a revision's root is named after the repository
+ * ("linux" for linux/.git or linux.git), as one of a folder is after the
+ * folder: the root of a revision has no name of its own.
+ */
+static void name_rev_site(struct qu_build *b)
+{
+	struct qu_buf n = QU_BUF_INIT;
+	const char *sl;
+
+	if (!b->rev || !b->site.zero_config || b->site.cfg.title ||
+	    !b->site.root_real || strcmp(b->site.root_real, "//git"))
+		return;
+	qu_buf_adds(&n, qu_git_tree_gitdir(b->rev));
+	while (n.len > 1 && n.buf[n.len - 1] == '/')
+		n.buf[--n.len] = 0;
+	if (n.len > 5 && !strcmp(n.buf + n.len - 5, "/.git"))
+		n.buf[n.len -= 5] = 0;
+	else if (n.len > 4 && !strcmp(n.buf + n.len - 4, ".git"))
+		n.buf[n.len -= 4] = 0;
+	sl = strrchr(n.buf, '/');
+	if (sl && sl[1])
+		b->site.cfg.title = qu_xstrdup(sl + 1);
+	qu_buf_fini(&n);
+}
+
+/*
+ * --rev: the revision's files take the file system's place for every
+ * input but a theme installed outside the docs tree (lib/site reads
+ * through them, and so do the sources' workers and the render).
+ */
+static int open_rev(struct qu_build *b, struct qu_buf *err)
+{
+	const struct qu_build_opts *o = b->opts;
+	const char *repo = o->repo ? o->repo : ".";
+	struct qu_buf real = QU_BUF_INIT, e = QU_BUF_INIT;
+	struct qu_fstat st;
+	int r;
+
+	r = qu_git_tree_open(&b->rev, repo, o->rev, &e);
+	if (r == 1)
+		qu_buf_addf(err, "%s: not in a git repository", repo);
+	else if (r < 0 || qu_git_fs_new(&b->rev_files, b->rev, &e) < 0)
+		qu_buf_adds(err, e.buf);
+	else if (qu_files_stat(b->rev_files, &st, o->dir, true) < 0 ||
+		 st.kind != QU_FK_DIR)
+		qu_buf_addf(err, "%s: no such folder in %s", o->dir, o->rev);
+	else if (qu_files_real(b->rev_files, &real, o->dir) == 0)
+		b->dir_abs = qu_buf_detach(&real, NULL);
+	b->site.files = b->rev_files;
+	qu_buf_fini(&real);
+	qu_buf_fini(&e);
+	return b->dir_abs ? 0 : -1;
+}
+
 int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		 struct qu_buf *err)
 {
@@ -264,7 +330,8 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	b->started = wall_now();
 	qu_diags_init(&b->diags);
 	qu_arena_init(&b->cache_paths);
-	b->dir_abs = qu_path_resolve(dir);
+	if (opts->rev ? open_rev(b, err) < 0 : !(b->dir_abs = qu_path_resolve(dir)))
+		goto out;
 	if (opts->out) {
 		b->out_abs = qu_path_resolve(opts->out);
 		if (qu_path_is_below(b->out_abs, b->dir_abs) &&
@@ -280,8 +347,9 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 				    b->out_abs + strlen(b->dir_abs));
 		}
 	}
+	/* a revision has no stat data: it is built, from the cache */
 	if (opts->out && !opts->no_cache && opts->skip_unchanged &&
-	    up_to_date(b)) {
+	    !opts->rev && up_to_date(b)) {
 		r = 0;
 		goto out;
 	}
@@ -299,7 +367,8 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	/* a broken quire.yml or front matter: its errors, nothing written */
 	if (b->site.broken)
 		goto out;
-	b->theme = find_theme(&b->site);
+	name_rev_site(b);
+	b->theme = find_theme(&b->site, &b->theme_files);
 	if (!b->site.zero_config) {
 		qu_buf_addf(&tmp, "%s/quire.yml", b->site.root);
 		cfg = qu_buf_detach(&tmp, NULL);
@@ -308,14 +377,30 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		const char *inputs[4], *shown[4];
 		size_t n = 0;
 
-		src_abs = qu_path_resolve(b->site.srctree);
-		inputs[n] = b->dir_abs;
-		shown[n++] = dir;
-		inputs[n] = src_abs;
-		shown[n++] = b->site.srctree;
-		inputs[n] = b->theme;
-		shown[n++] = "the theme";
-		if (cfg) {
+		if (opts->rev) {
+			/* the inputs are the repository's objects */
+			src_abs = qu_path_resolve(qu_git_tree_gitdir(b->rev));
+			inputs[n] = src_abs;
+			shown[n++] = "the repository";
+			if (qu_path_is_below(b->out_abs, src_abs)) {
+				qu_buf_addf(err,
+					    "refusing to write to %s: it is "
+					    "in the repository",
+					    opts->out);
+				goto out;
+			}
+		} else {
+			src_abs = qu_path_resolve(b->site.srctree);
+			inputs[n] = b->dir_abs;
+			shown[n++] = dir;
+			inputs[n] = src_abs;
+			shown[n++] = b->site.srctree;
+		}
+		if (!b->theme_files) {
+			inputs[n] = b->theme;
+			shown[n++] = "the theme";
+		}
+		if (cfg && !opts->rev) {
 			inputs[n] = cfg;
 			shown[n++] = "quire.yml";
 		}
@@ -365,10 +450,11 @@ static bool take_unit(struct qu_build *b, size_t i)
 	const char **hit = bsearch(&key, p->site.sources, p->site.nsources,
 				   sizeof(char *), cmp_str);
 	struct build_stat now;
-	struct stat sb;
+	struct qu_fstat sb;
 	size_t j, k;
 
-	if (!hit || !p->units || stat(b->src_paths[i], &sb) < 0)
+	if (!hit || !p->units ||
+	    qu_files_stat(b->site.files, &sb, b->src_paths[i], true) < 0)
 		return false;
 	j = (size_t)(hit - p->site.sources);
 	build_stat_of(&now, &sb);
@@ -403,14 +489,16 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	struct qu_unit *u = &b->units[i];
 	const struct build_unit_entry *e = NULL;
 	struct qu_source *src = NULL;
-	struct stat sb;
+	const struct qu_files *fs = b->site.files;
+	struct qu_fstat sb;
 	size_t k;
+	int r;
 
 	if (b->prev && take_unit(b, i)) {
 		qu_progress_tick(&b->progress, job);
 		return;
 	}
-	if (b->ucache.n && !stat(b->src_paths[i], &sb)) {
+	if (b->ucache.n && !qu_files_stat(fs, &sb, b->src_paths[i], true)) {
 		build_stat_of(&b->st[i], &sb);
 		e = build_units_find(&b->ucache, b->site.sources[i]);
 		if (e && build_units_fresh(&b->ucache, e, &b->st[i])) {
@@ -421,12 +509,24 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 			qu_progress_tick(&b->progress, job);
 			return;
 		}
-	} else if (!stat(b->src_paths[i], &sb)) {
+	} else if (!qu_files_stat(fs, &sb, b->src_paths[i], true)) {
 		build_stat_of(&b->st[i], &sb);
 	} else {
 		memset(&b->st[i], 0, sizeof(b->st[i]));
 	}
-	if (qu_source_read(&src, job, b->src_paths[i]) < 0) {
+	if (fs) {
+		/* a revision's blob: the bytes come from the object database */
+		qu_buf_reset(&job->scratch);
+		r = qu_files_read(fs, &job->scratch, b->src_paths[i],
+				  &job->err);
+		if (!r)
+			src = qu_source_from_mem(b->src_paths[i],
+						 job->scratch.buf,
+						 job->scratch.len);
+	} else {
+		r = qu_source_read(&src, job, b->src_paths[i]);
+	}
+	if (r < 0) {
 		qu_diag(&u->diags, QU_W_UNREADABLE, b->src_paths[i], 0, 0, "%s",
 			job->err.buf);
 		qu_buf_reset(&job->err);
@@ -482,7 +582,7 @@ static bool read_readme(struct qu_build *b, struct qu_buf *readme)
 	bool found = false;
 
 	qu_buf_addf(&p, "%s/README.md", b->opts->dir);
-	if (!qu_file_read(readme, p.buf, &err)) {
+	if (!qu_files_read(b->site.files, readme, p.buf, &err)) {
 		build_deps_add(&b->deps, p.buf);
 		found = true;
 		goto out;
@@ -490,7 +590,7 @@ static bool read_readme(struct qu_build *b, struct qu_buf *readme)
 	qu_buf_reset(&p);
 	qu_buf_addf(&p, "%s/README", b->opts->dir);
 	/* a plain README (the kernel's) is shown as it is */
-	if (!qu_file_read(&plain, p.buf, &err) &&
+	if (!qu_files_read(b->site.files, &plain, p.buf, &err) &&
 	    !memmem(plain.buf, plain.len, "~~~~~~~~", 8)) {
 		build_deps_add(&b->deps, p.buf);
 		qu_buf_reset(readme);
@@ -763,11 +863,11 @@ static int make_dirs(const struct qu_build *b, struct qu_buf *err)
 	return r;
 }
 
-static int copy_file(struct qu_build *b, const char *from, const char *to,
-		     struct qu_buf *err)
+static int copy_file(struct qu_build *b, const struct qu_files *fs,
+		     const char *from, const char *to, struct qu_buf *err)
 {
 	struct qu_buf data = QU_BUF_INIT;
-	int r = qu_file_read(&data, from, err);
+	int r = qu_files_read(fs, &data, from, err);
 
 	build_deps_add(&b->deps, from);
 	if (!r)
@@ -786,17 +886,24 @@ static int copy_file(struct qu_build *b, const char *from, const char *to,
  * folders could loop, and a link out could publish any file): one leading
  * elsewhere is -Woutside-tree and left out.
  */
-static int theme_entry(struct qu_build *b, const char *path, struct stat *st)
+static int theme_entry(struct qu_build *b, const char *path,
+		       struct qu_fstat *st)
 {
-	char real[PATH_MAX], top[PATH_MAX];
+	const struct qu_files *fs = b->theme_files;
+	struct qu_buf real = QU_BUF_INIT, top = QU_BUF_INIT;
+	bool ok;
 
-	if (lstat(path, st) < 0)
+	if (qu_files_stat(fs, st, path, false) < 0)
 		return -1;
-	if (!S_ISLNK(st->st_mode))
+	if (st->kind != QU_FK_LINK)
 		return 0;
-	if (realpath(path, real) && realpath(b->theme, top) &&
-	    qu_path_is_below(real, top) && !stat(real, st) &&
-	    S_ISREG(st->st_mode))
+	ok = !qu_files_real(fs, &real, path) &&
+	     !qu_files_real(fs, &top, b->theme) &&
+	     qu_path_is_below(real.buf, top.buf) &&
+	     !qu_files_stat(fs, st, real.buf, true) && st->kind == QU_FK_FILE;
+	qu_buf_fini(&real);
+	qu_buf_fini(&top);
+	if (ok)
 		return 0;
 	qu_diag(&b->diags, QU_W_OUTSIDE_TREE,
 		qu_arena_strdup(&b->site.arena, path), 0, 0,
@@ -809,10 +916,11 @@ static int copy_tree(struct qu_build *b, const char *from, const char *to,
 		     struct qu_buf *err)
 {
 	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
-	struct dirent **ents = NULL;
-	int n = scandir(from, &ents, NULL, alphasort), k, r = 0;
+	char **ents = NULL;
+	size_t n = 0, k;
+	int r = 0;
 
-	if (n < 0)
+	if (qu_files_list(b->theme_files, &ents, &n, from) < 0)
 		return 0;
 	/* a file added to the folder is a change too */
 	build_deps_add(&b->deps, from);
@@ -820,19 +928,20 @@ static int copy_tree(struct qu_build *b, const char *from, const char *to,
 	if (qu_mkdir_p(to, err) < 0)
 		r = -1;
 	for (k = 0; k < n; k++) {
-		struct stat st;
+		struct qu_fstat st;
 
-		if (!r && ents[k]->d_name[0] != '.') {
+		if (!r && ents[k][0] != '.') {
 			qu_buf_reset(&x);
 			qu_buf_reset(&y);
-			qu_buf_addf(&x, "%s/%s", from, ents[k]->d_name);
-			qu_buf_addf(&y, "%s/%s", to, ents[k]->d_name);
+			qu_buf_addf(&x, "%s/%s", from, ents[k]);
+			qu_buf_addf(&y, "%s/%s", to, ents[k]);
 			if (theme_entry(b, x.buf, &st) < 0)
 				;
-			else if (S_ISDIR(st.st_mode))
+			else if (st.kind == QU_FK_DIR)
 				r = copy_tree(b, x.buf, y.buf, err);
-			else if (S_ISREG(st.st_mode))
-				r = copy_file(b, x.buf, y.buf, err);
+			else if (st.kind == QU_FK_FILE)
+				r = copy_file(b, b->theme_files, x.buf, y.buf,
+					      err);
 		}
 		free(ents[k]);
 	}
@@ -1012,7 +1121,7 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 		r = qu_mkdir_p(y.buf, err);
 		*sl = '/';
 		if (!r)
-			r = copy_file(b, x.buf, y.buf, err);
+			r = copy_file(b, b->site.files, x.buf, y.buf, err);
 	}
 	qu_buf_fini(&x);
 	qu_buf_fini(&y);
@@ -1032,10 +1141,21 @@ static int write_man(const struct qu_build *b, struct qu_buf *err)
 	struct qu_buf dir = QU_BUF_INIT, date = QU_BUF_INIT;
 	int ret;
 
-	if ((ret = qu_man_date(&date, b->site.zero_config ? b->opts->dir
+	if (b->rev && !getenv("SOURCE_DATE_EPOCH")) {
+		/* the revision's own commit time, not the current folder's */
+		time_t t = (time_t)qu_git_tree_time(b->rev);
+		struct tm tm;
+		char d[16];
+
+		if (t && gmtime_r(&t, &tm) &&
+		    strftime(d, sizeof(d), "%Y-%m-%d", &tm))
+			qu_buf_adds(&date, d);
+	} else if ((ret = qu_man_date(&date,
+				      b->site.zero_config ? b->opts->dir
 							  : b->site.srctree,
-			       err)) < 0)
+				      err)) < 0) {
 		goto out;
+	}
 	opts.date = date.buf;
 	qu_buf_addf(&dir, "%s/man", b->out.tmp);
 	qu_man_set_init(&set, b->units, b->site.nsources);
@@ -1086,8 +1206,33 @@ static void decide_pages(struct qu_build *b)
 		if (why && !b->stats.cache_note)
 			b->stats.cache_note = why;
 	}
-	build_keys(b->keys, &b->site, &b->graph, b->units, b->theme,
-		   b->version, b->exe);
+	build_keys(b->keys, &b->site, &b->graph, b->units, b->theme_files,
+		   b->theme, b->version, b->exe, &b->hist);
+	if (b->opts->nversions) {
+		/* the switcher links into every version's pages */
+		const struct qu_build_opts *o = b->opts;
+		XXH3_state_t *h = XXH3_createState();
+		uint64_t vh;
+		size_t v, k;
+
+		XXH3_64bits_reset(h);
+		XXH3_64bits_update(h, &o->version_cur, sizeof(size_t));
+		XXH3_64bits_update(h, &o->version_latest, sizeof(size_t));
+		for (v = 0; v < o->nversions; v++) {
+			XXH3_64bits_update(h, o->versions[v].label,
+					   strlen(o->versions[v].label) + 1);
+			for (k = 0; k < o->versions[v].npages; k++)
+				XXH3_64bits_update(
+					h, o->versions[v].pages[k],
+					strlen(o->versions[v].pages[k]) + 1);
+			XXH3_64bits_update(h, &o->versions[v].npages,
+					   sizeof(size_t));
+		}
+		vh = XXH3_64bits_digest(h);
+		XXH3_freeState(h);
+		for (i = 0; i < b->site.npages; i++)
+			b->keys[i] ^= vh;
+	}
 	for (i = 0; i < b->site.npages; i++) {
 		const struct build_page_state *ps =
 			build_cache_find(&b->cache, b->site.pages[i].out);
@@ -1264,6 +1409,12 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		return write_depfile(b, err);
 	if (b->site.cfg.version) {
 		b->version = qu_xstrdup(b->site.cfg.version);
+	} else if (b->rev) {
+		/* a revision shows its own describe, never "-dirty" */
+		if (!qu_git_describe_rev(&tmp, b->rev, err))
+			b->version = qu_buf_detach(&tmp, NULL);
+		qu_buf_reset(err);
+		qu_buf_reset(&tmp);
 	} else {
 		build_git_version(&tmp, build_stamp_version_from(&b->site,
 								 o->dir));
@@ -1272,9 +1423,25 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		qu_buf_reset(&tmp);
 	}
 	theme_deps(b);
-	if (qu_render_init(&b->render, &b->site, &b->graph, b->md, b->theme,
-			   b->version, err) < 0)
+	if (qu_render_init(&b->render, &b->site, &b->graph, b->md,
+			   b->theme_files, b->theme, b->version, err) < 0)
 		goto out;
+	if (b->cache_dir) {
+		qu_buf_reset(&tmp);
+		qu_buf_addf(&tmp, "%s/last-changed", b->cache_dir);
+	}
+	build_history(&b->hist, &b->site, &b->graph, b->rev, o->dir,
+		      !o->no_history && !b->site.cfg.no_last_changed,
+		      b->cache_dir ? tmp.buf : NULL);
+	qu_buf_reset(&tmp);
+	b->render.versions = o->versions;
+	b->render.nversions = o->nversions;
+	b->render.version_cur = o->version_cur;
+	b->render.version_latest = o->version_latest;
+	b->render.source_url = b->hist.source_url;
+	b->render.page_files = b->hist.pages;
+	b->render.unit_files = b->hist.units;
+	phase(b, "git");
 	decide_pages(b);
 	phase(b, "keys");
 	if (b->cache_dir)
@@ -1334,7 +1501,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	phase(b, "write");
 	if (write_depfile(b, err) < 0)
 		goto out;
-	if (b->cache_dir)
+	if (b->cache_dir && !o->rev)
 		write_stamp(b);
 	r = 0;
 out:
@@ -1406,6 +1573,11 @@ void qu_build_rendered(const struct qu_build *b,
 			fn(payload, b->site.pages[i].out);
 }
 
+const struct qu_site *qu_build_site(const struct qu_build *b)
+{
+	return &b->site;
+}
+
 void qu_build_get_stats(struct qu_build_stats *out, const struct qu_build *b)
 {
 	*out = b->stats;
@@ -1452,6 +1624,9 @@ void qu_build_free(struct qu_build *b)
 	qu_arena_fini(&b->cache_paths);
 	qu_diags_fini(&b->diags);
 	qu_site_fini(&b->site);
+	build_history_fini(&b->hist);
+	qu_git_fs_free(b->rev_files);
+	qu_git_tree_free(b->rev);
 	free(b->dir_abs);
 	free(b->out_abs);
 	free(b->cache_dir);

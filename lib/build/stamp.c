@@ -257,7 +257,10 @@ out:
 const char *build_stamp_version_from(const struct qu_site *s,
 				     const char *dir)
 {
-	if (s->cfg.version)
-		return "";
-	return s->zero_config ? dir : s->srctree;
+	/*
+	 * The docs folder's repository, not the source tree's: what was
+	 * built is the docs folder, and --rev describes the repository
+	 * that holds it too. Test: test/publish/version.py.
+	 */
+	return s->cfg.version ? "" : dir;
 }

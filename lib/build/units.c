@@ -52,12 +52,13 @@ static uint64_t ns(const struct timespec *t)
 	return (uint64_t)t->tv_sec * 1000000000ull + (uint64_t)t->tv_nsec;
 }
 
-void build_stat_of(struct build_stat *out, const struct stat *st)
+void build_stat_of(struct build_stat *out, const struct qu_fstat *st)
 {
-	out->size = (uint64_t)st->st_size;
-	out->mtime = ns(&st->st_mtim);
-	out->ctime = ns(&st->st_ctim);
-	out->ino = (uint64_t)st->st_ino;
+	/* a blob's id, for a revision's file (struct qu_fstat) */
+	out->size = st->size;
+	out->mtime = st->mtime;
+	out->ctime = st->ctime;
+	out->ino = st->ino;
 }
 
 /* Skip one unit's body, checking its shape; false when malformed. */

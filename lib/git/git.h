@@ -157,6 +157,25 @@ const char *qu_git_tree_commit(const struct qu_git_tree *t);
 bool qu_git_tree_is_bare(const struct qu_git_tree *t);
 
 /**
+ * qu_git_tree_time() - the commit time of the revision
+ * @t: the revision
+ *
+ * Context: not thread-safe for the same @t.
+ * Return: seconds since the epoch (the committer's time), 0 on a read
+ * error.
+ */
+int64_t qu_git_tree_time(struct qu_git_tree *t);
+
+/**
+ * qu_git_tree_gitdir() - the repository's git folder
+ * @t: the revision
+ *
+ * Return: the `.git` folder (or the bare repository), with a trailing
+ * slash, owned by @t.
+ */
+const char *qu_git_tree_gitdir(const struct qu_git_tree *t);
+
+/**
  * qu_git_tree_list() - list the files of a revision below a folder
  * @out: receives an array of @n_out files sorted by path (bytewise); the
  *	caller frees it with qu_git_files_free()
@@ -216,6 +235,29 @@ int qu_git_tree_read(struct qu_buf *out, struct qu_git_tree *t,
  */
 int qu_git_describe_rev(struct qu_buf *out, struct qu_git_tree *t,
 			struct qu_buf *err);
+
+/**
+ * qu_git_fs_new() - a revision as the files a build reads
+ * @out: receives the files; free them with qu_git_fs_free() before @t
+ * @t: the revision; it must outlive @out and is not used by @out but to
+ *	open more handles on it
+ * @err: receives a message on failure
+ *
+ * Paths are the revision's, from its root ("docs/index.md"); "." and
+ * ".." are folded, and what lies outside the revision (an absolute path,
+ * ".." above the root) is not there. Resolved paths (qu_files_real())
+ * start with "//git", which no path of the file system does. Reads are
+ * thread-safe: each reading thread takes a handle of its own from a pool.
+ * Return: 0, or -1 when the revision's files cannot be listed.
+ */
+int qu_git_fs_new(struct qu_files **out, struct qu_git_tree *t,
+		  struct qu_buf *err);
+
+/**
+ * qu_git_fs_free() - free what qu_git_fs_new() made
+ * @fs: the files, or NULL
+ */
+void qu_git_fs_free(struct qu_files *fs);
 
 /* Last changed -------------------------------------------------------- */
 

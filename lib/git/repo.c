@@ -40,7 +40,9 @@ int qu_git_workdir(struct qu_buf *out, const char *path)
 	size_t len;
 	int error;
 
-	error = git_repository_discover(&found, path, 0, NULL);
+	/* as git does, discovery stops at $GIT_CEILING_DIRECTORIES */
+	error = git_repository_discover(&found, path, 0,
+					getenv("GIT_CEILING_DIRECTORIES"));
 	if (error == GIT_ENOTFOUND) {
 		error = 1;
 		goto out;

@@ -61,7 +61,8 @@ int qu_git_tree_open(struct qu_git_tree **out, const char *repo_path,
 	*out = NULL;
 	if (!t)
 		abort();
-	error = git_repository_open_ext(&t->repo, repo_path, 0, NULL);
+	error = git_repository_open_ext(&t->repo, repo_path, 0,
+					getenv("GIT_CEILING_DIRECTORIES"));
 	if (error == GIT_ENOTFOUND) {
 		error = 1;
 		goto out;
@@ -129,6 +130,22 @@ const char *qu_git_tree_commit(const struct qu_git_tree *t)
 bool qu_git_tree_is_bare(const struct qu_git_tree *t)
 {
 	return git_repository_is_bare(t->repo);
+}
+
+int64_t qu_git_tree_time(struct qu_git_tree *t)
+{
+	git_commit *c = NULL;
+	int64_t r = 0;
+
+	if (git_commit_lookup(&c, t->repo, &t->commit) == 0)
+		r = (int64_t)git_commit_time(c);
+	git_commit_free(c);
+	return r;
+}
+
+const char *qu_git_tree_gitdir(const struct qu_git_tree *t)
+{
+	return t->path;
 }
 
 /*

@@ -141,6 +141,8 @@ struct qu_graph {
 	struct qu_map labels;
 	const struct qu_graph_exports *exports;
 	struct qu_arena arena;
+	struct graph_extern *ext;
+	size_t next;
 };
 
 /**
@@ -304,6 +306,31 @@ uint32_t qu_graph_resolve(const struct qu_graph *g, const struct qu_ref *ref,
 uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
 			 size_t len, const struct qu_from *from,
 			 struct qu_buf *ambiguous);
+
+/**
+ * qu_graph_extern() - the URL of a reference on another site
+ * @g: the graph
+ * @ref: a reference that resolves to no symbol of this site
+ *
+ * Looks the name up in the inventories quire.yml's intersphinx: names,
+ * by the roles the reference's form allows (name() a c:function or
+ * c:macro, struct name a c:struct or c:type, name.member a c:member,
+ * …), the sites in the order configured.
+ * Context: thread-safe (reads only).
+ * Return: an absolute URL owned by @g, or NULL.
+ */
+const char *qu_graph_extern(const struct qu_graph *g, const struct qu_ref *ref);
+
+/**
+ * qu_graph_lookup_extern() - qu_graph_extern() of a link target's spelling
+ * @g: the graph
+ * @target: "foo()", "struct foo", … as for qu_graph_lookup()
+ * @len: its length
+ *
+ * Return: an absolute URL owned by @g, or NULL.
+ */
+const char *qu_graph_lookup_extern(const struct qu_graph *g,
+				   const char *target, size_t len);
 
 /**
  * qu_graph_href() - append the relative URL of a symbol

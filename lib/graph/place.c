@@ -442,6 +442,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	for (i = 0; i < g->nunits; i++)
 		free(homes[i]);
 	free(homes);
+	graph_extern_load(g, diags);
 	if (rd)
 		graph_count_refs(g, rd, threads);
 }
@@ -452,6 +453,7 @@ void qu_graph_fini(struct qu_graph *g)
 	free(g->placed);
 	free(g->part_start);
 	free(g->refs);
+	free(g->ext);
 	qu_map_fini(&g->map);
 	qu_map_fini(&g->anchors);
 	qu_map_fini(&g->labels);

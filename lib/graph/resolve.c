@@ -290,9 +290,8 @@ static bool ident_ok(const char *p, size_t n)
 	return true;
 }
 
-uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
-			 size_t len, const struct qu_from *from,
-			 struct qu_buf *ambiguous)
+/* A link target's spelling as a reference; false when it names none. */
+bool graph_parse_target(struct qu_ref *out, const char *target, size_t len)
 {
 	static const struct {
 		const char *kw;
@@ -308,6 +307,7 @@ uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
 	size_t k;
 
 	memset(&r, 0, sizeof(r));
+	memset(out, 0, sizeof(*out));
 	r.kind = QU_REF_ANY;
 	while (len && (t[len - 1] == ' ' || t[len - 1] == '`'))
 		len--;
@@ -353,13 +353,35 @@ uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
 			r.member = t + k + skip;
 			r.mlen = len - k - skip;
 			if (!ident_ok(r.member, r.mlen))
-				return QU_NONE;
+				return false;
 			break;
 		}
 	}
 	if (!ident_ok(r.name, r.nlen))
+		return false;
+	*out = r;
+	return true;
+}
+
+uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
+			 size_t len, const struct qu_from *from,
+			 struct qu_buf *ambiguous)
+{
+	struct qu_ref r;
+
+	if (!graph_parse_target(&r, target, len))
 		return QU_NONE;
 	return qu_graph_resolve(g, &r, from, ambiguous);
+}
+
+const char *qu_graph_lookup_extern(const struct qu_graph *g,
+				   const char *target, size_t len)
+{
+	struct qu_ref r;
+
+	if (!graph_parse_target(&r, target, len))
+		return NULL;
+	return qu_graph_extern(g, &r);
 }
 
 void qu_graph_href(struct qu_buf *out, const struct qu_graph *g,

@@ -41,6 +41,17 @@ static xmlNodePtr xref(struct qu_md_ctx *ctx, xmlNodePtr parent, uint32_t sym)
 	return a;
 }
 
+/* A link to another site's symbol (quire.yml's intersphinx:). */
+static xmlNodePtr xref_extern(struct qu_md_ctx *ctx, xmlNodePtr parent,
+			      const char *url)
+{
+	xmlNodePtr a = md_el(ctx->doc, parent, "a");
+
+	md_attr(a, "href", url);
+	md_attr(a, "class", "qu-xref qu-extern");
+	return a;
+}
+
 /* A <code> element holding text. */
 static void code(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *cls,
 		 const char *s, size_t len)
@@ -59,6 +70,7 @@ static void emit_ref(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 	struct qu_buf amb = QU_BUF_INIT, shown = QU_BUF_INIT;
 	const char *src = t + r->start;
 	size_t srclen = r->end - r->start;
+	const char *url;
 	uint32_t sym;
 
 	switch (r->kind) {
@@ -92,6 +104,14 @@ static void emit_ref(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 		qu_buf_add(&shown, src + 1, srclen - 1);
 	else
 		qu_buf_add(&shown, src, srclen);
+	if (sym == QU_NONE && (url = qu_graph_extern(ctx->g, r)) &&
+	    qu_md_url_is_safe(url)) {
+		code(ctx, xref_extern(ctx, parent, url),
+		     r->kind == QU_REF_CONST ? "qu-const" : NULL,
+		     r->kind == QU_REF_CONST ? r->name : shown.buf,
+		     r->kind == QU_REF_CONST ? r->nlen : shown.len);
+		goto out;
+	}
 	if (sym == QU_NONE ||
 	    (sym == ctx->from.sym && r->kind != QU_REF_CONST)) {
 		if (ctx->comment && r->kind != QU_REF_MEMBER &&
@@ -154,7 +174,7 @@ static void text_run(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 		return;
 	}
 	for (i = 0; i < len; i++) {
-		const char *c1, *o2, *c2;
+		const char *c1, *o2, *c2, *url;
 		struct qu_buf amb = QU_BUF_INIT;
 		uint32_t sym;
 
@@ -169,6 +189,19 @@ static void text_run(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 			continue;
 		sym = qu_graph_lookup(ctx->g, o2 + 1, (size_t)(c2 - o2 - 1),
 				      &ctx->from, &amb);
+		url = sym == QU_NONE ? qu_graph_lookup_extern(
+					       ctx->g, o2 + 1,
+					       (size_t)(c2 - o2 - 1))
+				     : NULL;
+		if (url && qu_md_url_is_safe(url)) {
+			qu_buf_fini(&amb);
+			scan_refs(ctx, parent, t + pos, i - pos, line);
+			md_text(ctx->doc, xref_extern(ctx, parent, url),
+				t + i + 1, (size_t)(c1 - t - i - 1));
+			pos = (size_t)(c2 - t) + 1;
+			i = pos - 1;
+			continue;
+		}
 		if (sym == QU_NONE) {
 			if (!ctx->comment)
 				qu_diag(ctx->diags, QU_W_BROKEN_LINK, ctx->path,
@@ -430,16 +463,26 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 				uint32_t sym = qu_graph_lookup(
 					ctx->g, name, strlen(name), &ctx->from,
 					&amb);
+				const char *url =
+					sym != QU_NONE
+						? NULL
+						: qu_graph_lookup_extern(
+							  ctx->g, name,
+							  strlen(name));
 
-				if (sym != QU_NONE) {
+				if (url && !qu_md_url_is_safe(url))
+					url = NULL;
+				if (sym != QU_NONE || url) {
 					text_run(ctx, parent, run.buf,
 						 run.len - 1, plain, line);
 					if (amb.len)
 						warn_ambiguous(ctx, line, name,
 							       strlen(name),
 							       sym, &amb);
-					code(ctx, xref(ctx, parent, sym), NULL,
-					     name, strlen(name));
+					code(ctx,
+					     url ? xref_extern(ctx, parent, url)
+						 : xref(ctx, parent, sym),
+					     NULL, name, strlen(name));
 					qu_buf_reset(&run);
 					qu_buf_adds(&run, lit(after) + 1);
 					next = cmark_node_next(after);

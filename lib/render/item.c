@@ -8,6 +8,7 @@
  * home, a short block that links home.
  */
 #include <string.h>
+#include <time.h>
 
 #include "render_int.h"
 
@@ -50,40 +51,93 @@ static void title(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 }
 
 /*
- * Where the item is defined (linked through source_url when the site has
- * one) and which EXPORT_SYMBOL*() exports it.
+ * A source URL from its template: {path} and {line} filled in. With no
+ * line (a page's own file), a fragment that names {line} is left out
+ * ("…/blob/REV/{path}#L{line}" links to the file, not to its line 1).
+ */
+void render_source_url(struct qu_buf *out, const char *tmpl, const char *path,
+		       uint32_t line)
+{
+	const char *t, *hash = strchr(tmpl, '#');
+	const char *end = tmpl + strlen(tmpl);
+
+	if (!line && hash && strstr(hash, "{line}"))
+		end = hash;
+	for (t = tmpl; t < end; t++) {
+		if (!strncmp(t, "{path}", 6)) {
+			qu_buf_adds(out, path);
+			t += 5;
+		} else if (!strncmp(t, "{line}", 6)) {
+			qu_buf_addf(out, "%u", line ? line : 1);
+			t += 5;
+		} else {
+			qu_buf_addc(out, *t);
+		}
+	}
+}
+
+/* A commit time as a date (UTC), or as a full W3C time for sitemaps. */
+void render_date(struct qu_buf *out, int64_t t, bool full)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char b[32];
+
+	gmtime_r(&tt, &tm);
+	strftime(b, sizeof(b), full ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d", &tm);
+	qu_buf_adds(out, b);
+}
+
+/* "Last changed 2023-11-14 in abcdef012345", when git knows. */
+void render_changed(xmlDocPtr doc, xmlNodePtr p,
+		    const struct qu_render_file *f)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	xmlNodePtr tm;
+
+	r_text(doc, p, "Last changed ");
+	tm = r_el(doc, p, "time", NULL);
+	render_date(&b, f->time, true);
+	r_attr(tm, "datetime", b.buf);
+	qu_buf_reset(&b);
+	render_date(&b, f->time, false);
+	r_text(doc, tm, b.buf);
+	if (f->commit[0]) {
+		r_text(doc, p, " in ");
+		r_text(doc, r_el(doc, p, "code", "qu-commit"), f->commit);
+	}
+	qu_buf_fini(&b);
+}
+
+/*
+ * Where the item is defined (linked through the source URL template when
+ * the site has one), when that file last changed, and which
+ * EXPORT_SYMBOL*() exports it.
  */
 static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 		 const struct qu_placed *pl, const struct qu_item *it)
 {
 	const char *path = r->g->units[pl->unit].path;
-	const char *tmpl = r->site->cfg.source_url;
+	const char *tmpl = r->source_url ? r->source_url
+					 : r->site->cfg.source_url;
+	const struct qu_render_file *f =
+		r->unit_files ? &r->unit_files[pl->unit] : NULL;
 	uint32_t line = it->decl_line ? it->decl_line : it->line;
 	struct qu_buf b = QU_BUF_INIT, url = QU_BUF_INIT;
 	xmlNodePtr p = r_el(doc, sec, "p", "qu-meta");
 
 	r_text(doc, p, "Defined in ");
 	qu_buf_addf(&b, "%s:%u", path, line);
-	if (tmpl) {
-		const char *t;
-
-		for (t = tmpl; *t; t++) {
-			if (!strncmp(t, "{path}", 6)) {
-				qu_buf_adds(&url, path);
-				t += 5;
-			} else if (!strncmp(t, "{line}", 6)) {
-				qu_buf_addf(&url, "%u", line);
-				t += 5;
-			} else {
-				qu_buf_addc(&url, *t);
-			}
-		}
-		if (qu_md_url_is_safe(url.buf))
-			r_link(doc, p, url.buf, b.buf);
-		else
-			r_text(doc, r_el(doc, p, "code", NULL), b.buf);
-	} else {
+	if (tmpl)
+		render_source_url(&url, tmpl, f && f->link ? f->link : path,
+				  line);
+	if (tmpl && qu_md_url_is_safe(url.buf))
+		r_link(doc, p, url.buf, b.buf);
+	else
 		r_text(doc, r_el(doc, p, "code", NULL), b.buf);
+	if (f && f->time) {
+		r_text(doc, p, " \xc2\xb7 ");
+		render_changed(doc, r_el(doc, p, "span", "qu-changed"), f);
 	}
 	if (it->exported) {
 		r_text(doc, p, " \xc2\xb7 Exported as ");

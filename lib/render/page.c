@@ -403,8 +403,8 @@ static void reading_order(struct qu_render *r, uint32_t page, size_t *n)
 
 int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		   const struct qu_graph *g, struct qu_md *md,
-		   const char *theme_dir, const char *version,
-		   struct qu_buf *err)
+		   const struct qu_files *theme_files, const char *theme_dir,
+		   const char *version, struct qu_buf *err)
 {
 	struct qu_buf b = QU_BUF_INIT, tmpl = QU_BUF_INIT;
 	size_t i, n;
@@ -417,7 +417,7 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 	r->title = site->cfg.title ? site->cfg.title : site->pages[0].title;
 	qu_buf_addf(&b, "%s/page.html", theme_dir);
 	r->tmpl_path = qu_buf_detach(&b, NULL);
-	if (qu_file_read(&tmpl, r->tmpl_path, err) < 0)
+	if (qu_files_read(theme_files, &tmpl, r->tmpl_path, err) < 0)
 		return -1;
 	r->tmpl_len = tmpl.len;
 	r->tmpl = qu_buf_detach(&tmpl, NULL);
@@ -567,10 +567,22 @@ int qu_render_sitemap(struct qu_buf *out, const struct qu_render *r)
 		qu_buf_adds(&url, base);
 		if (url.len && url.buf[url.len - 1] != '/')
 			qu_buf_addc(&url, '/');
+		/* base_url of a versioned site is the folder of them all */
+		if (r->nversions)
+			qu_buf_addf(&url, "%s/",
+				    r->versions[r->version_cur].label);
 		qu_buf_adds(&url, p->out);
 		if (!u ||
 		    !xmlNewTextChild(u, NULL, BAD_CAST "loc", BAD_CAST url.buf))
 			qu_die_oom();
+		if (r->page_files && r->page_files[r->order[i]].time) {
+			qu_buf_reset(&url);
+			render_date(&url, r->page_files[r->order[i]].time,
+				    true);
+			if (!xmlNewTextChild(u, NULL, BAD_CAST "lastmod",
+					     BAD_CAST url.buf))
+				qu_die_oom();
+		}
 	}
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 1);
 	if (mem && size > 0)

@@ -106,6 +106,34 @@ struct qu_extra {
 };
 
 /**
+ * struct qu_render_file - what git says of the file a page or unit is from
+ * @time: when the file (for a page, also any source whose items it
+ *	shows) last changed: the commit time, seconds since the epoch; 0
+ *	when unknown (no git, a shallow clone, a file git does not track)
+ * @commit: that commit's short id, "" when unknown
+ * @link: what the source URL template's {path} becomes for this file,
+ *	or NULL for no "view source" link (a page quire made)
+ */
+struct qu_render_file {
+	int64_t time;
+	char commit[16];
+	const char *link;
+};
+
+/**
+ * struct qu_render_version - one version of a versioned site
+ * @label: its folder beside this version's ("1.0", "latest")
+ * @pages: its pages' output paths, sorted bytewise, or NULL when not
+ *	known (links then keep the page's path as it is)
+ * @npages: how many
+ */
+struct qu_render_version {
+	const char *label;
+	const char *const *pages;
+	size_t npages;
+};
+
+/**
  * struct qu_render - everything a page needs, read-only while rendering
  * @site: the site
  * @g: the graph
@@ -125,6 +153,16 @@ struct qu_extra {
  * @diag_paths: per unit, the path warnings about its comments name
  * @secnums: per page, per heading, the section number a :numbered:
  *	toctree gives it ("2.1"), or NULL; NULL when no toctree numbers
+ * @source_url: the link template of "view source" and "defined in",
+ *	with {path} and {line}; NULL for quire.yml's source_url
+ * @page_files: per page, what git says of it, or NULL (nothing shown);
+ *	set by the caller after qu_render_init(), must outlive @r
+ * @unit_files: per unit, likewise, or NULL
+ * @versions: the site's versions, for the switcher and the banner, or
+ *	NULL (an unversioned site); set by the caller, must outlive @r
+ * @nversions: how many
+ * @version_cur: the one being rendered
+ * @version_latest: the latest
  */
 struct qu_render {
 	const struct qu_site *site;
@@ -144,6 +182,13 @@ struct qu_render {
 	uint32_t *pos;
 	char **diag_paths;
 	char ***secnums;
+	const char *source_url;
+	const struct qu_render_file *page_files;
+	const struct qu_render_file *unit_files;
+	const struct qu_render_version *versions;
+	size_t nversions;
+	size_t version_cur;
+	size_t version_latest;
 };
 
 /**
@@ -152,6 +197,7 @@ struct qu_render {
  * @site: the site
  * @g: its graph
  * @md: the Markdown context
+ * @theme_files: where the theme is read from (NULL: the file system)
  * @theme_dir: the theme's folder (holding page.html)
  * @version: the version to show, or NULL
  * @err: receives a one-line message on failure
@@ -160,8 +206,8 @@ struct qu_render {
  */
 int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		   const struct qu_graph *g, struct qu_md *md,
-		   const char *theme_dir, const char *version,
-		   struct qu_buf *err);
+		   const struct qu_files *theme_files, const char *theme_dir,
+		   const char *version, struct qu_buf *err);
 
 /**
  * qu_render_fini() - free a renderer
@@ -200,6 +246,7 @@ int qu_render_extra(struct qu_buf *out, const struct qu_render *r, size_t i);
  * @r: the renderer
  *
  * URLs are absolute, so a sitemap needs the configuration's base_url.
+ * A page whose @page_files entry has a time gets it as <lastmod>.
  * Context: thread-safe for distinct @out.
  * Return: 0, 1 when there is no base_url (nothing written), -1 when
  * libxml2 fails.

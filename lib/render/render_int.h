@@ -26,6 +26,11 @@ void r_attr(xmlNodePtr n, const char *name, const char *value);
 xmlNodePtr r_link(xmlDocPtr doc, xmlNodePtr parent, const char *href,
 		  const char *text);
 
+void render_source_url(struct qu_buf *out, const char *tmpl,
+		       const char *path, uint32_t line);
+void render_date(struct qu_buf *out, int64_t t, bool full);
+void render_changed(xmlDocPtr doc, xmlNodePtr p,
+		    const struct qu_render_file *f);
 void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		 xmlNodePtr parent, const struct qu_placed *pl);
 void render_toctree(const struct qu_render *r, xmlDocPtr doc,

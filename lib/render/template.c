@@ -99,12 +99,16 @@ enum slot {
 	SLOT_TOC,
 	SLOT_CONTENT,
 	SLOT_PREVNEXT,
+	SLOT_PAGE_META,
+	SLOT_VERSIONS,
+	SLOT_VERSION_BANNER,
 	SLOT__COUNT,
 };
 
 static const char *const slot_names[SLOT__COUNT] = {
 	"title",       "site-title", "version", "nav",
 	"breadcrumbs", "toc",	     "content", "prevnext",
+	"page-meta",   "versions",   "version-banner",
 };
 
 static void clear(xmlNodePtr n)
@@ -173,6 +177,178 @@ static void walk(xmlNodePtr n, xmlNodePtr *slots, const struct frame *f,
 	}
 }
 
+/* The <head> of a page, or NULL. */
+static xmlNodePtr head_of(xmlDocPtr doc)
+{
+	xmlNodePtr root = xmlDocGetRootElement(doc), head;
+
+	for (head = root ? root->children : NULL; head; head = head->next)
+		if (head->type == XML_ELEMENT_NODE &&
+		    !strcmp((const char *)head->name, "head"))
+			return head;
+	return NULL;
+}
+
+static void version_target(struct qu_buf *t, const struct qu_render *r,
+			   const char *out, size_t v);
+
+/*
+ * <link rel="canonical">: base_url and the page's path; in a versioned
+ * site, the same page (or its nearest parent) of the latest version.
+ */
+static void canonical(const struct qu_render *r, xmlDocPtr doc,
+		      const struct frame *f)
+{
+	const char *base = r->site->cfg.base_url;
+	xmlNodePtr head = head_of(doc), link;
+	struct qu_buf url = QU_BUF_INIT;
+
+	if (!head)
+		return;
+	qu_buf_adds(&url, base);
+	if (url.len && url.buf[url.len - 1] != '/')
+		qu_buf_addc(&url, '/');
+	if (r->nversions) {
+		/* base_url is the versioned site's; the latest is canonical */
+		struct qu_buf t = QU_BUF_INIT;
+
+		version_target(&t, r, f->out, r->version_latest);
+		qu_buf_addf(&url, "%s/%s",
+			    r->versions[r->version_latest].label, t.buf);
+		qu_buf_fini(&t);
+	} else {
+		qu_buf_adds(&url, f->out);
+	}
+	link = r_el(doc, head, "link", NULL);
+	r_attr(link, "rel", "canonical");
+	r_attr(link, "href", url.buf);
+	qu_buf_fini(&url);
+}
+
+/*
+ * The page-meta slot: when the page last changed and a link to its
+ * source. Return: false when there is nothing to say (the slot goes).
+ */
+static bool page_meta(const struct qu_render *r, xmlDocPtr doc,
+		      xmlNodePtr slot, const struct frame *f)
+{
+	const struct qu_render_file *pf;
+	const char *tmpl = r->source_url ? r->source_url
+					 : r->site->cfg.source_url;
+	struct qu_buf url = QU_BUF_INIT;
+	bool any = false;
+
+	if (!r->page_files || f->page >= r->site->npages || f->base)
+		return false;
+	pf = &r->page_files[f->page];
+	clear(slot);
+	if (pf->time) {
+		render_changed(doc, r_el(doc, slot, "span", "qu-changed"), pf);
+		any = true;
+	}
+	if (tmpl && pf->link) {
+		render_source_url(&url, tmpl, pf->link, 0);
+		if (qu_md_url_is_safe(url.buf)) {
+			if (any)
+				r_text(doc, slot, " \xc2\xb7 ");
+			r_attr(r_link(doc, slot, url.buf, "View source"),
+			       "class", "qu-source-link");
+			any = true;
+		}
+	}
+	qu_buf_fini(&url);
+	return any;
+}
+
+static int cmp_out(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The link from page @out of this version to the same page of version
+ * @v, or its nearest parent there: the folder's index.html, up to the
+ * home page.
+ */
+static void version_target(struct qu_buf *t, const struct qu_render *r,
+			   const char *out, size_t v)
+{
+	const struct qu_render_version *ver = &r->versions[v];
+
+	qu_buf_adds(t, out);
+	while (ver->pages) {
+		const char *k = t->buf;
+		char *sl;
+
+		if (bsearch(&k, ver->pages, ver->npages, sizeof(char *),
+			    cmp_out) ||
+		    !strcmp(t->buf, "index.html"))
+			break;
+		/* a/b.html -> a/index.html; a/index.html -> index.html */
+		sl = strrchr(t->buf, '/');
+		if (sl && !strcmp(sl + 1, "index.html")) {
+			*sl = 0;
+			sl = strrchr(t->buf, '/');
+		}
+		t->len = sl ? (size_t)(sl - t->buf) + 1 : 0;
+		t->buf[t->len] = 0;
+		qu_buf_adds(t, "index.html");
+	}
+}
+
+static void version_href(struct qu_buf *href, const struct qu_render *r,
+			 const char *out, unsigned depth, size_t v)
+{
+	struct qu_buf t = QU_BUF_INIT;
+	unsigned i;
+
+	version_target(&t, r, out, v);
+	for (i = 0; i <= depth; i++)
+		qu_buf_adds(href, "../");
+	qu_buf_addf(href, "%s/%s", r->versions[v].label, t.buf);
+	qu_buf_fini(&t);
+}
+
+/* The switcher: every version, the current one marked. */
+static void versions_slot(const struct qu_render *r, xmlDocPtr doc,
+			  xmlNodePtr slot, const struct frame *f)
+{
+	xmlNodePtr ul = r_el(doc, slot, "ul", NULL);
+	struct qu_buf href = QU_BUF_INIT;
+	size_t v;
+
+	for (v = 0; v < r->nversions; v++) {
+		xmlNodePtr li = r_el(doc, ul, "li", NULL), a;
+
+		qu_buf_reset(&href);
+		version_href(&href, r, f->out, f->depth, v);
+		a = r_link(doc, li, href.buf, r->versions[v].label);
+		if (v == r->version_latest)
+			r_text(doc, li, " (latest)");
+		if (v == r->version_cur) {
+			r_attr(li, "class", "current");
+			r_attr(a, "aria-current", "page");
+		}
+	}
+	qu_buf_fini(&href);
+}
+
+/* The banner of a version that is not the latest. */
+static void banner_slot(const struct qu_render *r, xmlDocPtr doc,
+			xmlNodePtr slot, const struct frame *f)
+{
+	struct qu_buf href = QU_BUF_INIT;
+
+	r_text(doc, slot, "This is the documentation of ");
+	r_text(doc, r_el(doc, slot, "strong", NULL),
+	       r->versions[r->version_cur].label);
+	r_text(doc, slot, ". The latest version is ");
+	version_href(&href, r, f->out, f->depth, r->version_latest);
+	r_link(doc, slot, href.buf, r->versions[r->version_latest].label);
+	r_text(doc, slot, ".");
+	qu_buf_fini(&href);
+}
+
 int render_frame(struct qu_buf *out, const struct qu_render *r,
 		 const struct frame *f, body_fn body, void *payload)
 {
@@ -216,6 +392,35 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 				xmlAddPrevSibling(head->children, base);
 			else
 				xmlAddChild(head, base);
+		}
+	}
+	/* with base_url, every page but 404.html names its one address */
+	if (!f->base && r->site->cfg.base_url &&
+	    qu_md_url_is_safe(r->site->cfg.base_url))
+		canonical(r, doc, f);
+	if (slots[SLOT_PAGE_META] && !page_meta(r, doc, slots[SLOT_PAGE_META],
+						f)) {
+		xmlUnlinkNode(slots[SLOT_PAGE_META]);
+		xmlFreeNode(slots[SLOT_PAGE_META]);
+	}
+	/* 404.html is shown at any depth: it gets no version links */
+	if (slots[SLOT_VERSIONS]) {
+		clear(slots[SLOT_VERSIONS]);
+		if (r->nversions && !f->base)
+			versions_slot(r, doc, slots[SLOT_VERSIONS], f);
+		else {
+			xmlUnlinkNode(slots[SLOT_VERSIONS]);
+			xmlFreeNode(slots[SLOT_VERSIONS]);
+		}
+	}
+	if (slots[SLOT_VERSION_BANNER]) {
+		clear(slots[SLOT_VERSION_BANNER]);
+		if (r->nversions && !f->base &&
+		    r->version_cur != r->version_latest)
+			banner_slot(r, doc, slots[SLOT_VERSION_BANNER], f);
+		else {
+			xmlUnlinkNode(slots[SLOT_VERSION_BANNER]);
+			xmlFreeNode(slots[SLOT_VERSION_BANNER]);
 		}
 	}
 	if (slots[SLOT_CONTENT]) {

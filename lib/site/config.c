@@ -149,7 +149,177 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 static const char *const config_keys[] = {
 	"title",      "srctree", "theme",      "base_url",
 	"source_url", "version", "allow_html", "man", "exclude",
+	"intersphinx", "versions", "last_changed",
 };
+
+/* A label is a folder name of the output: no "/", no leading ".". */
+static bool label_ok(const char *l)
+{
+	size_t i;
+
+	if (!*l || *l == '.' || strlen(l) > 64)
+		return false;
+	for (i = 0; l[i]; i++)
+		if (!((l[i] >= 'a' && l[i] <= 'z') ||
+		      (l[i] >= 'A' && l[i] <= 'Z') ||
+		      (l[i] >= '0' && l[i] <= '9') || l[i] == '.' ||
+		      l[i] == '-' || l[i] == '_'))
+			return false;
+	return true;
+}
+
+/* versions: a list of {rev, label, latest, prerelease}. */
+static int parse_versions(struct qu_config *out, struct qu_diags *diags,
+			  const char *path, yaml_document_t *doc,
+			  yaml_node_t *v)
+{
+	yaml_node_item_t *it;
+	size_t nlatest = 0;
+	int ret = 0;
+
+	if (!v || v->type != YAML_SEQUENCE_NODE) {
+		qu_diag(diags, QU_W_BAD_CONFIG, path,
+			v ? (uint32_t)v->start_mark.line + 1 : 1,
+			v ? (uint32_t)v->start_mark.column + 1 : 1,
+			"'versions' must list {rev, label}, not %s",
+			node_kind(v));
+		return -1;
+	}
+	for (it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++) {
+		yaml_node_t *m = yaml_document_get_node(doc, *it);
+		uint32_t line = (uint32_t)m->start_mark.line + 1;
+		uint32_t col = (uint32_t)m->start_mark.column + 1;
+		struct qu_version e = {0};
+		yaml_node_pair_t *q;
+		bool bad = false;
+		size_t k;
+
+		if (m->type != YAML_MAPPING_NODE) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
+				"a version must be {rev, label}, not %s",
+				node_kind(m));
+			ret = -1;
+			continue;
+		}
+		for (q = m->data.mapping.pairs.start;
+		     q < m->data.mapping.pairs.top; q++) {
+			const char *qk =
+				scalar(yaml_document_get_node(doc, q->key));
+			const char *qv =
+				scalar(yaml_document_get_node(doc, q->value));
+
+			if (!qk || !qv)
+				bad = true;
+			else if (!strcmp(qk, "rev"))
+				set(&e.rev, qv);
+			else if (!strcmp(qk, "label"))
+				set(&e.label, qv);
+			else if (!strcmp(qk, "latest") && boolean(qv) >= 0)
+				e.latest = boolean(qv);
+			else if (!strcmp(qk, "prerelease") && boolean(qv) >= 0)
+				e.prerelease = boolean(qv);
+			else
+				bad = true;
+		}
+		if (e.rev && !e.label)
+			e.label = qu_xstrdup(e.rev);
+		for (k = 0; e.label && k < out->nversions; k++)
+			bad |= !strcmp(out->versions[k].label, e.label);
+		if (bad || !e.rev || !label_ok(e.label) ||
+		    (e.latest && e.prerelease)) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
+				"a version needs a rev and a label of letters, "
+				"digits, '.', '-' and '_' (unique, not "
+				"starting with '.'), and a pre-release is never "
+				"the latest");
+			free(e.rev);
+			free(e.label);
+			ret = -1;
+			continue;
+		}
+		nlatest += e.latest;
+		out->versions = qu_xrealloc(out->versions,
+					    (out->nversions + 1) *
+						    sizeof(*out->versions));
+		out->versions[out->nversions++] = e;
+	}
+	if (nlatest > 1) {
+		qu_diag(diags, QU_W_BAD_CONFIG, path,
+			(uint32_t)v->start_mark.line + 1,
+			(uint32_t)v->start_mark.column + 1,
+			"more than one version is marked latest");
+		ret = -1;
+	}
+	return ret;
+}
+
+/*
+ * intersphinx: a mapping of names to {url, inventory}. Return: 0, or -1
+ * (reported) when it is not that shape.
+ */
+static int parse_intersphinx(struct qu_config *out, struct qu_diags *diags,
+			     const char *path, yaml_document_t *doc,
+			     yaml_node_t *v)
+{
+	yaml_node_pair_t *pair, *q;
+	int ret = 0;
+
+	if (!v || v->type != YAML_MAPPING_NODE) {
+		qu_diag(diags, QU_W_BAD_CONFIG, path,
+			v ? (uint32_t)v->start_mark.line + 1 : 1,
+			v ? (uint32_t)v->start_mark.column + 1 : 1,
+			"'intersphinx' must map names to {url, inventory}, "
+			"not %s",
+			node_kind(v));
+		return -1;
+	}
+	for (pair = v->data.mapping.pairs.start;
+	     pair < v->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+		yaml_node_t *m = yaml_document_get_node(doc, pair->value);
+		struct qu_intersphinx e = {0};
+
+		e.line = k ? (uint32_t)k->start_mark.line + 1 : 1;
+		if (!scalar(k) || !m || m->type != YAML_MAPPING_NODE) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, e.line,
+				k ? (uint32_t)k->start_mark.column + 1 : 1,
+				"an 'intersphinx' entry must be a name mapped "
+				"to url and inventory");
+			ret = -1;
+			continue;
+		}
+		for (q = m->data.mapping.pairs.start;
+		     q < m->data.mapping.pairs.top; q++) {
+			const char *qk =
+				scalar(yaml_document_get_node(doc, q->key));
+			const char *qv =
+				scalar(yaml_document_get_node(doc, q->value));
+
+			if (qk && qv && !strcmp(qk, "url"))
+				set(&e.url, qv);
+			else if (qk && qv && !strcmp(qk, "inventory"))
+				set(&e.inventory, qv);
+		}
+		if (!e.url || !e.inventory) {
+			qu_diag(diags, QU_W_BAD_CONFIG, path, e.line,
+				(uint32_t)k->start_mark.column + 1,
+				"'intersphinx' entry '%s' needs a url and an "
+				"inventory (a local objects.inv)",
+				scalar(k));
+			free(e.url);
+			free(e.inventory);
+			ret = -1;
+			continue;
+		}
+		e.name = qu_xstrdup(scalar(k));
+		out->intersphinx = qu_xrealloc(
+			out->intersphinx,
+			(out->nintersphinx + 1) * sizeof(*out->intersphinx));
+		out->intersphinx[out->nintersphinx++] = e;
+	}
+	return ret;
+}
 
 /* Add one exclude pattern. */
 static void add_exclude(struct qu_config *out, const char *s)
@@ -198,6 +368,16 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
 				"a key is %s, not a name", node_kind(k));
 			ret = -1;
+			continue;
+		}
+		if (!strcmp(key, "versions")) {
+			if (parse_versions(out, diags, path, &doc, v) < 0)
+				ret = -1;
+			continue;
+		}
+		if (!strcmp(key, "intersphinx")) {
+			if (parse_intersphinx(out, diags, path, &doc, v) < 0)
+				ret = -1;
 			continue;
 		}
 		if (!strcmp(key, "exclude")) {
@@ -258,7 +438,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			qu_diag(diags, QU_W_BAD_CONFIG, path, vline, vcol,
 				"'%s' must be %s, not %s", key,
 				!strcmp(key, "allow_html") ||
-						!strcmp(key, "man")
+						!strcmp(key, "man") ||
+						!strcmp(key, "last_changed")
 					? "true or false"
 					: "a string",
 				node_kind(v));
@@ -281,6 +462,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			set(&out->version, val);
 		else if (boolean(val) >= 0 && !strcmp(key, "man"))
 			out->man = boolean(val);
+		else if (boolean(val) >= 0 && !strcmp(key, "last_changed"))
+			out->no_last_changed = !boolean(val);
 		else if (boolean(val) >= 0)
 			out->allow_html = boolean(val);
 		else {
@@ -309,6 +492,18 @@ void qu_config_fini(struct qu_config *c)
 	for (i = 0; i < c->nexclude; i++)
 		free(c->exclude[i]);
 	free(c->exclude);
+	for (i = 0; i < c->nintersphinx; i++) {
+		free(c->intersphinx[i].name);
+		free(c->intersphinx[i].url);
+		free(c->intersphinx[i].inventory);
+		free(c->intersphinx[i].data);
+	}
+	free(c->intersphinx);
+	for (i = 0; i < c->nversions; i++) {
+		free(c->versions[i].rev);
+		free(c->versions[i].label);
+	}
+	free(c->versions);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -6,7 +6,9 @@
  * must land inside the docs root or the source tree; it must then be a
  * regular file, not a device, FIFO, socket or a file of /proc or /sys.
  * The checks use stat() and statfs(), which never open the file, so a
- * FIFO cannot block the build and a device is never touched.
+ * FIFO cannot block the build and a device is never touched. They go
+ * through the site's struct qu_files, so a revision read from git is
+ * confined the same way (its resolved paths start with "//git").
  */
 #include <errno.h>
 #include <limits.h>
@@ -93,10 +95,17 @@ enum site_read site_check_real(struct qu_site *s, char *real, const char *path,
 			       const char *shown, const char *diag_path,
 			       uint32_t line, uint32_t col, bool want_dir)
 {
-	struct stat st;
+	struct qu_buf rb = QU_BUF_INIT;
+	struct qu_fstat st;
 	struct statfs fs;
+	int r = qu_files_real(s->files, &rb, path);
 
-	if (!realpath(path, real)) {
+	if (!r && rb.len >= PATH_MAX)
+		r = -1, errno = ENAMETOOLONG;
+	if (!r)
+		memcpy(real, rb.buf, rb.len + 1);
+	qu_buf_fini(&rb);
+	if (r < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return SITE_READ_MISSING;
 		qu_diag(&s->diags, QU_W_UNREADABLE, diag_path, line, col,
@@ -112,19 +121,23 @@ enum site_read site_check_real(struct qu_site *s, char *real, const char *path,
 			shown);
 		return SITE_READ_REFUSED;
 	}
-	if (stat(real, &st) < 0)
+	if (qu_files_stat(s->files, &st, real, true) < 0)
 		return SITE_READ_MISSING;
-	if (S_ISDIR(st.st_mode))
+	if (st.kind == QU_FK_DIR)
 		return want_dir ? SITE_READ_OK : SITE_READ_MISSING;
 	if (want_dir)
 		return SITE_READ_MISSING;
-	if (!S_ISREG(st.st_mode)) {
+	if (st.kind != QU_FK_FILE) {
+		struct stat ds;
+
 		qu_diag(&s->diags, QU_W_SPECIAL_FILE, diag_path, line, col,
 			"'%s' is %s; not opening it", shown,
-			kind_of(st.st_mode));
+			stat(real, &ds) < 0 ? "not a regular file"
+					    : kind_of(ds.st_mode));
 		return SITE_READ_REFUSED;
 	}
-	if (!statfs(real, &fs) &&
+	/* a revision has no /proc: only the file system is asked */
+	if (!s->files && !statfs(real, &fs) &&
 	    ((unsigned long)fs.f_type == PROC_SUPER_MAGIC ||
 	     (unsigned long)fs.f_type == SYSFS_MAGIC)) {
 		qu_diag(&s->diags, QU_W_SPECIAL_FILE, diag_path, line, col,

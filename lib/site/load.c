@@ -139,12 +139,9 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 {
 	struct qu_buf path = QU_BUF_INIT, sub = QU_BUF_INIT;
 	char **names = NULL;
-	size_t nnames = 0, nalloc = 0, i;
-	struct dirent *de;
-	DIR *d;
+	size_t nnames = 0, i;
 
-	d = opendir(dir);
-	if (!d) {
+	if (qu_files_list(s->files, &names, &nnames, dir) < 0) {
 		if (!*rel) {
 			qu_buf_addf(err, "%s: cannot open folder: %s", dir,
 				    strerror(errno));
@@ -157,18 +154,11 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 				strerror(errno));
 		return 0;
 	}
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		QU_VEC_GROW(names, nnames, nalloc);
-		names[nnames++] = qu_xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (nnames > 1)
-		qsort(names, nnames, sizeof(*names), cmp_str);
 	for (i = 0; i < nnames; i++) {
-		struct stat st;
+		struct qu_fstat st;
 
+		if (names[i][0] == '.')
+			continue;
 		qu_buf_reset(&path);
 		qu_buf_addf(&path, "%s/%s", dir, names[i]);
 		qu_buf_reset(&sub);
@@ -180,9 +170,9 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 			continue;
 		if (site_excluded(s, sub.buf))
 			continue;
-		if (lstat(path.buf, &st) < 0)
+		if (qu_files_stat(s->files, &st, path.buf, false) < 0)
 			continue;
-		if (S_ISLNK(st.st_mode)) {
+		if (st.kind == QU_FK_LINK) {
 			if (!want(names[i]))
 				continue;
 			/* dangling links and links to folders are no files */
@@ -190,10 +180,10 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 					    site_strdup(s, path.buf), 0, 0,
 					    false) != SITE_READ_OK)
 				continue;
-			if (stat(path.buf, &st) < 0)
+			if (qu_files_stat(s->files, &st, path.buf, true) < 0)
 				continue;
 		}
-		if (S_ISDIR(st.st_mode)) {
+		if (st.kind == QU_FK_DIR) {
 			if (walk(s, path.buf, sub.buf, skip, want, v, n, alloc,
 				 err) < 0)
 				break;
@@ -201,13 +191,14 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 		}
 		if (!want(names[i]))
 			continue;
-		if (!S_ISREG(st.st_mode)) {
+		if (st.kind != QU_FK_FILE) {
 			/* reports the FIFO, device or socket */
 			site_check_read(s, path.buf, names[i],
 					site_strdup(s, path.buf), 0, 0, false);
 			continue;
 		}
-		if (want == want_asset) {
+		/* a blob of a revision is always readable */
+		if (want == want_asset && !s->files) {
 			/* copied later as it is: it must be readable now */
 			int fd = open(path.buf,
 				      O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -347,7 +338,7 @@ static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 		ret = 1;
 		goto out;
 	}
-	if (qu_file_read(&text, pg->diag_path, err) < 0) {
+	if (qu_files_read(s->files, &text, pg->diag_path, err) < 0) {
 		/* as quire check does: reported, and the build goes on */
 		const char *why = strstr(err->buf, ": cannot read: ");
 
@@ -504,8 +495,9 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		rl--;
 	out->root = site_strndup(out, root, rl);
 	qu_buf_addf(&path, "%s/quire.yml", out->root);
-	if (access(path.buf, F_OK) == 0) {
-		if (qu_file_read(&text, path.buf, err) < 0)
+	if (qu_files_stat(out->files, &(struct qu_fstat){0}, path.buf,
+			  false) == 0) {
+		if (qu_files_read(out->files, &text, path.buf, err) < 0)
 			goto out;
 		if (qu_site_config_parse(&out->cfg, &out->diags,
 					 site_strndup(out, path.buf, path.len),
@@ -538,6 +530,9 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		else
 			qu_buf_addf(&path, "%s/%s", out->root,
 				    out->cfg.srctree);
+	} else if (out->files) {
+		/* a revision's source tree is its root */
+		qu_buf_adds(&path, ".");
 	} else if (qu_git_workdir(&path, out->root) != 0) {
 		qu_buf_reset(&path);
 		qu_buf_addf(&path, "%s/..", out->root);
@@ -561,22 +556,25 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 	}
 	out->srctree = site_strndup(out, path.buf, path.len);
 	{
-		char real[PATH_MAX];
+		struct qu_buf real = QU_BUF_INIT;
 
-		if (!realpath(out->root, real)) {
+		if (qu_files_real(out->files, &real, out->root) < 0) {
 			qu_buf_addf(err, "%s: cannot resolve: %s", out->root,
 				    strerror(errno));
+			qu_buf_fini(&real);
 			goto out;
 		}
-		out->root_real = site_strdup(out, real);
-		if (realpath(out->srctree, real))
-			out->srctree_real = site_strdup(out, real);
+		out->root_real = site_strdup(out, real.buf);
+		if (!qu_files_real(out->files, &real, out->srctree))
+			out->srctree_real = site_strdup(out, real.buf);
+		qu_buf_fini(&real);
 	}
 	if (out->cfg.srctree) {
-		struct stat st;
+		struct qu_fstat st;
 
 		/* else every {kernel-doc} would fail as a missing file */
-		if (stat(out->srctree, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		if (qu_files_stat(out->files, &st, out->srctree, true) < 0 ||
+		    st.kind != QU_FK_DIR) {
 			qu_diag(&out->diags, QU_W_BAD_CONFIG,
 				site_printf(out, "%s/quire.yml", out->root),
 				out->cfg.srctree_line, 1,
@@ -611,6 +609,38 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		qu_buf_fini(&cfg);
 	}
 
+	/* intersphinx inventories: files of the docs tree like any other */
+	for (size_t i = 0; !out->broken && i < out->cfg.nintersphinx; i++) {
+		struct qu_intersphinx *e = &out->cfg.intersphinx[i];
+		struct qu_buf t = QU_BUF_INIT, data = QU_BUF_INIT;
+		const char *cfg = site_printf(out, "%s/quire.yml", out->root);
+
+		if (e->inventory[0] == '/')
+			qu_buf_adds(&t, e->inventory);
+		else
+			qu_buf_addf(&t, "%s/%s", out->root, e->inventory);
+		switch (site_check_read(out, t.buf, e->inventory, cfg, e->line,
+					1, false)) {
+		case SITE_READ_OK:
+			if (qu_files_read(out->files, &data, t.buf, err) == 0) {
+				e->len = data.len;
+				e->data = qu_buf_detach(&data, NULL);
+				break;
+			}
+			qu_buf_reset(err);
+			/* fall through */
+		case SITE_READ_MISSING:
+			qu_diag(&out->diags, QU_W_MISSING_FILE, cfg, e->line, 1,
+				"'intersphinx': no inventory '%s', not "
+				"linking into '%s'",
+				e->inventory, e->name);
+			break;
+		case SITE_READ_REFUSED:
+			break;
+		}
+		qu_buf_fini(&t);
+		qu_buf_fini(&data);
+	}
 	if (out->zero_config) {
 		char **v = NULL;
 		size_t n = 0, alloc = 0;

@@ -23,6 +23,39 @@
 #define QU_NONE UINT32_MAX
 
 /**
+ * struct qu_intersphinx - one site references may link into
+ * @name: its name in quire.yml
+ * @url: its base URL (what its inventory's locations are relative to)
+ * @inventory: its objects.inv, relative to the docs root (no network)
+ * @line: the line of @name in quire.yml, for diagnostics
+ * @data: the inventory's bytes, read by qu_site_load(), or NULL when it
+ *	could not be read (reported)
+ * @len: how many
+ */
+struct qu_intersphinx {
+	char *name;
+	char *url;
+	char *inventory;
+	uint32_t line;
+	char *data;
+	size_t len;
+};
+
+/**
+ * struct qu_version - one version of a versioned site (versions:)
+ * @rev: the revision to build (a tag, a branch, a commit)
+ * @label: its folder in the output and its name in the switcher
+ * @latest: marked as the latest
+ * @prerelease: a pre-release, never the latest
+ */
+struct qu_version {
+	char *rev;
+	char *label;
+	bool latest;
+	bool prerelease;
+};
+
+/**
  * struct qu_config - quire.yml; every key optional
  * @title: the site's title
  * @srctree: the C source tree, relative to the docs root; NULL for the
@@ -39,6 +72,12 @@
  * @sphinx: the docs root is a Sphinx project (conf.py and index.rst, no
  *	quire.yml): its pages are reST, its title conf.py's project
  * @conf_py: the conf.py read, for a Sphinx project
+ * @no_last_changed: "last_changed: false": show no dates (no walk over
+ *	history)
+ * @intersphinx: other sites to link into (intersphinx:), in the order given
+ * @nintersphinx: how many
+ * @versions: the versions to build, in the order given (switcher order)
+ * @nversions: how many
  * @theme_line: the line of the theme key in quire.yml, for diagnostics
  * @srctree_line: the line of the srctree key, likewise
  */
@@ -55,6 +94,11 @@ struct qu_config {
 	bool man;
 	bool sphinx;
 	char *conf_py;
+	bool no_last_changed;
+	struct qu_intersphinx *intersphinx;
+	size_t nintersphinx;
+	struct qu_version *versions;
+	size_t nversions;
 	uint32_t theme_line;
 	uint32_t srctree_line;
 };
@@ -401,6 +445,10 @@ struct qu_site_reader {
  * @arena: owns every string and array above
  * @diags: diagnostics of the configuration, front matter and directives
  * @reader: how the pages' markup is read (must outlive the site)
+ * @files: where the configuration, the pages and the directives' files
+ *	are read from: NULL for the file system, or a git revision
+ *	(qu_git_fs_new()); set by the caller before qu_site_load(), and
+ *	must outlive the site
  */
 struct qu_site {
 	struct qu_config cfg;
@@ -419,6 +467,7 @@ struct qu_site {
 	struct qu_arena arena;
 	struct qu_diags diags;
 	const struct qu_site_reader *reader;
+	const struct qu_files *files;
 };
 
 /**

@@ -102,6 +102,12 @@ void qu_site_zero_pages(struct qu_site *s, const struct qu_site_file *files,
 	home->out = "index.html";
 	base = strrchr(s->root, '/');
 	base = base && base[1] ? base + 1 : s->root;
+	/* "quire build ." is named after the folder, not "." */
+	if ((!strcmp(base, ".") || !strcmp(base, "..")) && s->root_real &&
+	    strcmp(s->root_real, "/")) {
+		base = strrchr(s->root_real, '/');
+		base = base && base[1] ? base + 1 : s->root_real;
+	}
 	home->title = s->cfg.title ? s->cfg.title : site_strdup(s, base);
 	home->diag_path = s->root;
 	home->h1 = !readme;

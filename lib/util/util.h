@@ -546,6 +546,115 @@ int qu_mkdir_p(const char *path, struct qu_buf *err);
  */
 int qu_rm_tree(const char *path);
 
+/* Where file bytes come from -------------------------------------------- */
+
+/**
+ * enum qu_fkind - what a path names, as stat(2) would say
+ * @QU_FK_FILE: a regular file
+ * @QU_FK_DIR: a folder
+ * @QU_FK_LINK: a symbolic link (only when not following links)
+ * @QU_FK_OTHER: a FIFO, a device, a socket: never to be opened
+ */
+enum qu_fkind {
+	QU_FK_FILE,
+	QU_FK_DIR,
+	QU_FK_LINK,
+	QU_FK_OTHER,
+};
+
+/**
+ * struct qu_fstat - what a build needs to know of a path without reading it
+ * @kind: what it is
+ * @size: its size in bytes
+ * @mtime: its modification time, in nanoseconds
+ * @ctime: its status change time, in nanoseconds
+ * @ino: its inode number
+ *
+ * For a file of a git revision, @size, @ino and @mtime together are its
+ * blob id's bits (the top bit of @size set, which no file on disk has)
+ * and @ctime is 0: equal ids mean equal bytes, so a cache that compares
+ * these four fields trusts a blob as it trusts an untouched file.
+ */
+struct qu_fstat {
+	enum qu_fkind kind;
+	uint64_t size;
+	uint64_t mtime;
+	uint64_t ctime;
+	uint64_t ino;
+};
+
+/**
+ * struct qu_files - where a build's input bytes come from
+ * @read: read a whole regular file (as qu_file_read())
+ * @stat: what a path is; @follow as stat(2), else as lstat(2); -1 with
+ *	errno set when it is not there
+ * @list: the names in a folder but "." and "..", sorted bytewise, in a
+ *	new array of new strings the caller frees; -1 with errno set
+ * @real: the path with links resolved, as realpath(3); -1 with errno set
+ * @ctx: passed first to each
+ *
+ * The file system is the default (a NULL struct qu_files *, which every
+ * qu_files_*() call accepts); lib/git gives one that reads a revision
+ * straight from the object database (qu_git_fs_new()). Context: each
+ * call must be thread-safe; the file system's are.
+ */
+struct qu_files {
+	int (*read)(void *ctx, struct qu_buf *out, const char *path,
+		    struct qu_buf *err);
+	int (*stat)(void *ctx, struct qu_fstat *out, const char *path,
+		    bool follow);
+	int (*list)(void *ctx, char ***names, size_t *n, const char *dir);
+	int (*real)(void *ctx, struct qu_buf *out, const char *path);
+	void *ctx;
+};
+
+/**
+ * qu_files_read() - read a whole regular file from @fs
+ * @fs: where from; NULL for the file system
+ * @out: receives the bytes
+ * @path: the file
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1.
+ */
+int qu_files_read(const struct qu_files *fs, struct qu_buf *out,
+		  const char *path, struct qu_buf *err);
+
+/**
+ * qu_files_stat() - what a path of @fs is
+ * @fs: where; NULL for the file system
+ * @out: receives what it is
+ * @path: the path
+ * @follow: follow a symbolic link (stat) or not (lstat)
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int qu_files_stat(const struct qu_files *fs, struct qu_fstat *out,
+		  const char *path, bool follow);
+
+/**
+ * qu_files_list() - the names in a folder of @fs, sorted
+ * @fs: where; NULL for the file system
+ * @names: receives the names (the caller frees each, and the array)
+ * @n: receives how many
+ * @dir: the folder
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int qu_files_list(const struct qu_files *fs, char ***names, size_t *n,
+		  const char *dir);
+
+/**
+ * qu_files_real() - a path of @fs with its links resolved
+ * @fs: where; NULL for the file system (realpath(3))
+ * @out: receives the path (reset first)
+ * @path: the path
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int qu_files_real(const struct qu_files *fs, struct qu_buf *out,
+		  const char *path);
+
 /* Line index ------------------------------------------------------------ */
 
 /**

@@ -107,7 +107,11 @@ def read(path, default=None):
 
 
 def build(quire, case, out, jobs):
-    env = dict(os.environ, QUIRE_NO_PROGRESS="1")
+    # the cases are outside git as a user's tree would be: quire's own
+    # history must not reach their "last changed" dates or links
+    env = dict(os.environ, QUIRE_NO_PROGRESS="1",
+               GIT_CEILING_DIRECTORIES=os.path.dirname(
+                   os.path.abspath(case)))
     r = subprocess.run([quire, "build", "in", "-o", out, "--quiet",
                         "-j", str(jobs)], cwd=case, env=env,
                        capture_output=True, text=True, timeout=600)

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/*
+ * files.c - where a build's input bytes come from (util stage)
+ *
+ * struct qu_files is the one seam between the stages that read inputs
+ * (lib/site, lib/build, lib/render) and the place the bytes live: the
+ * file system here, a git revision in lib/git. A NULL struct qu_files *
+ * is the file system, so callers that never build a revision pass NULL.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static uint64_t ns(struct timespec t)
+{
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+int qu_files_read(const struct qu_files *fs, struct qu_buf *out,
+		  const char *path, struct qu_buf *err)
+{
+	if (fs)
+		return fs->read(fs->ctx, out, path, err);
+	return qu_file_read(out, path, err);
+}
+
+int qu_files_stat(const struct qu_files *fs, struct qu_fstat *out,
+		  const char *path, bool follow)
+{
+	struct stat st;
+
+	if (fs)
+		return fs->stat(fs->ctx, out, path, follow);
+	if ((follow ? stat(path, &st) : lstat(path, &st)) < 0)
+		return -1;
+	out->kind = S_ISREG(st.st_mode)	  ? QU_FK_FILE
+		    : S_ISDIR(st.st_mode) ? QU_FK_DIR
+		    : S_ISLNK(st.st_mode) ? QU_FK_LINK
+					  : QU_FK_OTHER;
+	out->size = (uint64_t)st.st_size;
+	out->mtime = ns(st.st_mtim);
+	out->ctime = ns(st.st_ctim);
+	out->ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
+int qu_files_list(const struct qu_files *fs, char ***names, size_t *n,
+		  const char *dir)
+{
+	size_t alloc = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (fs)
+		return fs->list(fs->ctx, names, n, dir);
+	*names = NULL;
+	*n = 0;
+	if (!(d = opendir(dir)))
+		return -1;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		QU_VEC_GROW(*names, *n, alloc);
+		(*names)[(*n)++] = qu_xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(*names, *n, sizeof(**names), cmp_name);
+	return 0;
+}
+
+int qu_files_real(const struct qu_files *fs, struct qu_buf *out,
+		  const char *path)
+{
+	char real[PATH_MAX];
+
+	qu_buf_reset(out);
+	if (fs)
+		return fs->real(fs->ctx, out, path);
+	if (!realpath(path, real))
+		return -1;
+	qu_buf_adds(out, real);
+	return 0;
+}
