@@ -52,6 +52,12 @@ struct qu_build {
 	uint64_t search_key;
 	bool keep_search;
 	bool search_pending;
+	struct qu_search_memo *memo;
+	bool memo_pending;
+	char **search_kept;
+	size_t nsearch_kept;
+	size_t search_kept_alloc;
+	bool search_keep_failed;
 	uint64_t exe;
 	uint64_t stamp_key;
 	struct build_units ucache;
@@ -627,6 +633,11 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 	assert(!b->linked);
 	if (prev && prev->linked && !prev->uptodate && prev->units)
 		b->prev = prev;
+	/* what the last search index knows: its memo says what is on disk */
+	if (prev && prev->memo) {
+		b->memo = prev->memo;
+		prev->memo = NULL;
+	}
 }
 
 const struct qu_graph *qu_build_graph(const struct qu_build *b)
@@ -919,6 +930,46 @@ static int link_site(const struct qu_build *b, const char *skip)
 }
 
 /*
+ * A file of the search index the last one has with the same bytes
+ * (lib/search's memo): a sparse folder leaves it to the compose, a full
+ * one links it from the last site now.
+ */
+static void keep_search_file(const char *name, void *payload)
+{
+	struct qu_build *b = payload;
+
+	QU_VEC_GROW(b->search_kept, b->nsearch_kept, b->search_kept_alloc);
+	b->search_kept[b->nsearch_kept++] = qu_xstrdup(name);
+	if (!b->out.sparse && keep_page(b, name) < 0)
+		b->search_keep_failed = true;
+}
+
+/* The search index, OUT/_search/, into the folder being written. */
+static int write_search(struct qu_build *b, struct qu_buf *err)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < b->nsearch_kept; i++)
+		free(b->search_kept[i]);
+	b->nsearch_kept = 0;
+	b->search_keep_failed = false;
+	if (b->opts->memo && !b->memo)
+		b->memo = qu_search_memo_new();
+	r = qu_search_write(b->out.tmp, &b->site, &b->graph, b->opts->threads,
+			    b->memo, keep_search_file, b, err);
+	if (!r && b->search_keep_failed) {
+		qu_buf_addf(err, "%s/_search: cannot link the last index",
+			    b->out.tmp);
+		r = -1;
+	}
+	/* the memo trusts this index once it is swapped in */
+	b->memo_pending = !r && b->memo;
+	b->stats.nsearch_kept = r ? 0 : b->nsearch_kept;
+	return r;
+}
+
+/*
  * Everything but the pages: the theme's static files, objects.inv,
  * sitemap.xml (with base_url) and the docs root's images and files.
  */
@@ -977,8 +1028,7 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 		if (!kept) {
 			b->keep_search = false;
 			qu_rm_tree(to.buf);
-			r = qu_search_write(b->out.tmp, &b->site, &b->graph,
-					    b->opts->threads, err);
+			r = write_search(b, err);
 		}
 		qu_buf_fini(&from);
 		qu_buf_fini(&to);
@@ -1223,10 +1273,19 @@ static void write_stamp(struct qu_build *b)
 	qu_buf_fini(&err);
 }
 
+/* The site now holds the search index the memo last wrote. */
+static void commit_memo(struct qu_build *b)
+{
+	if (b->memo_pending)
+		qu_search_memo_commit(b->memo);
+	b->memo_pending = false;
+}
+
 /* A sparse folder over the kept pages and index: the back tree composed. */
 static int compose(struct qu_build *b, struct qu_buf *err)
 {
-	const char **kept = qu_xcalloc(b->site.npages + 1, sizeof(char *));
+	const char **kept = qu_xcalloc(b->site.npages + b->nsearch_kept + 1,
+				       sizeof(char *));
 	const char *dirs[] = {"_search"};
 	size_t i, n = 0;
 	int r;
@@ -1234,6 +1293,9 @@ static int compose(struct qu_build *b, struct qu_buf *err)
 	for (i = 0; i < b->site.npages; i++)
 		if (b->keep[i])
 			kept[n++] = b->site.pages[i].out;
+	/* the search index's files it wrote with the same bytes */
+	for (i = 0; i < b->nsearch_kept; i++)
+		kept[n++] = b->search_kept[i];
 	r = qu_out_compose(&b->out, kept, n, dirs, b->keep_search ? 1 : 0,
 			   NULL, err);
 	free(kept);
@@ -1319,6 +1381,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		goto out;
 	if (qu_out_commit(&b->out, err) < 0)
 		goto out;
+	commit_memo(b);
 	phase(b, "write");
 	if (write_depfile(b, err) < 0)
 		goto out;
@@ -1349,16 +1412,17 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 		qu_buf_addf(err, "%s: cannot link the site", b->out.tmp);
 		goto out;
 	}
-	if (qu_search_write(b->out.tmp, &b->site, &b->graph, b->opts->threads,
-			    err) < 0)
+	if (write_search(b, err) < 0)
 		goto out;
 	b->search_pending = false;
 	if (b->out.sparse &&
-	    qu_out_compose(&b->out, NULL, 0, all, 1, "_search", err) < 0)
+	    qu_out_compose(&b->out, (const char *const *)b->search_kept,
+			   b->nsearch_kept, all, 1, "_search", err) < 0)
 		goto out;
 	if ((b->cache_dir && save_state(b, err) < 0) ||
 	    qu_out_commit(&b->out, err) < 0)
 		goto out;
+	commit_memo(b);
 	r = 1;
 out:
 	qu_buf_fini(&back);
@@ -1431,6 +1495,10 @@ void qu_build_free(struct qu_build *b)
 	free(b->src_paths);
 	free(b->keys);
 	free(b->keep);
+	qu_search_memo_free(b->memo);
+	for (i = 0; i < b->nsearch_kept; i++)
+		free(b->search_kept[i]);
+	free(b->search_kept);
 	free(b->st);
 	free(b->st_ok);
 	free(b->dirty);

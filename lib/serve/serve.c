@@ -356,6 +356,8 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	s.bopts.quiet = true;
 	/* the tabs reload first; the search index follows */
 	s.bopts.defer_search = true;
+	/* the search index of a rebuild redoes only what changed */
+	s.bopts.memo = true;
 	/* QUIRE_TIMING=1: each phase of every rebuild, as quire build says */
 	s.bopts.timing = getenv("QUIRE_TIMING") != NULL;
 	s.root_abs = qu_path_resolve(opts->dir);
