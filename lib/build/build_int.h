@@ -402,12 +402,17 @@ int build_units_write(struct build_units *u, uint64_t exe,
 		      const bool *dirty, size_t n, struct qu_buf *err);
 void build_units_fini(struct build_units *u);
 
+struct qu_extra;
+
 /**
  * build_keys() - the fingerprint of every page's HTML inputs
- * @out: @out[p] receives page p's fingerprint
+ * @out: @out[p] receives page p's fingerprint, then @out[npages + k]
+ *	extra file k's
  * @site: the pages
  * @g: the graph
  * @units: the parsed sources
+ * @extras: the files besides the pages (lib/render)
+ * @nextras: how many
  * @theme: the theme's folder
  * @version: the version shown, or NULL
  * @exe: the hash of the quire executable
@@ -420,6 +425,7 @@ void build_units_fini(struct build_units *u);
  */
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
+		const struct qu_extra *extras, size_t nextras,
 		const char *theme, const char *version, uint64_t exe);
 
 #endif /* QU_BUILD_BUILD_INT_H */

@@ -298,6 +298,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, &b->reader,
 			 err) < 0)
 		goto out;
+	phase(b, "site");
 	/* a broken quire.yml or front matter: its errors, nothing written */
 	if (b->site.broken)
 		goto out;
@@ -707,15 +708,14 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 	int r;
 
 	/* a sparse folder leaves kept pages to the compose (back.c) */
-	if (i < npages && b->keep[i] && (b->out.sparse || !keep_page(b, out)))
+	if (b->keep[i] && (b->out.sparse || !keep_page(b, out)))
 		goto done;
-	if (i < npages) {
-		b->keep[i] = false;
+	b->keep[i] = false;
+	if (i < npages)
 		r = qu_render_page(&html, &b->render, (uint32_t)i,
 				   &b->page_diags[i]);
-	} else {
+	else
 		r = qu_render_extra(&html, &b->render, i - npages);
-	}
 	if (r < 0)
 		qu_buf_addf(&b->errs[i], "%s: libxml2 could not write the page",
 			    out);
@@ -1108,13 +1108,38 @@ static bool in_last_site(const struct qu_build *b, const char *out)
 	return r;
 }
 
-/* Which pages can be taken from the last site, from their fingerprints. */
+/* The output path of page @i, or past the pages, of an extra file. */
+static const char *out_of(const struct qu_build *b, size_t i)
+{
+	return i < b->site.npages ? b->site.pages[i].out
+				  : b->render.extras[i - b->site.npages].out;
+}
+
+/*
+ * The name of page or extra file @i in the cache's state: an extra's
+ * path ends in "/", as no page's does, so that it is never counted as a
+ * page (as SEARCH_STATE is not).
+ */
+static char *state_name(const struct qu_build *b, size_t i)
+{
+	struct qu_buf n = QU_BUF_INIT;
+
+	qu_buf_adds(&n, out_of(b, i));
+	if (i >= b->site.npages)
+		qu_buf_addc(&n, '/');
+	return qu_buf_detach(&n, NULL);
+}
+
+/*
+ * Which pages, and which extra files (the general index, 404.html,
+ * search.html), can be taken from the last site, from their fingerprints.
+ */
 static void decide_pages(struct qu_build *b)
 {
-	size_t i;
+	size_t i, n = b->site.npages + b->render.nextras;
 
-	b->keys = qu_xcalloc(b->site.npages + 1, sizeof(*b->keys));
-	b->keep = qu_xcalloc(b->site.npages + 1, sizeof(*b->keep));
+	b->keys = qu_xcalloc(n + 1, sizeof(*b->keys));
+	b->keep = qu_xcalloc(n + 1, sizeof(*b->keep));
 	if (!b->cache_dir)
 		return;
 	{
@@ -1124,14 +1149,16 @@ static void decide_pages(struct qu_build *b)
 		if (why && !b->stats.cache_note)
 			b->stats.cache_note = why;
 	}
-	build_keys(b->keys, &b->site, &b->graph, b->units, b->theme,
-		   b->version, b->exe);
-	for (i = 0; i < b->site.npages; i++) {
+	build_keys(b->keys, &b->site, &b->graph, b->units, b->render.extras,
+		   b->render.nextras, b->theme, b->version, b->exe);
+	for (i = 0; i < n; i++) {
+		char *name = state_name(b, i);
 		const struct build_page_state *ps =
-			build_cache_find(&b->cache, b->site.pages[i].out);
+			build_cache_find(&b->cache, name);
 
 		b->keep[i] = ps && ps->key == b->keys[i] &&
-			     in_last_site(b, b->site.pages[i].out);
+			     in_last_site(b, out_of(b, i));
+		free(name);
 	}
 	/* the search index reads every page: it changes with any of them */
 	b->search_key = XXH3_64bits(b->keys, b->site.npages * sizeof(*b->keys));
@@ -1154,10 +1181,11 @@ static size_t count_removed(const struct qu_build *b)
 	qsort(outs, b->site.npages, sizeof(char *), cmp_str);
 	for (i = 0; i < b->cache.npages; i++) {
 		const char *k = b->cache.pages[i].out;
+		size_t kl = strlen(k);
 
-		if (!strcmp(k, SEARCH_STATE))
+		/* the search index and the extra files are no pages */
+		if (kl && k[kl - 1] == '/')
 			continue;
-
 		if (!bsearch(&k, outs, b->site.npages, sizeof(char *),
 			     cmp_str))
 			n++;
@@ -1174,7 +1202,8 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 	int r;
 
 	memset(&next, 0, sizeof(next));
-	next.pages = qu_xcalloc(b->site.npages + 2, sizeof(*next.pages));
+	next.pages = qu_xcalloc(b->site.npages + b->render.nextras + 2,
+				sizeof(*next.pages));
 	next.npages = b->site.npages + 1;
 	next.pages[b->site.npages].out = qu_xstrdup(SEARCH_STATE);
 	/* an index left for qu_build_search() is not this site's */
@@ -1193,6 +1222,13 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 			qu_diag(&n->diags, d->id, d->path, d->line, d->col,
 				"%s", d->msg);
 		}
+	}
+	for (i = 0; i < b->render.nextras; i++) {
+		struct build_page_state *n = &next.pages[next.npages++];
+
+		n->out = state_name(b, b->site.npages + i);
+		n->key = b->keys[b->site.npages + i];
+		qu_diags_init(&n->diags);
 	}
 	r = build_cache_write(&next, b->cache_dir, b->out_abs, err);
 	build_cache_fini(&next);
@@ -1284,15 +1320,16 @@ static void commit_memo(struct qu_build *b)
 /* A sparse folder over the kept pages and index: the back tree composed. */
 static int compose(struct qu_build *b, struct qu_buf *err)
 {
-	const char **kept = qu_xcalloc(b->site.npages + b->nsearch_kept + 1,
-				       sizeof(char *));
+	size_t nout = b->site.npages + b->render.nextras;
+	const char **kept =
+		qu_xcalloc(nout + b->nsearch_kept + 1, sizeof(char *));
 	const char *dirs[] = {"_search"};
 	size_t i, n = 0;
 	int r;
 
-	for (i = 0; i < b->site.npages; i++)
+	for (i = 0; i < nout; i++)
 		if (b->keep[i])
-			kept[n++] = b->site.pages[i].out;
+			kept[n++] = out_of(b, i);
 	/* the search index's files it wrote with the same bytes */
 	for (i = 0; i < b->nsearch_kept; i++)
 		kept[n++] = b->search_kept[i];
@@ -1414,6 +1451,7 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 	}
 	if (write_search(b, err) < 0)
 		goto out;
+	phase(b, "index");
 	b->search_pending = false;
 	if (b->out.sparse &&
 	    qu_out_compose(&b->out, (const char *const *)b->search_kept,
@@ -1423,6 +1461,7 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 	    qu_out_commit(&b->out, err) < 0)
 		goto out;
 	commit_memo(b);
+	phase(b, "swap");
 	r = 1;
 out:
 	qu_buf_fini(&back);
