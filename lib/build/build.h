@@ -45,8 +45,8 @@
  *	and leave the new one to qu_build_search() (quire serve, which
  *	reloads the tabs in between)
  * @memo: keep lib/search's memo for a next build that takes it
- *	(qu_build_reuse()): its index then tokenizes only what changed and
- *	writes only the files whose bytes changed (quire serve)
+ *	(qu_build_reuse()): its index then tokenizes only what changed
+ *	(quire serve)
  * @skip_unchanged: with a cache, stop at once when no input changed since
  *	the last build (its stamp): the diagnostics and the summary are the
  *	last build's, and nothing but the depfile is written
@@ -77,8 +77,8 @@ struct qu_build_opts {
  * @nwritten: pages rendered anew
  * @nkept: pages kept from the last site because nothing they show changed
  * @nremoved: outputs of the last site that this one no longer has
- * @nsearch_kept: files of the search index left as the last index had
- *	them (lib/search's memo, @opts->memo)
+ * @nsearch_kept: files of the search index the last site had with the
+ *	same bytes, not written again
  * @cache_note: why the cache was not used, or NULL (static text)
  * @unchanged: no input changed since the last build: nothing was done
  */
@@ -135,8 +135,7 @@ void qu_build_link(struct qu_build *b);
  * every source whose stat data is as @prev saw it, instead of reading it
  * or the cache: what keeps quire serve's rebuilds from reading the tree.
  * The units move: @prev keeps only what it needs to be freed. So does
- * @prev's search memo (@opts->memo), which describes the index of the
- * site @b replaces.
+ * @prev's search memo (@opts->memo).
  */
 void qu_build_reuse(struct qu_build *b, struct qu_build *prev);
 

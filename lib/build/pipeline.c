@@ -53,7 +53,6 @@ struct qu_build {
 	bool keep_search;
 	bool search_pending;
 	struct qu_search_memo *memo;
-	bool memo_pending;
 	char **search_kept;
 	size_t nsearch_kept;
 	size_t search_kept_alloc;
@@ -634,7 +633,7 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 	assert(!b->linked);
 	if (prev && prev->linked && !prev->uptodate && prev->units)
 		b->prev = prev;
-	/* what the last search index knows: its memo says what is on disk */
+	/* the terms the last search index read */
 	if (prev && prev->memo) {
 		b->memo = prev->memo;
 		prev->memo = NULL;
@@ -930,9 +929,8 @@ static int link_site(const struct qu_build *b, const char *skip)
 }
 
 /*
- * A file of the search index the last one has with the same bytes
- * (lib/search's memo): a sparse folder leaves it to the compose, a full
- * one links it from the last site now.
+ * A file of the search index the last site has with the same bytes: a
+ * sparse folder leaves it to the compose, a full one links it now.
  */
 static void keep_search_file(const char *name, void *payload)
 {
@@ -957,14 +955,12 @@ static int write_search(struct qu_build *b, struct qu_buf *err)
 	if (b->opts->memo && !b->memo)
 		b->memo = qu_search_memo_new();
 	r = qu_search_write(b->out.tmp, &b->site, &b->graph, b->opts->threads,
-			    b->memo, keep_search_file, b, err);
+			    b->memo, b->out_abs, keep_search_file, b, err);
 	if (!r && b->search_keep_failed) {
 		qu_buf_addf(err, "%s/_search: cannot link the last index",
 			    b->out.tmp);
 		r = -1;
 	}
-	/* the memo trusts this index once it is swapped in */
-	b->memo_pending = !r && b->memo;
 	b->stats.nsearch_kept = r ? 0 : b->nsearch_kept;
 	return r;
 }
@@ -1309,14 +1305,6 @@ static void write_stamp(struct qu_build *b)
 	qu_buf_fini(&err);
 }
 
-/* The site now holds the search index the memo last wrote. */
-static void commit_memo(struct qu_build *b)
-{
-	if (b->memo_pending)
-		qu_search_memo_commit(b->memo);
-	b->memo_pending = false;
-}
-
 /* A sparse folder over the kept pages and index: the back tree composed. */
 static int compose(struct qu_build *b, struct qu_buf *err)
 {
@@ -1418,7 +1406,6 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		goto out;
 	if (qu_out_commit(&b->out, err) < 0)
 		goto out;
-	commit_memo(b);
 	phase(b, "write");
 	if (write_depfile(b, err) < 0)
 		goto out;
@@ -1460,7 +1447,6 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 	if ((b->cache_dir && save_state(b, err) < 0) ||
 	    qu_out_commit(&b->out, err) < 0)
 		goto out;
-	commit_memo(b);
 	phase(b, "swap");
 	r = 1;
 out:

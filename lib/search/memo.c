@@ -5,9 +5,8 @@
  * Part of lib/search. A dictionary numbers every term once; each unit's
  * items (or a page) keep their documents' terms as numbers, keyed by the
  * unit's content hash, so the next index tokenizes only what changed and
- * gathers its postings by number (index.c). The hashes of the files an
- * index wrote let the next one leave out the files whose bytes it would
- * write again (write.c). quire serve holds the memo between rebuilds.
+ * gathers its postings by number (index.c). quire serve holds the memo
+ * between rebuilds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +31,6 @@ static void entry_free(struct memo_entry *e)
 	free(e);
 }
 
-void memo_files_fini(struct memo_files *f)
-{
-	free(f->t);
-	free(f->d);
-	memset(f, 0, sizeof(*f));
-}
-
 void qu_search_memo_free(struct qu_search_memo *m)
 {
 	size_t i;
@@ -53,17 +45,7 @@ void qu_search_memo_free(struct qu_search_memo *m)
 	qu_arena_fini(&m->words);
 	free(m->word);
 	free(m->wlen);
-	memo_files_fini(&m->files);
-	memo_files_fini(&m->next);
 	free(m);
-}
-
-void qu_search_memo_commit(struct qu_search_memo *m)
-{
-	memo_files_fini(&m->files);
-	m->files = m->next;
-	memset(&m->next, 0, sizeof(m->next));
-	m->files_ok = true;
 }
 
 uint32_t memo_intern(struct qu_search_memo *m, const char *term,

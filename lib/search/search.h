@@ -56,12 +56,11 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 /**
  * struct qu_search_memo - what an index keeps for the next one
  *
- * The terms of every document it read, keyed by the content of their
- * unit (or page), and the hash of every file it wrote. Given to the next
+ * The terms of every document it read, numbered in one dictionary and
+ * keyed by the content of their unit (or page). Given to the next
  * qu_search_write() (quire serve keeps it between rebuilds), it spares
- * tokenizing what did not change and writing the files whose bytes did
- * not change: proportional to the edit, not to the site. The index
- * written is byte for byte the one written without a memo.
+ * tokenizing what did not change. Content-keyed, it is never stale: the
+ * index written is byte for byte the one written without it.
  */
 struct qu_search_memo;
 
@@ -79,21 +78,12 @@ struct qu_search_memo *qu_search_memo_new(void);
 void qu_search_memo_free(struct qu_search_memo *m);
 
 /**
- * qu_search_memo_commit() - say the index last written is now the site's
- * @m: the memo given to that qu_search_write()
- *
- * Until it is called, the next write trusts no earlier file and writes
- * every one: call it once the folder written into has replaced the site
- * the next build will keep files from.
- */
-void qu_search_memo_commit(struct qu_search_memo *m);
-
-/**
  * typedef qu_search_keep_fn - a file the index leaves as it was
  * @name: the file, relative to the site ("_search/t/3.js")
  * @payload: the caller's context
  *
- * The file was not written: the caller takes it from the last site.
+ * The file was not written: the last site has it with the same bytes,
+ * and the caller takes it from there.
  */
 typedef void (*qu_search_keep_fn)(const char *name, void *payload);
 
@@ -104,22 +94,22 @@ typedef void (*qu_search_keep_fn)(const char *name, void *payload);
  * @g: its graph
  * @threads: worker threads (0: one per processor); the bytes written do
  *	not depend on it
- * @memo: what the last write kept, updated for the next; or NULL
- * @keep: with @memo, called in order for each file left out of @dir
- *	because the last committed index holds the same bytes; may be NULL
- *	only without @memo
+ * @memo: the terms the last index read, updated for the next; or NULL
+ * @last: the last site's folder, or NULL: a file it holds with the very
+ *	bytes this index has for it is left out of @dir and given to @keep
+ * @keep: called in order for each file left out; NULL only without @last
  * @payload: passed to @keep
  * @err: receives a one-line message on failure
  *
  * Writes DIR/_search/index.js (the manifest), DIR/_search/t/N.js (the
  * term shards) and DIR/_search/d/N.js (the document shards), but for
- * those given to @keep.
+ * those given to @keep: after an edit, a few of a large site's.
  * Context: @memo is not thread-safe; one write at a time.
  * Return: 0, or -1 when a file cannot be written (message in @err).
  */
 int qu_search_write(const char *dir, const struct qu_site *site,
 		    const struct qu_graph *g, unsigned threads,
-		    struct qu_search_memo *memo, qu_search_keep_fn keep,
-		    void *payload, struct qu_buf *err);
+		    struct qu_search_memo *memo, const char *last,
+		    qu_search_keep_fn keep, void *payload, struct qu_buf *err);
 
 #endif /* QU_SEARCH_SEARCH_H */

@@ -149,22 +149,6 @@ struct memo_entry {
 	uint64_t gen;
 };
 
-/**
- * struct memo_files - the hashes of the files one index wrote
- * @manifest: index.js's
- * @t: each term shard's
- * @nt: how many
- * @d: each document shard's
- * @nd: how many
- */
-struct memo_files {
-	uint64_t manifest;
-	uint64_t *t;
-	size_t nt;
-	uint64_t *d;
-	size_t nd;
-};
-
 struct qu_search_memo {
 	struct qu_map dict;
 	struct qu_arena words;
@@ -174,9 +158,6 @@ struct qu_search_memo {
 	size_t awords;
 	struct qu_map entries;
 	uint64_t gen;
-	struct memo_files files;
-	struct memo_files next;
-	bool files_ok;
 };
 
 uint32_t memo_intern(struct qu_search_memo *m, const char *term,
@@ -186,7 +167,7 @@ struct memo_entry *memo_find(struct qu_search_memo *m,
 void memo_add(struct qu_search_memo *m, struct memo_entry *e);
 /* memo_sweep() - forget the entries the last write did not use */
 void memo_sweep(struct qu_search_memo *m);
-void memo_files_fini(struct memo_files *f);
+
 
 uint32_t search_lower(uint32_t c);
 bool search_is_stop(const char *w, size_t len);

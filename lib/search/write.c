@@ -169,9 +169,7 @@ struct rec {
 struct writer {
 	const struct search_index *x;
 	const char *dir;
-	const struct qu_search_memo *memo;
-	uint64_t *thash;
-	uint64_t *dhash;
+	const char *last;
 	bool *tkept;
 	bool *dkept;
 	struct rec *records;
@@ -322,32 +320,27 @@ static int put(const char *dir, const char *name, const struct qu_buf *data,
 }
 
 /*
- * Write one file of the index, or leave it out when the memo says the
- * last committed index has these very bytes there (@last, or 0 for
- * none); @hash receives the bytes' hash for the next index.
+ * Write one file of the index, or leave it out when the last site has
+ * these very bytes there. Return: whether it was left out.
  */
 static bool put_new(const struct writer *w, const char *name,
-		    const struct qu_buf *data, uint64_t last, uint64_t *hash,
-		    struct qu_buf *err)
+		    const struct qu_buf *data, struct qu_buf *err)
 {
-	*hash = qu_hash128(data->buf, data->len).lo;
-	if (w->memo && w->memo->files_ok && last && last == *hash)
-		return true;
-	put(w->dir, name, data, err);
-	return false;
-}
+	struct qu_buf path = QU_BUF_INIT, old = QU_BUF_INIT, e = QU_BUF_INIT;
+	bool same = false;
 
-/* The hash the last committed index's file had, or 0. */
-static uint64_t last_hash(const struct writer *w, bool term, size_t si)
-{
-	const struct memo_files *f;
-
-	if (!w->memo || !w->memo->files_ok)
-		return 0;
-	f = &w->memo->files;
-	if (term)
-		return si < f->nt ? f->t[si] : 0;
-	return si < f->nd ? f->d[si] : 0;
+	if (w->last) {
+		qu_buf_addf(&path, "%s/_search/%s", w->last, name);
+		same = !qu_file_read(&old, path.buf, &e) &&
+		       old.len == data->len &&
+		       !memcmp(old.buf, data->buf, data->len);
+	}
+	if (!same)
+		put(w->dir, name, data, err);
+	qu_buf_fini(&path);
+	qu_buf_fini(&old);
+	qu_buf_fini(&e);
+	return same;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -408,8 +401,7 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 	qu_map_fini(&st.map);
 	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "t/%zu.js", si);
-	w->tkept[si] = put_new(w, name.buf, &b, last_hash(w, true, si),
-			       &w->thash[si], &w->errs[si]);
+	w->tkept[si] = put_new(w, name.buf, &b, &w->errs[si]);
 	free(docs);
 	qu_buf_fini(&b);
 	qu_buf_fini(&name);
@@ -438,8 +430,7 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 	qu_map_fini(&st.map);
 	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "d/%zu.js", si);
-	w->dkept[si] = put_new(w, name.buf, &b, last_hash(w, false, si),
-			       &w->dhash[si], &w->errs[w->nshards + si]);
+	w->dkept[si] = put_new(w, name.buf, &b, &w->errs[w->nshards + si]);
 	qu_buf_fini(&b);
 	qu_buf_fini(&name);
 }
@@ -509,10 +500,9 @@ static void manifest(struct qu_buf *b, const struct writer *w)
 	qu_buf_adds(b, "]});\n");
 }
 
-/* Tell the caller which files were left out, and remember the hashes. */
-static void keep_and_note(struct writer *w, struct qu_search_memo *memo,
-			  size_t ndshards, uint64_t mhash, bool mkept,
-			  qu_search_keep_fn keep, void *payload)
+/* Tell the caller which files were left out, in order. */
+static void tell_kept(const struct writer *w, size_t ndshards, bool mkept,
+		      qu_search_keep_fn keep, void *payload)
 {
 	struct qu_buf name = QU_BUF_INIT;
 	size_t i;
@@ -532,39 +522,29 @@ static void keep_and_note(struct writer *w, struct qu_search_memo *memo,
 	if (mkept)
 		keep("_search/index.js", payload);
 	qu_buf_fini(&name);
-	memo_files_fini(&memo->next);
-	memo->next.manifest = mhash;
-	memo->next.t = w->thash;
-	memo->next.nt = w->nshards;
-	memo->next.d = w->dhash;
-	memo->next.nd = ndshards;
-	w->thash = w->dhash = NULL;
-	/* the site holds neither index until the caller commits */
-	memo->files_ok = false;
 }
 
 int qu_search_write(const char *dir, const struct qu_site *site,
 		    const struct qu_graph *g, unsigned threads,
-		    struct qu_search_memo *memo, qu_search_keep_fn keep,
-		    void *payload, struct qu_buf *err)
+		    struct qu_search_memo *memo, const char *last,
+		    qu_search_keep_fn keep, void *payload, struct qu_buf *err)
 {
 	struct search_index x;
 	struct writer w;
 	struct qu_buf path = QU_BUF_INIT, m = QU_BUF_INIT;
 	size_t i, ndshards = 0;
-	uint64_t mhash = 0;
 	bool mkept = false;
 	int r = 0;
 
 	_Static_assert(sizeof(kind_names) / sizeof(kind_names[0]) ==
 			       SEARCH_KIND_PAGE + 1,
 		       "a name per kind");
-	assert(!memo || keep);
+	assert(!last || keep);
 	search_build(&x, site, g, threads, memo);
 	memset(&w, 0, sizeof(w));
 	w.x = &x;
 	w.dir = dir;
-	w.memo = memo;
+	w.last = last;
 	w.records = qu_xcalloc(x.ndocs + 1, sizeof(*w.records));
 	qu_pool_run(threads, x.ndocs, record, &w);
 	cut_shards(&w);
@@ -582,9 +562,7 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	}
 	ndshards = (x.ndocs + DOC_SHARD - 1) / DOC_SHARD;
 	w.errs = qu_xcalloc(w.nshards + ndshards + 1, sizeof(*w.errs));
-	w.thash = qu_xcalloc(w.nshards + 1, sizeof(*w.thash));
 	w.tkept = qu_xcalloc(w.nshards + 1, sizeof(*w.tkept));
-	w.dhash = qu_xcalloc(ndshards + 1, sizeof(*w.dhash));
 	w.dkept = qu_xcalloc(ndshards + 1, sizeof(*w.dkept));
 	qu_pool_run(threads, w.nshards, term_shard, &w);
 	qu_pool_run(threads, ndshards, doc_shard, &w);
@@ -600,18 +578,15 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 		struct qu_buf merr = QU_BUF_INIT;
 
 		manifest(&m, &w);
-		mkept = put_new(&w, "index.js", &m,
-				memo && memo->files_ok ? memo->files.manifest
-						       : 0,
-				&mhash, &merr);
+		mkept = put_new(&w, "index.js", &m, &merr);
 		if (merr.len) {
 			qu_buf_adds(err, merr.buf);
 			r = -1;
 		}
 		qu_buf_fini(&merr);
 	}
-	if (!r && memo)
-		keep_and_note(&w, memo, ndshards, mhash, mkept, keep, payload);
+	if (!r && last)
+		tell_kept(&w, ndshards, mkept, keep, payload);
 out:
 	for (i = 0; i < x.ndocs; i++) {
 		free(w.records[i].name);
@@ -620,8 +595,6 @@ out:
 	free(w.records);
 	free(w.shard_first);
 	free(w.seen);
-	free(w.thash);
-	free(w.dhash);
 	free(w.tkept);
 	free(w.dkept);
 	qu_buf_fini(&path);
