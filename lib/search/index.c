@@ -310,6 +310,45 @@ static bool name_is(const struct search_index *x, uint32_t doc,
 	return !name[len];
 }
 
+/* Put @p among the best few of @v (by cmp_score), @n of them so far. */
+static void best_add(const struct search_posting **v, uint32_t *n,
+		     const struct search_posting *p)
+{
+	uint32_t k = *n;
+
+	if (k == SEARCH_TOP) {
+		if (cmp_score(p, v[k - 1]) >= 0)
+			return;
+		k--;
+	} else {
+		(*n)++;
+	}
+	for (; k > 0 && cmp_score(p, v[k - 1]) < 0; k--)
+		v[k] = v[k - 1];
+	v[k] = p;
+}
+
+/*
+ * The top few of a scored list, as a walk of it sorted by cmp_score
+ * would pick them: the title hits (named ones first), then the rest.
+ */
+static void top_few(struct search_term *t)
+{
+	const struct search_posting *hit[SEARCH_TOP], *rest[SEARCH_TOP];
+	uint32_t nhit = 0, nrest = 0, k;
+
+	for (k = 0; k < t->npost; k++)
+		if (t->post[k].score & 4096)
+			best_add(hit, &nhit, &t->post[k]);
+		else
+			best_add(rest, &nrest, &t->post[k]);
+	t->ntop = 0;
+	for (k = 0; k < nhit; k++)
+		t->top[t->ntop++] = hit[k]->doc;
+	for (k = 0; k < nrest && t->ntop < SEARCH_TOP; k++)
+		t->top[t->ntop++] = rest[k]->doc;
+}
+
 /*
  * Score one term's postings (BM25 over the weighted frequencies), keep
  * the best MAX_POSTINGS (documents named by the term first, so a
@@ -338,6 +377,15 @@ static void score(struct search_term *t, const struct search_index *x,
 			q = 4095;
 		p->score = (uint32_t)q | (p->flag ? 4096 : 0);
 		p->exact = p->flag && name_is(x, p->doc, t->term, t->len);
+	}
+	/*
+	 * Postings come in document order; a list short enough to keep
+	 * whole stays in it, and only its top few need ranking (a sort of
+	 * every list took most of the index's time)
+	 */
+	if (t->npost <= MAX_POSTINGS) {
+		top_few(t);
+		return;
 	}
 	qsort(t->post, t->npost, sizeof(*t->post), cmp_score);
 	if (t->npost > MAX_POSTINGS)

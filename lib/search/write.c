@@ -164,6 +164,7 @@ struct rec {
 	const char *path;
 	char *name;
 	char *rest;
+	size_t size;
 };
 
 struct writer {
@@ -224,6 +225,8 @@ static void record(struct qu_job *job, size_t i, void *payload)
 		free(r->rest);
 		r->rest = qu_buf_detach(&all, NULL);
 	}
+	/* what cut_shards() counts for the record: measured once, here */
+	r->size = strlen(r->name) + strlen(r->rest) + 20 + b.len;
 	qu_buf_fini(&b);
 }
 
@@ -462,10 +465,7 @@ static void cut_shards(struct writer *w)
 
 			if (w->seen[d] != w->nshards) {
 				w->seen[d] = (uint32_t)w->nshards;
-				size += strlen(w->records[d].name) +
-					strlen(w->records[d].rest) + 20 +
-					strlen(w->records[d].rest +
-					       strlen(w->records[d].rest) + 1);
+				size += w->records[d].size;
 			}
 		}
 	}
