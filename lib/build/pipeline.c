@@ -1425,6 +1425,7 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 
 	if (!b->search_pending)
 		return 0;
+	b->tp = now();
 	qu_out_fini(&b->out);
 	if (b->cache_dir)
 		build_back_path(&back, b->cache_dir, b->out_abs);
