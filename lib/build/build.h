@@ -44,9 +44,9 @@
  * @defer_search: when pages changed, keep the last site's search index
  *	and leave the new one to qu_build_search() (quire serve, which
  *	reloads the tabs in between)
- * @memo: keep lib/search's memo for a next build that takes it
- *	(qu_build_reuse()): its index then tokenizes only what changed
- *	(quire serve)
+ * @memo: keep lib/search's and lib/graph's memos for a next build that
+ *	takes them (qu_build_reuse()): its index then tokenizes, and its
+ *	graph reads the comments of, only what changed (quire serve)
  * @skip_unchanged: with a cache, stop at once when no input changed since
  *	the last build (its stamp): the diagnostics and the summary are the
  *	last build's, and nothing but the depfile is written
@@ -134,8 +134,8 @@ void qu_build_link(struct qu_build *b);
  * qu_build_link() then takes from @prev, in memory, the parsed unit of
  * every source whose stat data is as @prev saw it, instead of reading it
  * or the cache: what keeps quire serve's rebuilds from reading the tree.
- * The units move: @prev keeps only what it needs to be freed. So does
- * @prev's search memo (@opts->memo).
+ * The units move: @prev keeps only what it needs to be freed. So do
+ * @prev's memos (@opts->memo).
  */
 void qu_build_reuse(struct qu_build *b, struct qu_build *prev);
 

@@ -53,6 +53,8 @@ struct qu_build {
 	bool keep_search;
 	bool search_pending;
 	struct qu_search_memo *memo;
+	struct qu_graph_memo *gmemo;
+	bool gmemo_html;
 	char **search_kept;
 	size_t nsearch_kept;
 	size_t search_kept_alloc;
@@ -554,6 +556,24 @@ static void zero_pages(struct qu_build *b)
 	free(files);
 }
 
+/*
+ * What the comments named in the builds before (opts->memo): kept while
+ * Markdown is read the same way, which allow_html changes.
+ */
+static struct qu_graph_memo *graph_memo(struct qu_build *b)
+{
+	if (!b->opts->memo)
+		return NULL;
+	if (b->gmemo && b->gmemo_html != b->site.cfg.allow_html) {
+		qu_graph_memo_free(b->gmemo);
+		b->gmemo = NULL;
+	}
+	if (!b->gmemo)
+		b->gmemo = qu_graph_memo_new();
+	b->gmemo_html = b->site.cfg.allow_html;
+	return b->gmemo;
+}
+
 void qu_build_link(struct qu_build *b)
 {
 	const struct qu_build_opts *o = b->opts;
@@ -616,7 +636,8 @@ void qu_build_link(struct qu_build *b)
 	qu_md_allow_html(b->md, b->site.cfg.allow_html);
 	{
 		/* the references are found where Markdown draws links */
-		const struct qu_graph_reader rd = {qu_md_runs, b->md};
+		const struct qu_graph_reader rd = {qu_md_runs, b->md,
+						   graph_memo(b)};
 
 		qu_graph_build(&b->graph, &b->site, b->units, b->exports, &rd,
 			       &b->diags, o->threads);
@@ -637,6 +658,12 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 	if (prev && prev->memo) {
 		b->memo = prev->memo;
 		prev->memo = NULL;
+	}
+	/* and the names the last build's comments made */
+	if (prev && prev->gmemo) {
+		b->gmemo = prev->gmemo;
+		b->gmemo_html = prev->gmemo_html;
+		prev->gmemo = NULL;
 	}
 }
 
@@ -1522,6 +1549,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->keys);
 	free(b->keep);
 	qu_search_memo_free(b->memo);
+	qu_graph_memo_free(b->gmemo);
 	for (i = 0; i < b->nsearch_kept; i++)
 		free(b->search_kept[i]);
 	free(b->search_kept);
