@@ -169,7 +169,9 @@ static uint64_t extra_key(uint64_t global, const struct qu_extra *e)
 	h_u64(h, (uint64_t)e->kind);
 	h_u64(h, e->first);
 	h_u64(h, e->end);
-	h_str(h, e->label);
+	/* only an initial's page has a label (lib/render leaves the rest) */
+	if (e->kind == 1)
+		h_str(h, e->label);
 	r = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	return r;
