@@ -45,6 +45,9 @@
  * @defer_search: when pages changed, keep the last site's search index
  *	and leave the new one to qu_build_search() (quire serve, which
  *	reloads the tabs in between)
+ * @memo: keep lib/search's and lib/graph's memos for a next build that
+ *	takes them (qu_build_reuse()): its index then tokenizes, and its
+ *	graph reads the comments of, only what changed (quire serve)
  * @skip_unchanged: with a cache, stop at once when no input changed since
  *	the last build (its stamp): the diagnostics and the summary are the
  *	last build's, and nothing but the depfile is written
@@ -80,6 +83,7 @@ struct qu_build_opts {
 	size_t nversions;
 	size_t version_cur;
 	size_t version_latest;
+	bool memo;
 };
 
 /**
@@ -93,6 +97,8 @@ struct qu_build_opts {
  * @nwritten: pages rendered anew
  * @nkept: pages kept from the last site because nothing they show changed
  * @nremoved: outputs of the last site that this one no longer has
+ * @nsearch_kept: files of the search index the last site had with the
+ *	same bytes, not written again
  * @cache_note: why the cache was not used, or NULL (static text)
  * @unchanged: no input changed since the last build: nothing was done
  */
@@ -105,6 +111,7 @@ struct qu_build_stats {
 	size_t nwritten;
 	size_t nkept;
 	size_t nremoved;
+	size_t nsearch_kept;
 	const char *cache_note;
 	bool unchanged;
 };
@@ -147,7 +154,8 @@ void qu_build_link(struct qu_build *b);
  * qu_build_link() then takes from @prev, in memory, the parsed unit of
  * every source whose stat data is as @prev saw it, instead of reading it
  * or the cache: what keeps quire serve's rebuilds from reading the tree.
- * The units move: @prev keeps only what it needs to be freed.
+ * The units move: @prev keeps only what it needs to be freed. So do
+ * @prev's memos (@opts->memo).
  */
 void qu_build_reuse(struct qu_build *b, struct qu_build *prev);
 

@@ -407,6 +407,8 @@ int build_units_write(struct build_units *u, uint64_t exe,
 		      const bool *dirty, size_t n, struct qu_buf *err);
 void build_units_fini(struct build_units *u);
 
+struct qu_extra;
+
 /**
  * struct build_history - what git says of a site's inputs (history.c)
  * @pages: per page: when it last changed (its file, or a source whose
@@ -451,10 +453,13 @@ void build_history_fini(struct build_history *h);
 
 /**
  * build_keys() - the fingerprint of every page's HTML inputs
- * @out: @out[p] receives page p's fingerprint
+ * @out: @out[p] receives page p's fingerprint, then @out[npages + k]
+ *	extra file k's
  * @site: the pages
  * @g: the graph
  * @units: the parsed sources
+ * @extras: the files besides the pages (lib/render)
+ * @nextras: how many
  * @theme_files: where the theme is read from (NULL: the file system)
  * @theme: the theme's folder
  * @version: the version shown, or NULL
@@ -469,7 +474,9 @@ void build_history_fini(struct build_history *h);
  */
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
-		const struct qu_files *theme_files, const char *theme, const char *version, uint64_t exe,
+		const struct qu_extra *extras, size_t nextras,
+		const struct qu_files *theme_files, const char *theme,
+		const char *version, uint64_t exe,
 		const struct build_history *hist);
 
 #endif /* QU_BUILD_BUILD_INT_H */

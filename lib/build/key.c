@@ -15,6 +15,7 @@
 #include <xxhash.h>
 
 #include "build_int.h"
+#include "render/render.h"
 #include "qu_config.h"
 
 static void h_str(XXH3_state_t *h, const char *s)
@@ -170,8 +171,34 @@ static void h_refs(XXH3_state_t *h, const struct qu_graph *g, uint32_t sym)
 	}
 }
 
+/*
+ * An extra file (the general index and its pages, 404.html, search.html)
+ * shows the symbol table and the navigation, which the global key covers,
+ * and its own stretch of the index.
+ */
+static uint64_t extra_key(uint64_t global, const struct qu_extra *e)
+{
+	XXH3_state_t *h = XXH3_createState();
+	uint64_t r;
+
+	XXH3_64bits_reset(h);
+	h_u64(h, global);
+	h_str(h, e->out);
+	h_str(h, e->title);
+	h_u64(h, (uint64_t)e->kind);
+	h_u64(h, e->first);
+	h_u64(h, e->end);
+	/* only an initial's page has a label (lib/render leaves the rest) */
+	if (e->kind == 1)
+		h_str(h, e->label);
+	r = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	return r;
+}
+
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
+		const struct qu_extra *extras, size_t nextras,
 		const struct qu_files *theme_files, const char *theme,
 		const char *version, uint64_t exe,
 		const struct build_history *hist)
@@ -252,6 +279,8 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 			h_refs(h, g, s);
 		out[p] = XXH3_64bits_digest(h);
 	}
+	for (k = 0; k < nextras; k++)
+		out[site->npages + k] = extra_key(global, &extras[k]);
 	XXH3_freeState(h);
 	free(first);
 	free(next);

@@ -53,6 +53,13 @@ struct qu_build {
 	uint64_t search_key;
 	bool keep_search;
 	bool search_pending;
+	struct qu_search_memo *memo;
+	struct qu_graph_memo *gmemo;
+	bool gmemo_html;
+	char **search_kept;
+	size_t nsearch_kept;
+	size_t search_kept_alloc;
+	bool search_keep_failed;
 	uint64_t exe;
 	uint64_t stamp_key;
 	struct build_units ucache;
@@ -364,6 +371,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, &b->reader,
 			 err) < 0)
 		goto out;
+	phase(b, "site");
 	/* a broken quire.yml or front matter: its errors, nothing written */
 	if (b->site.broken)
 		goto out;
@@ -652,6 +660,24 @@ static void zero_pages(struct qu_build *b)
 	free(files);
 }
 
+/*
+ * What the comments named in the builds before (opts->memo): kept while
+ * Markdown is read the same way, which allow_html changes.
+ */
+static struct qu_graph_memo *graph_memo(struct qu_build *b)
+{
+	if (!b->opts->memo)
+		return NULL;
+	if (b->gmemo && b->gmemo_html != b->site.cfg.allow_html) {
+		qu_graph_memo_free(b->gmemo);
+		b->gmemo = NULL;
+	}
+	if (!b->gmemo)
+		b->gmemo = qu_graph_memo_new();
+	b->gmemo_html = b->site.cfg.allow_html;
+	return b->gmemo;
+}
+
 void qu_build_link(struct qu_build *b)
 {
 	const struct qu_build_opts *o = b->opts;
@@ -722,7 +748,8 @@ void qu_build_link(struct qu_build *b)
 	qu_md_allow_html(b->md, b->site.cfg.allow_html);
 	{
 		/* the references are found where Markdown draws links */
-		const struct qu_graph_reader rd = {qu_md_runs, b->md};
+		const struct qu_graph_reader rd = {qu_md_runs, b->md,
+						   graph_memo(b)};
 
 		qu_graph_build(&b->graph, &b->site, b->units, b->exports, &rd,
 			       &b->diags, o->threads);
@@ -739,6 +766,17 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 	assert(!b->linked);
 	if (prev && prev->linked && !prev->uptodate && prev->units)
 		b->prev = prev;
+	/* the terms the last search index read */
+	if (prev && prev->memo) {
+		b->memo = prev->memo;
+		prev->memo = NULL;
+	}
+	/* and the names the last build's comments made */
+	if (prev && prev->gmemo) {
+		b->gmemo = prev->gmemo;
+		b->gmemo_html = prev->gmemo_html;
+		prev->gmemo = NULL;
+	}
 }
 
 const struct qu_graph *qu_build_graph(const struct qu_build *b)
@@ -808,15 +846,14 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 	int r;
 
 	/* a sparse folder leaves kept pages to the compose (back.c) */
-	if (i < npages && b->keep[i] && (b->out.sparse || !keep_page(b, out)))
+	if (b->keep[i] && (b->out.sparse || !keep_page(b, out)))
 		goto done;
-	if (i < npages) {
-		b->keep[i] = false;
+	b->keep[i] = false;
+	if (i < npages)
 		r = qu_render_page(&html, &b->render, (uint32_t)i,
 				   &b->page_diags[i]);
-	} else {
+	else
 		r = qu_render_extra(&html, &b->render, i - npages);
-	}
 	if (r < 0)
 		qu_buf_addf(&b->errs[i], "%s: libxml2 could not write the page",
 			    out);
@@ -920,7 +957,7 @@ static int copy_tree(struct qu_build *b, const char *from, const char *to,
 	size_t n = 0, k;
 	int r = 0;
 
-	if (qu_files_list(b->theme_files, &ents, &n, from) < 0)
+	if (qu_files_list(b->theme_files, &ents, NULL, &n, from) < 0)
 		return 0;
 	/* a file added to the folder is a change too */
 	build_deps_add(&b->deps, from);
@@ -1040,6 +1077,43 @@ static int link_site(const struct qu_build *b, const char *skip)
 }
 
 /*
+ * A file of the search index the last site has with the same bytes: a
+ * sparse folder leaves it to the compose, a full one links it now.
+ */
+static void keep_search_file(const char *name, void *payload)
+{
+	struct qu_build *b = payload;
+
+	QU_VEC_GROW(b->search_kept, b->nsearch_kept, b->search_kept_alloc);
+	b->search_kept[b->nsearch_kept++] = qu_xstrdup(name);
+	if (!b->out.sparse && keep_page(b, name) < 0)
+		b->search_keep_failed = true;
+}
+
+/* The search index, OUT/_search/, into the folder being written. */
+static int write_search(struct qu_build *b, struct qu_buf *err)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < b->nsearch_kept; i++)
+		free(b->search_kept[i]);
+	b->nsearch_kept = 0;
+	b->search_keep_failed = false;
+	if (b->opts->memo && !b->memo)
+		b->memo = qu_search_memo_new();
+	r = qu_search_write(b->out.tmp, &b->site, &b->graph, b->opts->threads,
+			    b->memo, b->out_abs, keep_search_file, b, err);
+	if (!r && b->search_keep_failed) {
+		qu_buf_addf(err, "%s/_search: cannot link the last index",
+			    b->out.tmp);
+		r = -1;
+	}
+	b->stats.nsearch_kept = r ? 0 : b->nsearch_kept;
+	return r;
+}
+
+/*
  * Everything but the pages: the theme's static files, objects.inv,
  * sitemap.xml (with base_url) and the docs root's images and files.
  */
@@ -1098,8 +1172,7 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 		if (!kept) {
 			b->keep_search = false;
 			qu_rm_tree(to.buf);
-			r = qu_search_write(b->out.tmp, &b->site, &b->graph,
-					    b->opts->threads, err);
+			r = write_search(b, err);
 		}
 		qu_buf_fini(&from);
 		qu_buf_fini(&to);
@@ -1190,13 +1263,38 @@ static bool in_last_site(const struct qu_build *b, const char *out)
 	return r;
 }
 
-/* Which pages can be taken from the last site, from their fingerprints. */
+/* The output path of page @i, or past the pages, of an extra file. */
+static const char *out_of(const struct qu_build *b, size_t i)
+{
+	return i < b->site.npages ? b->site.pages[i].out
+				  : b->render.extras[i - b->site.npages].out;
+}
+
+/*
+ * The name of page or extra file @i in the cache's state: an extra's
+ * path ends in "/", as no page's does, so that it is never counted as a
+ * page (as SEARCH_STATE is not).
+ */
+static char *state_name(const struct qu_build *b, size_t i)
+{
+	struct qu_buf n = QU_BUF_INIT;
+
+	qu_buf_adds(&n, out_of(b, i));
+	if (i >= b->site.npages)
+		qu_buf_addc(&n, '/');
+	return qu_buf_detach(&n, NULL);
+}
+
+/*
+ * Which pages, and which extra files (the general index, 404.html,
+ * search.html), can be taken from the last site, from their fingerprints.
+ */
 static void decide_pages(struct qu_build *b)
 {
-	size_t i;
+	size_t i, n = b->site.npages + b->render.nextras;
 
-	b->keys = qu_xcalloc(b->site.npages + 1, sizeof(*b->keys));
-	b->keep = qu_xcalloc(b->site.npages + 1, sizeof(*b->keep));
+	b->keys = qu_xcalloc(n + 1, sizeof(*b->keys));
+	b->keep = qu_xcalloc(n + 1, sizeof(*b->keep));
 	if (!b->cache_dir)
 		return;
 	{
@@ -1206,8 +1304,9 @@ static void decide_pages(struct qu_build *b)
 		if (why && !b->stats.cache_note)
 			b->stats.cache_note = why;
 	}
-	build_keys(b->keys, &b->site, &b->graph, b->units, b->theme_files,
-		   b->theme, b->version, b->exe, &b->hist);
+	build_keys(b->keys, &b->site, &b->graph, b->units, b->render.extras,
+		   b->render.nextras, b->theme_files, b->theme, b->version,
+		   b->exe, &b->hist);
 	if (b->opts->nversions) {
 		/* the switcher links into every version's pages */
 		const struct qu_build_opts *o = b->opts;
@@ -1230,15 +1329,18 @@ static void decide_pages(struct qu_build *b)
 		}
 		vh = XXH3_64bits_digest(h);
 		XXH3_freeState(h);
-		for (i = 0; i < b->site.npages; i++)
+		/* every page and extra file shows the switcher */
+		for (i = 0; i < n; i++)
 			b->keys[i] ^= vh;
 	}
-	for (i = 0; i < b->site.npages; i++) {
+	for (i = 0; i < n; i++) {
+		char *name = state_name(b, i);
 		const struct build_page_state *ps =
-			build_cache_find(&b->cache, b->site.pages[i].out);
+			build_cache_find(&b->cache, name);
 
 		b->keep[i] = ps && ps->key == b->keys[i] &&
-			     in_last_site(b, b->site.pages[i].out);
+			     in_last_site(b, out_of(b, i));
+		free(name);
 	}
 	/* the search index reads every page: it changes with any of them */
 	b->search_key = XXH3_64bits(b->keys, b->site.npages * sizeof(*b->keys));
@@ -1261,10 +1363,11 @@ static size_t count_removed(const struct qu_build *b)
 	qsort(outs, b->site.npages, sizeof(char *), cmp_str);
 	for (i = 0; i < b->cache.npages; i++) {
 		const char *k = b->cache.pages[i].out;
+		size_t kl = strlen(k);
 
-		if (!strcmp(k, SEARCH_STATE))
+		/* the search index and the extra files are no pages */
+		if (kl && k[kl - 1] == '/')
 			continue;
-
 		if (!bsearch(&k, outs, b->site.npages, sizeof(char *),
 			     cmp_str))
 			n++;
@@ -1281,7 +1384,8 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 	int r;
 
 	memset(&next, 0, sizeof(next));
-	next.pages = qu_xcalloc(b->site.npages + 2, sizeof(*next.pages));
+	next.pages = qu_xcalloc(b->site.npages + b->render.nextras + 2,
+				sizeof(*next.pages));
 	next.npages = b->site.npages + 1;
 	next.pages[b->site.npages].out = qu_xstrdup(SEARCH_STATE);
 	/* an index left for qu_build_search() is not this site's */
@@ -1300,6 +1404,13 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 			qu_diag(&n->diags, d->id, d->path, d->line, d->col,
 				"%s", d->msg);
 		}
+	}
+	for (i = 0; i < b->render.nextras; i++) {
+		struct build_page_state *n = &next.pages[next.npages++];
+
+		n->out = state_name(b, b->site.npages + i);
+		n->key = b->keys[b->site.npages + i];
+		qu_diags_init(&n->diags);
 	}
 	r = build_cache_write(&next, b->cache_dir, b->out_abs, err);
 	build_cache_fini(&next);
@@ -1383,14 +1494,19 @@ static void write_stamp(struct qu_build *b)
 /* A sparse folder over the kept pages and index: the back tree composed. */
 static int compose(struct qu_build *b, struct qu_buf *err)
 {
-	const char **kept = qu_xcalloc(b->site.npages + 1, sizeof(char *));
+	size_t nout = b->site.npages + b->render.nextras;
+	const char **kept =
+		qu_xcalloc(nout + b->nsearch_kept + 1, sizeof(char *));
 	const char *dirs[] = {"_search"};
 	size_t i, n = 0;
 	int r;
 
-	for (i = 0; i < b->site.npages; i++)
+	for (i = 0; i < nout; i++)
 		if (b->keep[i])
-			kept[n++] = b->site.pages[i].out;
+			kept[n++] = out_of(b, i);
+	/* the search index's files it wrote with the same bytes */
+	for (i = 0; i < b->nsearch_kept; i++)
+		kept[n++] = b->search_kept[i];
 	r = qu_out_compose(&b->out, kept, n, dirs, b->keep_search ? 1 : 0,
 			   NULL, err);
 	free(kept);
@@ -1517,6 +1633,7 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 
 	if (!b->search_pending)
 		return 0;
+	b->tp = now();
 	qu_out_fini(&b->out);
 	if (b->cache_dir)
 		build_back_path(&back, b->cache_dir, b->out_abs);
@@ -1528,16 +1645,18 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 		qu_buf_addf(err, "%s: cannot link the site", b->out.tmp);
 		goto out;
 	}
-	if (qu_search_write(b->out.tmp, &b->site, &b->graph, b->opts->threads,
-			    err) < 0)
+	if (write_search(b, err) < 0)
 		goto out;
+	phase(b, "index");
 	b->search_pending = false;
 	if (b->out.sparse &&
-	    qu_out_compose(&b->out, NULL, 0, all, 1, "_search", err) < 0)
+	    qu_out_compose(&b->out, (const char *const *)b->search_kept,
+			   b->nsearch_kept, all, 1, "_search", err) < 0)
 		goto out;
 	if ((b->cache_dir && save_state(b, err) < 0) ||
 	    qu_out_commit(&b->out, err) < 0)
 		goto out;
+	phase(b, "swap");
 	r = 1;
 out:
 	qu_buf_fini(&back);
@@ -1615,6 +1734,11 @@ void qu_build_free(struct qu_build *b)
 	free(b->src_paths);
 	free(b->keys);
 	free(b->keep);
+	qu_search_memo_free(b->memo);
+	qu_graph_memo_free(b->gmemo);
+	for (i = 0; i < b->nsearch_kept; i++)
+		free(b->search_kept[i]);
+	free(b->search_kept);
 	free(b->st);
 	free(b->st_ok);
 	free(b->dirty);

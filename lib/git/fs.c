@@ -150,14 +150,17 @@ out:
 	return r;
 }
 
-static int gfs_list(void *ctx, char ***names, size_t *n, const char *dir)
+static int gfs_list(void *ctx, char ***names, enum qu_fkind **kinds,
+		    size_t *n, const char *dir)
 {
 	const struct gfs *g = ctx;
 	struct qu_buf p = QU_BUF_INIT;
-	size_t i, alloc = 0;
+	size_t i, alloc = 0, kalloc = 0;
 	int r = -1;
 
 	*names = NULL;
+	if (kinds)
+		*kinds = NULL;
 	*n = 0;
 	if (norm(&p, dir) < 0 || !is_dir(g, p.buf)) {
 		errno = find(g, p.buf) ? ENOTDIR : ENOENT;
@@ -174,6 +177,15 @@ static int gfs_list(void *ctx, char ***names, size_t *n, const char *dir)
 		if (*n && strlen((*names)[*n - 1]) == l &&
 		    !strncmp((*names)[*n - 1], name, l))
 			continue;
+		if (kinds) {
+			size_t k = *n;
+
+			QU_VEC_GROW(*kinds, k, kalloc);
+			/* a path going on below the name is a folder's */
+			(*kinds)[*n] = name[l]	       ? QU_FK_DIR
+				       : g->v[i].target ? QU_FK_LINK
+							: QU_FK_FILE;
+		}
 		QU_VEC_GROW(*names, *n, alloc);
 		(*names)[(*n)++] = qu_xstrndup(name, l);
 	}

@@ -159,6 +159,8 @@ typedef void (*qu_graph_run_fn)(void *payload, const char *text, size_t len);
  *	reference can become a link: the text outside code, headings,
  *	links and raw HTML, as the stage that renders it reads it
  * @ctx: passed to @runs first
+ * @memo: what earlier builds' comments named, used and brought up to
+ *	date; NULL to read every comment
  *
  * The graph knows no markup: the markup's own reader (lib/markdown's
  * qu_md_runs()) tells it where references may be, so "Referenced by"
@@ -168,7 +170,33 @@ struct qu_graph_reader {
 	void (*runs)(void *ctx, const char *text, size_t len, bool comment,
 		     qu_graph_run_fn fn, void *payload);
 	void *ctx;
+	struct qu_graph_memo *memo;
 };
+
+/**
+ * struct qu_graph_memo - the references comments make, kept between builds
+ *
+ * What an item's comment names depends on its text alone, so it is kept
+ * by the content of the item's unit: a later build with the same reader
+ * (quire serve's next rebuild) resolves those names again, against its own
+ * graph, without reading the comments' markup again. Set as a reader's
+ * @memo; a memo holds what one reader found and must not be given to a
+ * reader that reads differently.
+ */
+struct qu_graph_memo;
+
+/**
+ * qu_graph_memo_new() - an empty memo
+ *
+ * Return: the memo; free it with qu_graph_memo_free().
+ */
+struct qu_graph_memo *qu_graph_memo_new(void);
+
+/**
+ * qu_graph_memo_free() - free a memo
+ * @m: the memo, or NULL
+ */
+void qu_graph_memo_free(struct qu_graph_memo *m);
 
 /**
  * qu_graph_build() - place the items, index the symbols, count references

@@ -6,7 +6,9 @@
  * on the thread pool, one result list per page merged in page order. The
  * markup's reader (struct qu_graph_reader) gives the runs of text where
  * its renderer draws links, so code, headings and links are skipped
- * exactly as the pages skip them.
+ * exactly as the pages skip them. With a memo, what an item's comment
+ * names is taken from an earlier build (keyed by the unit's content) and
+ * only resolved: the markup of unchanged comments is not read again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +20,95 @@ struct found {
 	struct qu_referrer from;
 };
 
+/* one name a comment makes, as the memo keeps it */
+struct mref {
+	enum qu_ref_kind kind;
+	char *name;
+	size_t nlen;
+	char *member;
+	size_t mlen;
+	bool amp;
+};
+
+/* what one item's comment names: its unit's content hash, its index */
+struct memo_item {
+	char key[sizeof(struct qu_hash128) + sizeof(uint32_t)];
+	struct mref *v;
+	size_t n;
+	size_t alloc;
+	uint64_t gen;
+};
+
+struct qu_graph_memo {
+	struct qu_map items;
+	uint64_t gen;
+};
+
 struct page_refs {
 	struct found *v;
 	size_t n;
 	size_t alloc;
+	/* with a memo: the items read anew, and those taken from it */
+	struct memo_item **fresh;
+	size_t nfresh;
+	size_t afresh;
+	struct memo_item **hits;
+	size_t nhits;
+	size_t ahits;
 };
+
+struct qu_graph_memo *qu_graph_memo_new(void)
+{
+	struct qu_graph_memo *m = qu_xcalloc(1, sizeof(*m));
+
+	qu_map_init(&m->items);
+	return m;
+}
+
+static void item_free(struct memo_item *mi)
+{
+	size_t i;
+
+	for (i = 0; i < mi->n; i++) {
+		free(mi->v[i].name);
+		free(mi->v[i].member);
+	}
+	free(mi->v);
+	free(mi);
+}
+
+void qu_graph_memo_free(struct qu_graph_memo *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->items.cap; i++)
+		if (m->items.slots[i].key)
+			item_free(m->items.slots[i].value);
+	qu_map_fini(&m->items);
+	free(m);
+}
+
+static void memo_key(char *key, const struct qu_unit *u, uint32_t item)
+{
+	memcpy(key, &u->hash, sizeof(u->hash));
+	memcpy(key + sizeof(u->hash), &item, sizeof(item));
+}
+
+static void record(struct memo_item *mi, const struct qu_ref *r)
+{
+	struct mref *m;
+
+	QU_VEC_GROW(mi->v, mi->n, mi->alloc);
+	m = &mi->v[mi->n++];
+	m->kind = r->kind;
+	m->name = r->name ? qu_xstrndup(r->name, r->nlen) : NULL;
+	m->nlen = r->nlen;
+	m->member = r->member ? qu_xstrndup(r->member, r->mlen) : NULL;
+	m->mlen = r->mlen;
+	m->amp = r->amp;
+}
 
 struct scan_ctx {
 	struct qu_graph *g;
@@ -36,7 +122,22 @@ struct run_ctx {
 	struct page_refs *pr;
 	const struct qu_from *from;
 	bool comment;
+	struct memo_item *rec;
 };
+
+/* A reference found: resolved, and kept when it names another symbol. */
+static void found(const struct run_ctx *c, const struct qu_ref *r)
+{
+	uint32_t s = qu_graph_resolve(c->g, r, c->from, NULL);
+
+	if (s == QU_NONE || s == c->from->sym)
+		return;
+	QU_VEC_GROW(c->pr->v, c->pr->n, c->pr->alloc);
+	c->pr->v[c->pr->n].target = s;
+	c->pr->v[c->pr->n].from.page = c->from->page;
+	c->pr->v[c->pr->n].from.sym = c->from->sym;
+	c->pr->n++;
+}
 
 /* One run the markup's reader found: the scanner's references in it. */
 static void on_run(void *payload, const char *t, size_t len)
@@ -46,24 +147,18 @@ static void on_run(void *payload, const char *t, size_t len)
 	size_t pos = 0;
 
 	while (qu_graph_scan(&r, t, len, pos, c->comment)) {
-		uint32_t s = qu_graph_resolve(c->g, &r, c->from, NULL);
-
 		pos = r.end;
-		if (s == QU_NONE || s == c->from->sym)
-			continue;
-		QU_VEC_GROW(c->pr->v, c->pr->n, c->pr->alloc);
-		c->pr->v[c->pr->n].target = s;
-		c->pr->v[c->pr->n].from.page = c->from->page;
-		c->pr->v[c->pr->n].from.sym = c->from->sym;
-		c->pr->n++;
+		if (c->rec)
+			record(c->rec, &r);
+		found(c, &r);
 	}
 }
 
 static void scan_text(const struct scan_ctx *sc, struct page_refs *pr,
 		      const char *t, size_t len, bool comment,
-		      const struct qu_from *from)
+		      const struct qu_from *from, struct memo_item *rec)
 {
-	struct run_ctx c = {sc->g, pr, from, comment};
+	struct run_ctx c = {sc->g, pr, from, comment, rec};
 	struct qu_ref r;
 
 	/* most texts name nothing: no need to ask the reader */
@@ -76,6 +171,42 @@ static void scan_text(const struct scan_ctx *sc, struct page_refs *pr,
  * One page's references, into the page's own list: the pool runs pages in
  * any order, the merge below restores page order.
  */
+/*
+ * An item's references from the memo, resolved in the order its comment
+ * makes them (true); else a new entry for @rec, to fill while reading.
+ * The memo is only read here, on the workers; graph_count_refs() files
+ * the new entries and marks the used ones afterwards, on one thread.
+ */
+static bool from_memo(const struct scan_ctx *c, struct page_refs *pr,
+		      const struct qu_placed *pl, const struct qu_from *from,
+		      struct memo_item **rec)
+{
+	char key[sizeof(((struct memo_item *)0)->key)];
+	struct memo_item *mi;
+	struct run_ctx rc = {c->g, pr, from, true, NULL};
+	size_t k;
+
+	memo_key(key, &c->g->units[pl->unit], pl->item);
+	mi = qu_map_get(&c->rd->memo->items, key, sizeof(key));
+	if (!mi) {
+		*rec = qu_xcalloc(1, sizeof(**rec));
+		memcpy((*rec)->key, key, sizeof(key));
+		QU_VEC_GROW(pr->fresh, pr->nfresh, pr->afresh);
+		pr->fresh[pr->nfresh++] = *rec;
+		return false;
+	}
+	for (k = 0; k < mi->n; k++) {
+		const struct mref *m = &mi->v[k];
+		struct qu_ref r = {m->kind, 0,	     0,	      m->name,
+				   m->nlen, m->member, m->mlen, m->amp};
+
+		found(&rc, &r);
+	}
+	QU_VEC_GROW(pr->hits, pr->nhits, pr->ahits);
+	pr->hits[pr->nhits++] = mi;
+	return true;
+}
+
 static void scan_page(struct qu_job *job, size_t p, void *payload)
 {
 	struct scan_ctx *c = payload;
@@ -90,29 +221,33 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
 		struct qu_from from = {(uint32_t)p, NULL, QU_NONE};
 
 		if (part->kind == QU_PART_MARKDOWN) {
-			scan_text(c, pr, part->text, part->len, false, &from);
+			scan_text(c, pr, part->text, part->len, false, &from,
+				  NULL);
 			continue;
 		}
 		for (j = g->part_start[p][k]; j < g->part_start[p][k + 1];
 		     j++) {
 			const struct qu_placed *pl = &g->placed[j];
 			const struct qu_item *it;
+			struct memo_item *rec = NULL;
 
 			if (!pl->home)
 				continue;
 			it = &g->units[pl->unit].items[pl->item];
 			from.file = g->units[pl->unit].path;
 			from.sym = pl->sym;
+			if (c->rd->memo && from_memo(c, pr, pl, &from, &rec))
+				continue;
 			scan_text(c, pr, it->brief, strlen(it->brief), true,
-				  &from);
+				  &from, rec);
 			for (i = 0; i < it->nparams; i++)
 				scan_text(c, pr, it->params[i].desc,
 					  strlen(it->params[i].desc), true,
-					  &from);
+					  &from, rec);
 			for (i = 0; i < it->nsections; i++)
 				scan_text(c, pr, it->sections[i].body,
 					  strlen(it->sections[i].body), true,
-					  &from);
+					  &from, rec);
 		}
 	}
 }
@@ -121,6 +256,52 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
  * Referrers sort by page, then by item, so "Referenced by" reads in site
  * order and duplicates become neighbours.
  */
+/*
+ * File the entries the pages read anew, mark the ones they took, and
+ * forget the rest (sources changed or gone), in page order.
+ */
+static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
+			size_t np)
+{
+	struct qu_map keep;
+	size_t p, i;
+
+	m->gen++;
+	for (p = 0; p < np; p++) {
+		for (i = 0; i < pp[p].nhits; i++)
+			pp[p].hits[i]->gen = m->gen;
+		for (i = 0; i < pp[p].nfresh; i++) {
+			struct memo_item *mi = pp[p].fresh[i];
+			void **slot = qu_map_slot(&m->items, mi->key,
+						  sizeof(mi->key));
+
+			/* two files with the same bytes: one entry */
+			if (*slot) {
+				item_free(mi);
+				((struct memo_item *)*slot)->gen = m->gen;
+				continue;
+			}
+			mi->gen = m->gen;
+			*slot = mi;
+		}
+		free(pp[p].hits);
+		free(pp[p].fresh);
+	}
+	qu_map_init(&keep);
+	for (i = 0; i < m->items.cap; i++) {
+		struct memo_item *mi = m->items.slots[i].value;
+
+		if (!m->items.slots[i].key)
+			continue;
+		if (mi->gen != m->gen)
+			item_free(mi);
+		else
+			*qu_map_slot(&keep, mi->key, sizeof(mi->key)) = mi;
+	}
+	qu_map_fini(&m->items);
+	m->items = keep;
+}
+
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct qu_referrer *x = a, *y = b;
@@ -141,6 +322,8 @@ void graph_count_refs(struct qu_graph *g, const struct qu_graph_reader *rd,
 
 	c.per_page = qu_xcalloc(np ? np : 1, sizeof(*c.per_page));
 	qu_pool_run(threads, np, scan_page, &c);
+	if (rd->memo)
+		memo_update(rd->memo, c.per_page, np);
 	for (p = 0; p < np; p++)
 		for (i = 0; i < c.per_page[p].n; i++) {
 			g->syms[c.per_page[p].v[i].target].nrefs++;

@@ -134,53 +134,96 @@ static const struct qu_item *doc_item(const struct search_index *x,
 	return &x->g->units[d->unit].items[d->item];
 }
 
+/* The parts whose text tok_page() reads. */
+static bool part_has_words(const struct qu_part *pt)
+{
+	return pt->kind == QU_PART_MARKDOWN || pt->kind == QU_PART_RST;
+}
+
+static void tok_page(struct tok_ctx *t, const struct qu_page *p)
+{
+	size_t k;
+
+	field(t, p->title, W_TITLE, W_TITLE, SEARCH_FLAG_TITLE);
+	for (k = 0; k < p->nheadings; k++)
+		field(t, p->headings[k].text, W_HEAD, W_HEAD,
+		      SEARCH_FLAG_TITLE);
+	for (k = 0; k < p->nparts; k++) {
+		const struct qu_part *pt = &p->parts[k];
+
+		/* a reST page's words are found among its markup */
+		if (part_has_words(pt))
+			field_n(t, pt->text, pt->len, W_BODY);
+	}
+}
+
+/*
+ * What tok_page() reads, hashed: a page's key in the memo. Each string
+ * ends in a NUL, a byte no text holds, so that no two pages' texts run
+ * together alike.
+ */
+static struct qu_hash128 page_key(const struct qu_page *p)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	struct qu_hash128 h;
+	size_t k;
+
+	qu_buf_adds(&b, "page");
+	qu_buf_addc(&b, 0);
+	if (p->title)
+		qu_buf_adds(&b, p->title);
+	qu_buf_addc(&b, 0);
+	for (k = 0; k < p->nheadings; k++) {
+		if (p->headings[k].text)
+			qu_buf_adds(&b, p->headings[k].text);
+		qu_buf_addc(&b, 0);
+	}
+	qu_buf_addc(&b, 1);
+	for (k = 0; k < p->nparts; k++)
+		if (part_has_words(&p->parts[k])) {
+			qu_buf_add(&b, p->parts[k].text, p->parts[k].len);
+			qu_buf_addc(&b, 0);
+		}
+	h = qu_hash128(b.buf, b.len);
+	qu_buf_fini(&b);
+	return h;
+}
+
+static void tok_item(struct tok_ctx *t, const struct qu_item *it)
+{
+	size_t k;
+
+	if (it->kind == QU_KIND_DOC)
+		field(t, it->name, W_TITLE, W_TITLE, SEARCH_FLAG_TITLE);
+	else
+		field(t, it->name, W_NAME, W_NAME_PART, SEARCH_FLAG_TITLE);
+	field(t, it->brief, W_BRIEF, W_BRIEF, 0);
+	for (k = 0; k < it->nparams; k++) {
+		field(t, it->params[k].name, W_PARAM, W_PARAM,
+		      SEARCH_FLAG_TITLE);
+		field(t, it->params[k].desc, W_BODY, W_BODY, 0);
+	}
+	for (k = 0; k < it->nsections; k++) {
+		const char *title = it->sections[k].title;
+
+		if (strcmp(title, "Description") && strcmp(title, "Return") &&
+		    strcmp(title, "Context"))
+			field(t, title, W_HEAD, W_HEAD, SEARCH_FLAG_TITLE);
+		field(t, it->sections[k].body, W_BODY, W_BODY, 0);
+	}
+	field(t, it->exported, W_BODY, W_BODY, 0);
+}
+
 static void tokenize_doc(struct search_index *x, struct chunk *c, size_t i)
 {
 	const struct search_doc *d = &x->docs[i];
-	const struct qu_page *p = &x->site->pages[d->page];
 	struct tok_ctx t = {c, NULL, 0, 0, 0, 0, 0, 0};
-	size_t k;
 
 	qu_map_reset(&c->map);
-	if (d->kind == SEARCH_KIND_PAGE) {
-		field(&t, p->title, W_TITLE, W_TITLE, SEARCH_FLAG_TITLE);
-		for (k = 0; k < p->nheadings; k++)
-			field(&t, p->headings[k].text, W_HEAD, W_HEAD,
-			      SEARCH_FLAG_TITLE);
-		for (k = 0; k < p->nparts; k++) {
-			const struct qu_part *pt = &p->parts[k];
-
-			/* a reST page's words are found among its markup */
-			if (pt->kind == QU_PART_MARKDOWN ||
-			    pt->kind == QU_PART_RST)
-				field_n(&t, pt->text, pt->len, W_BODY);
-		}
-	} else {
-		const struct qu_item *it = doc_item(x, d);
-
-		if (it->kind == QU_KIND_DOC)
-			field(&t, it->name, W_TITLE, W_TITLE,
-			      SEARCH_FLAG_TITLE);
-		else
-			field(&t, it->name, W_NAME, W_NAME_PART,
-			      SEARCH_FLAG_TITLE);
-		field(&t, it->brief, W_BRIEF, W_BRIEF, 0);
-		for (k = 0; k < it->nparams; k++) {
-			field(&t, it->params[k].name, W_PARAM, W_PARAM,
-			      SEARCH_FLAG_TITLE);
-			field(&t, it->params[k].desc, W_BODY, W_BODY, 0);
-		}
-		for (k = 0; k < it->nsections; k++) {
-			const char *title = it->sections[k].title;
-
-			if (strcmp(title, "Description") &&
-			    strcmp(title, "Return") && strcmp(title, "Context"))
-				field(&t, title, W_HEAD, W_HEAD,
-				      SEARCH_FLAG_TITLE);
-			field(&t, it->sections[k].body, W_BODY, W_BODY, 0);
-		}
-		field(&t, it->exported, W_BODY, W_BODY, 0);
-	}
+	if (d->kind == SEARCH_KIND_PAGE)
+		tok_page(&t, &x->site->pages[d->page]);
+	else
+		tok_item(&t, doc_item(x, d));
 	x->docs[i].len = t.len;
 	x->dterms[i] = t.v;
 	x->ndterms[i] = t.n;
@@ -274,6 +317,45 @@ static bool name_is(const struct search_index *x, uint32_t doc,
 	return !name[len];
 }
 
+/* Put @p among the best few of @v (by cmp_score), @n of them so far. */
+static void best_add(const struct search_posting **v, uint32_t *n,
+		     const struct search_posting *p)
+{
+	uint32_t k = *n;
+
+	if (k == SEARCH_TOP) {
+		if (cmp_score(p, v[k - 1]) >= 0)
+			return;
+		k--;
+	} else {
+		(*n)++;
+	}
+	for (; k > 0 && cmp_score(p, v[k - 1]) < 0; k--)
+		v[k] = v[k - 1];
+	v[k] = p;
+}
+
+/*
+ * The top few of a scored list, as a walk of it sorted by cmp_score
+ * would pick them: the title hits (named ones first), then the rest.
+ */
+static void top_few(struct search_term *t)
+{
+	const struct search_posting *hit[SEARCH_TOP], *rest[SEARCH_TOP];
+	uint32_t nhit = 0, nrest = 0, k;
+
+	for (k = 0; k < t->npost; k++)
+		if (t->post[k].score & 4096)
+			best_add(hit, &nhit, &t->post[k]);
+		else
+			best_add(rest, &nrest, &t->post[k]);
+	t->ntop = 0;
+	for (k = 0; k < nhit; k++)
+		t->top[t->ntop++] = hit[k]->doc;
+	for (k = 0; k < nrest && t->ntop < SEARCH_TOP; k++)
+		t->top[t->ntop++] = rest[k]->doc;
+}
+
 /*
  * Score one term's postings (BM25 over the weighted frequencies), keep
  * the best MAX_POSTINGS (documents named by the term first, so a
@@ -302,6 +384,15 @@ static void score(struct search_term *t, const struct search_index *x,
 			q = 4095;
 		p->score = (uint32_t)q | (p->flag ? 4096 : 0);
 		p->exact = p->flag && name_is(x, p->doc, t->term, t->len);
+	}
+	/*
+	 * Postings come in document order; a list short enough to keep
+	 * whole stays in it, and only its top few need ranking (a sort of
+	 * every list took most of the index's time)
+	 */
+	if (t->npost <= MAX_POSTINGS) {
+		top_few(t);
+		return;
 	}
 	qsort(t->post, t->npost, sizeof(*t->post), cmp_score);
 	if (t->npost > MAX_POSTINGS)
@@ -445,8 +536,264 @@ static void list_docs(struct search_index *x)
 	}
 }
 
+/*
+ * The memo's way (quire serve): the documents' terms are taken from the
+ * memo by their unit's or page's content, and only what it lacks is
+ * tokenized (on the pool, then numbered in its dictionary in order). The
+ * postings are then gathered by term number, in document order, with no
+ * hashing: the same postings, scores and sorted terms the slices give.
+ */
+
+/* an entry the memo lacks: a unit's items, or a page */
+struct fill {
+	struct qu_hash128 key;
+	const struct qu_unit *unit;
+	const struct qu_page *page;
+	struct chunk c;
+	struct search_dterm **v;
+	uint32_t *n;
+	uint32_t *len;
+	uint32_t ndocs;
+};
+
+static void fill_one(struct qu_job *job, size_t i, void *payload)
+{
+	struct fill *f = &((struct fill *)payload)[i];
+	uint32_t k;
+
+	(void)job;
+	qu_arena_init(&f->c.arena);
+	qu_map_init(&f->c.map);
+	qu_map_init(&f->c.intern);
+	f->ndocs = f->unit ? (uint32_t)f->unit->nitems : 1;
+	f->v = qu_xcalloc(f->ndocs + 1, sizeof(*f->v));
+	f->n = qu_xcalloc(f->ndocs + 1, sizeof(*f->n));
+	f->len = qu_xcalloc(f->ndocs + 1, sizeof(*f->len));
+	for (k = 0; k < f->ndocs; k++) {
+		struct tok_ctx t = {&f->c, NULL, 0, 0, 0, 0, 0, 0};
+
+		qu_map_reset(&f->c.map);
+		if (f->unit)
+			tok_item(&t, &f->unit->items[k]);
+		else
+			tok_page(&t, f->page);
+		f->v[k] = t.v;
+		f->n[k] = t.n;
+		f->len[k] = t.len;
+	}
+	qu_map_fini(&f->c.map);
+	qu_map_fini(&f->c.intern);
+}
+
+/* Number a filled entry's terms into the memo, which then owns it. */
+static struct memo_entry *fill_done(struct qu_search_memo *m,
+				    struct fill *f)
+{
+	struct memo_entry *e = qu_xcalloc(1, sizeof(*e));
+	uint32_t k, j, total = 0;
+
+	for (k = 0; k < f->ndocs; k++)
+		total += f->n[k];
+	e->key = f->key;
+	e->ndocs = f->ndocs;
+	e->gen = m->gen;
+	e->start = qu_xcalloc(f->ndocs + 1, sizeof(*e->start));
+	e->len = qu_xcalloc(f->ndocs + 1, sizeof(*e->len));
+	e->terms = qu_xcalloc(total + 1, sizeof(*e->terms));
+	for (total = k = 0; k < f->ndocs; k++) {
+		e->start[k] = total;
+		e->len[k] = f->len[k];
+		for (j = 0; j < f->n[k]; j++) {
+			const struct search_dterm *d = &f->v[k][j];
+			struct memo_dterm *t = &e->terms[total++];
+
+			t->id = memo_intern(m, d->term, d->len);
+			t->tf = d->tf;
+			t->flags = d->flags;
+		}
+		free(f->v[k]);
+	}
+	e->start[f->ndocs] = total;
+	free(f->v);
+	free(f->n);
+	free(f->len);
+	qu_arena_fini(&f->c.arena);
+	memo_add(m, e);
+	return e;
+}
+
+/* where a document's terms are: an entry, and which of its documents */
+struct where {
+	struct memo_entry *e;
+	uint32_t k;
+};
+
+/*
+ * The entry of every document, and the entries the memo lacks made:
+ * @eu (by unit) and @ep (by page) end up holding every entry used.
+ */
+static void find_entries(struct search_index *x, unsigned threads,
+			 struct qu_search_memo *m, struct memo_entry **eu,
+			 struct memo_entry **ep)
+{
+	const struct qu_graph *g = x->g;
+	const struct qu_site *site = x->site;
+	size_t nmax = site->npages + g->nunits + 1, nf = 0, i;
+	struct fill *fills = qu_xcalloc(nmax, sizeof(*fills));
+	/* per unit, then per page: 1 + its fill, until the entry exists */
+	uint32_t *which = qu_xcalloc(nmax, sizeof(*which));
+	struct qu_map pending;
+
+	qu_map_init(&pending);
+	for (i = 0; i < x->ndocs; i++) {
+		const struct search_doc *d = &x->docs[i];
+		bool page = d->kind == SEARCH_KIND_PAGE;
+		size_t slot = page ? g->nunits + d->page : d->unit;
+		struct memo_entry **to = page ? &ep[d->page] : &eu[d->unit];
+		struct qu_hash128 key;
+		void **pf;
+
+		if (*to || which[slot])
+			continue;
+		key = page ? page_key(&site->pages[d->page])
+			   : g->units[d->unit].hash;
+		if ((*to = memo_find(m, key))) {
+			(*to)->gen = m->gen;
+			continue;
+		}
+		/* two files with the same bytes share their entry */
+		fills[nf].key = key;
+		pf = qu_map_slot(&pending, (const char *)&fills[nf].key,
+				 sizeof(key));
+		if (!*pf) {
+			if (page)
+				fills[nf].page = &site->pages[d->page];
+			else
+				fills[nf].unit = &g->units[d->unit];
+			*pf = (void *)(uintptr_t)++nf;
+		}
+		which[slot] = (uint32_t)(uintptr_t)*pf;
+	}
+	qu_map_fini(&pending);
+	qu_pool_run(threads, nf, fill_one, fills);
+	{
+		struct memo_entry **made = qu_xcalloc(nf + 1, sizeof(*made));
+
+		for (i = 0; i < nf; i++)
+			made[i] = fill_done(m, &fills[i]);
+		for (i = 0; i < g->nunits; i++)
+			if (which[i])
+				eu[i] = made[which[i] - 1];
+		for (i = 0; i < site->npages; i++)
+			if (which[g->nunits + i])
+				ep[i] = made[which[g->nunits + i] - 1];
+		free(made);
+	}
+	free(which);
+	free(fills);
+}
+
+struct score_run {
+	struct search_index *x;
+	double avgdl;
+};
+
+#define SCORE_CHUNK 1024
+
+static void score_chunk(struct qu_job *job, size_t i, void *payload)
+{
+	struct score_run *r = payload;
+	size_t k, end = (i + 1) * SCORE_CHUNK;
+
+	(void)job;
+	if (end > r->x->nterms)
+		end = r->x->nterms;
+	for (k = i * SCORE_CHUNK; k < end; k++)
+		score(r->x->terms[k], r->x, r->avgdl);
+}
+
+static void build_from_memo(struct search_index *x, unsigned threads,
+			    struct qu_search_memo *m)
+{
+	const struct qu_graph *g = x->g;
+	struct memo_entry **eu = qu_xcalloc(g->nunits + 1, sizeof(*eu));
+	struct memo_entry **ep =
+		qu_xcalloc(x->site->npages + 1, sizeof(*ep));
+	struct where *w = qu_xcalloc(x->ndocs + 1, sizeof(*w));
+	uint32_t *count, *at;
+	size_t i, j, n = 0, total = 0;
+	struct score_run sr = {x, 1};
+	double sum = 0;
+
+	m->gen++;
+	find_entries(x, threads, m, eu, ep);
+	count = qu_xcalloc(m->nwords + 1, sizeof(*count));
+	at = qu_xcalloc(m->nwords + 1, sizeof(*at));
+	for (i = 0; i < x->ndocs; i++) {
+		const struct search_doc *d = &x->docs[i];
+
+		if (d->kind == SEARCH_KIND_PAGE)
+			w[i].e = ep[d->page];
+		else {
+			w[i].e = eu[d->unit];
+			w[i].k = d->item;
+		}
+		x->docs[i].len = w[i].e->len[w[i].k];
+		for (j = w[i].e->start[w[i].k]; j < w[i].e->start[w[i].k + 1];
+		     j++)
+			count[w[i].e->terms[j].id]++;
+	}
+	for (i = 0; i < m->nwords; i++)
+		if (count[i]) {
+			n++;
+			total += count[i];
+		}
+	x->tstore = qu_xcalloc(n + 1, sizeof(*x->tstore));
+	x->pstore = qu_xcalloc(total + 1, sizeof(*x->pstore));
+	x->terms = qu_xcalloc(n + 1, sizeof(*x->terms));
+	for (total = i = 0; i < m->nwords; i++) {
+		struct search_term *t;
+
+		if (!count[i])
+			continue;
+		t = &x->tstore[x->nterms];
+		t->term = m->word[i];
+		t->len = m->wlen[i];
+		t->post = x->pstore + total;
+		total += count[i];
+		at[i] = (uint32_t)x->nterms;
+		x->terms[x->nterms++] = t;
+	}
+	for (i = 0; i < x->ndocs; i++)
+		for (j = w[i].e->start[w[i].k]; j < w[i].e->start[w[i].k + 1];
+		     j++) {
+			const struct memo_dterm *dt = &w[i].e->terms[j];
+			struct search_term *t = &x->tstore[at[dt->id]];
+			struct search_posting *p = &t->post[t->npost++];
+
+			p->doc = (uint32_t)i;
+			p->tf = dt->tf;
+			p->flag = (dt->flags & SEARCH_FLAG_TITLE) != 0;
+		}
+	for (i = 0; i < x->ndocs; i++)
+		sum += x->docs[i].len;
+	sr.avgdl = x->ndocs ? sum / (double)x->ndocs : 1;
+	if (sr.avgdl < 1)
+		sr.avgdl = 1;
+	qu_pool_run(threads, (x->nterms + SCORE_CHUNK - 1) / SCORE_CHUNK,
+		    score_chunk, &sr);
+	qsort(x->terms, x->nterms, sizeof(*x->terms), cmp_term);
+	memo_sweep(m);
+	free(count);
+	free(at);
+	free(w);
+	free(eu);
+	free(ep);
+}
+
 void search_build(struct search_index *x, const struct qu_site *site,
-		  const struct qu_graph *g, unsigned threads)
+		  const struct qu_graph *g, unsigned threads,
+		  struct qu_search_memo *memo)
 {
 	struct tok_run tr;
 	struct merge_run mr;
@@ -458,6 +805,10 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	x->g = g;
 	qu_arena_init(&x->arena);
 	list_docs(x);
+	if (memo) {
+		build_from_memo(x, threads, memo);
+		return;
+	}
 	x->dterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->dterms));
 	x->ndterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->ndterms));
 
@@ -527,6 +878,8 @@ void search_fini(struct search_index *x)
 	size_t i;
 
 	free(x->terms);
+	free(x->tstore);
+	free(x->pstore);
 	free(x->docs);
 	for (i = 0; i < x->narenas; i++)
 		qu_arena_fini(&x->arenas[i]);

@@ -54,20 +54,62 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 			void *payload);
 
 /**
+ * struct qu_search_memo - what an index keeps for the next one
+ *
+ * The terms of every document it read, numbered in one dictionary and
+ * keyed by the content of their unit (or page). Given to the next
+ * qu_search_write() (quire serve keeps it between rebuilds), it spares
+ * tokenizing what did not change. Content-keyed, it is never stale: the
+ * index written is byte for byte the one written without it.
+ */
+struct qu_search_memo;
+
+/**
+ * qu_search_memo_new() - an empty memo
+ *
+ * Return: the memo; free it with qu_search_memo_free().
+ */
+struct qu_search_memo *qu_search_memo_new(void);
+
+/**
+ * qu_search_memo_free() - free a memo
+ * @m: the memo, or NULL
+ */
+void qu_search_memo_free(struct qu_search_memo *m);
+
+/**
+ * typedef qu_search_keep_fn - a file the index leaves as it was
+ * @name: the file, relative to the site ("_search/t/3.js")
+ * @payload: the caller's context
+ *
+ * The file was not written: the last site has it with the same bytes,
+ * and the caller takes it from there.
+ */
+typedef void (*qu_search_keep_fn)(const char *name, void *payload);
+
+/**
  * qu_search_write() - write the index of a site under DIR/_search/
  * @dir: the site's folder (the temporary one the build writes into)
  * @site: the site
  * @g: its graph
  * @threads: worker threads (0: one per processor); the bytes written do
  *	not depend on it
+ * @memo: the terms the last index read, updated for the next; or NULL
+ * @last: the last site's folder, or NULL: a file it holds with the very
+ *	bytes this index has for it is left out of @dir and given to @keep
+ * @keep: called in order for each file left out; NULL only without @last
+ * @payload: passed to @keep
  * @err: receives a one-line message on failure
  *
  * Writes DIR/_search/index.js (the manifest), DIR/_search/t/N.js (the
- * term shards) and DIR/_search/d/N.js (the document shards).
+ * term shards) and DIR/_search/d/N.js (the document shards), but for
+ * those given to @keep: after an edit, a few of a large site's.
+ * Context: @memo is not thread-safe; one write at a time.
  * Return: 0, or -1 when a file cannot be written (message in @err).
  */
 int qu_search_write(const char *dir, const struct qu_site *site,
 		    const struct qu_graph *g, unsigned threads,
-		    struct qu_buf *err);
+		    struct qu_search_memo *memo, const char *last,
+		    qu_search_keep_fn keep, void *payload, struct qu_buf *err);
 
 #endif /* QU_SEARCH_SEARCH_H */

@@ -99,6 +99,8 @@ struct search_term {
  * @arena: owns the documents' strings
  * @arenas: own the terms' strings and structs
  * @narenas: how many
+ * @tstore: the terms, when gathered from a memo (memo.c)
+ * @pstore: their postings, likewise
  */
 struct search_index {
 	const struct qu_site *site;
@@ -112,14 +114,68 @@ struct search_index {
 	struct qu_arena arena;
 	struct qu_arena *arenas;
 	size_t narenas;
+	struct search_term *tstore;
+	struct search_posting *pstore;
 };
+
+/**
+ * struct memo_dterm - one distinct term of a remembered document
+ * @id: the term's number in the memo's dictionary
+ * @tf: its weighted frequency
+ * @flags: SEARCH_FLAG_*
+ */
+struct memo_dterm {
+	uint32_t id;
+	float tf;
+	uint8_t flags;
+};
+
+/**
+ * struct memo_entry - the documents of one unit's items, or of one page
+ * @key: the unit's content hash, or the hash of what the page's
+ *	document reads (search_page_key())
+ * @ndocs: the unit's items, or 1
+ * @start: where each document's terms start in @terms (@ndocs + 1)
+ * @len: each document's length in tokens
+ * @terms: the terms
+ * @gen: the last write that used it
+ */
+struct memo_entry {
+	struct qu_hash128 key;
+	uint32_t ndocs;
+	uint32_t *start;
+	uint32_t *len;
+	struct memo_dterm *terms;
+	uint64_t gen;
+};
+
+struct qu_search_memo {
+	struct qu_map dict;
+	struct qu_arena words;
+	const char **word;
+	uint32_t *wlen;
+	size_t nwords;
+	size_t awords;
+	struct qu_map entries;
+	uint64_t gen;
+};
+
+uint32_t memo_intern(struct qu_search_memo *m, const char *term,
+		     uint32_t len);
+struct memo_entry *memo_find(struct qu_search_memo *m,
+			     struct qu_hash128 key);
+void memo_add(struct qu_search_memo *m, struct memo_entry *e);
+/* memo_sweep() - forget the entries the last write did not use */
+void memo_sweep(struct qu_search_memo *m);
+
 
 uint32_t search_lower(uint32_t c);
 bool search_is_stop(const char *w, size_t len);
 void search_stop_words(struct qu_buf *out);
 
 void search_build(struct search_index *x, const struct qu_site *site,
-		  const struct qu_graph *g, unsigned threads);
+		  const struct qu_graph *g, unsigned threads,
+		  struct qu_search_memo *memo);
 void search_snippet(struct qu_buf *out, const struct search_index *x,
 		    const struct search_doc *d);
 void search_fini(struct search_index *x);

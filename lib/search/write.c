@@ -15,6 +15,7 @@
  * DOC_SHARD documents each, loaded only for what is shown. Layout and
  * fields: docs/site-search.md.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -163,11 +164,15 @@ struct rec {
 	const char *path;
 	char *name;
 	char *rest;
+	size_t size;
 };
 
 struct writer {
 	const struct search_index *x;
 	const char *dir;
+	const char *last;
+	bool *tkept;
+	bool *dkept;
 	struct rec *records;
 	size_t *shard_first;
 	size_t nshards;
@@ -220,6 +225,8 @@ static void record(struct qu_job *job, size_t i, void *payload)
 		free(r->rest);
 		r->rest = qu_buf_detach(&all, NULL);
 	}
+	/* what cut_shards() counts for the record: measured once, here */
+	r->size = strlen(r->name) + strlen(r->rest) + 20 + b.len;
 	qu_buf_fini(&b);
 }
 
@@ -315,6 +322,30 @@ static int put(const char *dir, const char *name, const struct qu_buf *data,
 	return r;
 }
 
+/*
+ * Write one file of the index, or leave it out when the last site has
+ * these very bytes there. Return: whether it was left out.
+ */
+static bool put_new(const struct writer *w, const char *name,
+		    const struct qu_buf *data, struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT, old = QU_BUF_INIT, e = QU_BUF_INIT;
+	bool same = false;
+
+	if (w->last) {
+		qu_buf_addf(&path, "%s/_search/%s", w->last, name);
+		same = !qu_file_read(&old, path.buf, &e) &&
+		       old.len == data->len &&
+		       !memcmp(old.buf, data->buf, data->len);
+	}
+	if (!same)
+		put(w->dir, name, data, err);
+	qu_buf_fini(&path);
+	qu_buf_fini(&old);
+	qu_buf_fini(&e);
+	return same;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
@@ -373,7 +404,7 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 	qu_map_fini(&st.map);
 	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "t/%zu.js", si);
-	put(w->dir, name.buf, &b, &w->errs[si]);
+	w->tkept[si] = put_new(w, name.buf, &b, &w->errs[si]);
 	free(docs);
 	qu_buf_fini(&b);
 	qu_buf_fini(&name);
@@ -402,7 +433,7 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 	qu_map_fini(&st.map);
 	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "d/%zu.js", si);
-	put(w->dir, name.buf, &b, &w->errs[w->nshards + si]);
+	w->dkept[si] = put_new(w, name.buf, &b, &w->errs[w->nshards + si]);
 	qu_buf_fini(&b);
 	qu_buf_fini(&name);
 }
@@ -434,10 +465,7 @@ static void cut_shards(struct writer *w)
 
 			if (w->seen[d] != w->nshards) {
 				w->seen[d] = (uint32_t)w->nshards;
-				size += strlen(w->records[d].name) +
-					strlen(w->records[d].rest) + 20 +
-					strlen(w->records[d].rest +
-					       strlen(w->records[d].rest) + 1);
+				size += w->records[d].size;
 			}
 		}
 	}
@@ -472,23 +500,51 @@ static void manifest(struct qu_buf *b, const struct writer *w)
 	qu_buf_adds(b, "]});\n");
 }
 
+/* Tell the caller which files were left out, in order. */
+static void tell_kept(const struct writer *w, size_t ndshards, bool mkept,
+		      qu_search_keep_fn keep, void *payload)
+{
+	struct qu_buf name = QU_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < w->nshards; i++)
+		if (w->tkept[i]) {
+			qu_buf_reset(&name);
+			qu_buf_addf(&name, "_search/t/%zu.js", i);
+			keep(name.buf, payload);
+		}
+	for (i = 0; i < ndshards; i++)
+		if (w->dkept[i]) {
+			qu_buf_reset(&name);
+			qu_buf_addf(&name, "_search/d/%zu.js", i);
+			keep(name.buf, payload);
+		}
+	if (mkept)
+		keep("_search/index.js", payload);
+	qu_buf_fini(&name);
+}
+
 int qu_search_write(const char *dir, const struct qu_site *site,
 		    const struct qu_graph *g, unsigned threads,
-		    struct qu_buf *err)
+		    struct qu_search_memo *memo, const char *last,
+		    qu_search_keep_fn keep, void *payload, struct qu_buf *err)
 {
 	struct search_index x;
 	struct writer w;
 	struct qu_buf path = QU_BUF_INIT, m = QU_BUF_INIT;
-	size_t i, ndshards;
+	size_t i, ndshards = 0;
+	bool mkept = false;
 	int r = 0;
 
 	_Static_assert(sizeof(kind_names) / sizeof(kind_names[0]) ==
 			       SEARCH_KIND_PAGE + 1,
 		       "a name per kind");
-	search_build(&x, site, g, threads);
+	assert(!last || keep);
+	search_build(&x, site, g, threads, memo);
 	memset(&w, 0, sizeof(w));
 	w.x = &x;
 	w.dir = dir;
+	w.last = last;
 	w.records = qu_xcalloc(x.ndocs + 1, sizeof(*w.records));
 	qu_pool_run(threads, x.ndocs, record, &w);
 	cut_shards(&w);
@@ -506,6 +562,8 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	}
 	ndshards = (x.ndocs + DOC_SHARD - 1) / DOC_SHARD;
 	w.errs = qu_xcalloc(w.nshards + ndshards + 1, sizeof(*w.errs));
+	w.tkept = qu_xcalloc(w.nshards + 1, sizeof(*w.tkept));
+	w.dkept = qu_xcalloc(ndshards + 1, sizeof(*w.dkept));
 	qu_pool_run(threads, w.nshards, term_shard, &w);
 	qu_pool_run(threads, ndshards, doc_shard, &w);
 	for (i = 0; i < w.nshards + ndshards; i++) {
@@ -517,9 +575,18 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	}
 	free(w.errs);
 	if (!r) {
+		struct qu_buf merr = QU_BUF_INIT;
+
 		manifest(&m, &w);
-		r = put(dir, "index.js", &m, err);
+		mkept = put_new(&w, "index.js", &m, &merr);
+		if (merr.len) {
+			qu_buf_adds(err, merr.buf);
+			r = -1;
+		}
+		qu_buf_fini(&merr);
 	}
+	if (!r && last)
+		tell_kept(&w, ndshards, mkept, keep, payload);
 out:
 	for (i = 0; i < x.ndocs; i++) {
 		free(w.records[i].name);
@@ -528,6 +595,8 @@ out:
 	free(w.records);
 	free(w.shard_first);
 	free(w.seen);
+	free(w.tkept);
+	free(w.dkept);
 	qu_buf_fini(&path);
 	qu_buf_fini(&m);
 	search_fini(&x);

@@ -110,9 +110,13 @@ static void ino_set(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
 {
 	struct ino *n = w->priv;
 	struct qu_buf d = QU_BUF_INIT;
+	struct qu_map seen;
+	struct qu_arena names;
 	size_t i;
 
 	(void)old_dirs, (void)old_ndirs, (void)old_files, (void)old_nfiles;
+	qu_map_init(&seen);
+	qu_arena_init(&names);
 	for (i = 0; i < n->nwd; i++) {
 		n->wd_keep[i] = false;
 		n->wd_listed[i] = false;
@@ -122,13 +126,28 @@ static void ino_set(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
 	for (i = 0; i < w->nfiles; i++) {
 		const char *sl = strrchr(w->files[i], '/');
 
+		void **slot;
+
 		qu_buf_reset(&d);
 		qu_buf_add(&d, w->files[i],
 			   sl && sl != w->files[i] ? (size_t)(sl - w->files[i])
 						   : 1);
-		/* one watch a folder: inotify merges repeats for us */
+		/*
+		 * one watch a folder: inotify would merge repeats, but a
+		 * kernel tree's 55,000 sources in 5,000 folders would cost
+		 * 50,000 needless calls (and path lookups)
+		 */
+		slot = qu_map_slot(&seen, d.buf, d.len);
+		if (*slot)
+			continue;
+		((struct qu_map_slot *)((char *)slot -
+					offsetof(struct qu_map_slot, value)))
+			->key = qu_arena_strndup(&names, d.buf, d.len);
+		*slot = n;
 		add(n, d.buf, false);
 	}
+	qu_map_fini(&seen);
+	qu_arena_fini(&names);
 	for (i = 0; i < n->nwd; i++) {
 		if (!n->wd_dir[i] || n->wd_keep[i])
 			continue;

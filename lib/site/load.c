@@ -139,9 +139,10 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 {
 	struct qu_buf path = QU_BUF_INIT, sub = QU_BUF_INIT;
 	char **names = NULL;
+	enum qu_fkind *kinds = NULL;
 	size_t nnames = 0, i;
 
-	if (qu_files_list(s->files, &names, &nnames, dir) < 0) {
+	if (qu_files_list(s->files, &names, &kinds, &nnames, dir) < 0) {
 		if (!*rel) {
 			qu_buf_addf(err, "%s: cannot open folder: %s", dir,
 				    strerror(errno));
@@ -155,28 +156,40 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 		return 0;
 	}
 	for (i = 0; i < nnames; i++) {
+		const char *name = names[i];
 		struct qu_fstat st;
 
-		if (names[i][0] == '.')
+		if (name[0] == '.')
 			continue;
 		qu_buf_reset(&path);
-		qu_buf_addf(&path, "%s/%s", dir, names[i]);
+		qu_buf_addf(&path, "%s/%s", dir, name);
 		qu_buf_reset(&sub);
 		if (*rel)
-			qu_buf_addf(&sub, "%s/%s", rel, names[i]);
+			qu_buf_addf(&sub, "%s/%s", rel, name);
 		else
-			qu_buf_adds(&sub, names[i]);
+			qu_buf_adds(&sub, name);
 		if (skip && !strcmp(path.buf, skip))
 			continue;
 		if (site_excluded(s, sub.buf))
 			continue;
-		if (qu_files_stat(s->files, &st, path.buf, false) < 0)
+		/*
+		 * the listing's type spares an lstat() of every file of a
+		 * kernel tree (75,000 of them); where it does not say,
+		 * qu_files_stat() does
+		 */
+		if (kinds[i] == QU_FK_FILE && !want(name))
 			continue;
+		if (kinds[i] == QU_FK_FILE || kinds[i] == QU_FK_DIR) {
+			memset(&st, 0, sizeof(st));
+			st.kind = kinds[i];
+		} else if (qu_files_stat(s->files, &st, path.buf, false) < 0) {
+			continue;
+		}
 		if (st.kind == QU_FK_LINK) {
-			if (!want(names[i]))
+			if (!want(name))
 				continue;
 			/* dangling links and links to folders are no files */
-			if (site_check_read(s, path.buf, names[i],
+			if (site_check_read(s, path.buf, name,
 					    site_strdup(s, path.buf), 0, 0,
 					    false) != SITE_READ_OK)
 				continue;
@@ -189,11 +202,11 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 				break;
 			continue;
 		}
-		if (!want(names[i]))
+		if (!want(name))
 			continue;
 		if (st.kind != QU_FK_FILE) {
 			/* reports the FIFO, device or socket */
-			site_check_read(s, path.buf, names[i],
+			site_check_read(s, path.buf, name,
 					site_strdup(s, path.buf), 0, 0, false);
 			continue;
 		}
@@ -218,6 +231,7 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 	for (i = 0; i < nnames; i++)
 		free(names[i]);
 	free(names);
+	free(kinds);
 	qu_buf_fini(&path);
 	qu_buf_fini(&sub);
 	return 0;

@@ -15,9 +15,31 @@
 
 #include "util.h"
 
-static int cmp_name(const void *a, const void *b)
+struct entry {
+	char *name;
+	enum qu_fkind kind;
+};
+
+static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct entry *)a)->name,
+		      ((const struct entry *)b)->name);
+}
+
+static enum qu_fkind dirent_kind(unsigned char type)
+{
+	switch (type) {
+	case DT_REG:
+		return QU_FK_FILE;
+	case DT_DIR:
+		return QU_FK_DIR;
+	case DT_LNK:
+		return QU_FK_LINK;
+	case DT_UNKNOWN:
+		return QU_FK_UNKNOWN;
+	default:
+		return QU_FK_OTHER;
+	}
 }
 
 static uint64_t ns(struct timespec t)
@@ -53,28 +75,41 @@ int qu_files_stat(const struct qu_files *fs, struct qu_fstat *out,
 	return 0;
 }
 
-int qu_files_list(const struct qu_files *fs, char ***names, size_t *n,
-		  const char *dir)
+int qu_files_list(const struct qu_files *fs, char ***names,
+		  enum qu_fkind **kinds, size_t *n, const char *dir)
 {
-	size_t alloc = 0;
+	struct entry *v = NULL;
+	size_t alloc = 0, i;
 	struct dirent *de;
 	DIR *d;
 
 	if (fs)
-		return fs->list(fs->ctx, names, n, dir);
+		return fs->list(fs->ctx, names, kinds, n, dir);
 	*names = NULL;
+	if (kinds)
+		*kinds = NULL;
 	*n = 0;
 	if (!(d = opendir(dir)))
 		return -1;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		QU_VEC_GROW(*names, *n, alloc);
-		(*names)[(*n)++] = qu_xstrdup(de->d_name);
+		QU_VEC_GROW(v, *n, alloc);
+		v[*n].name = qu_xstrdup(de->d_name);
+		v[(*n)++].kind = dirent_kind(de->d_type);
 	}
 	closedir(d);
 	if (*n > 1)
-		qsort(*names, *n, sizeof(**names), cmp_name);
+		qsort(v, *n, sizeof(*v), cmp_entry);
+	*names = qu_xcalloc(*n + 1, sizeof(**names));
+	if (kinds)
+		*kinds = qu_xcalloc(*n + 1, sizeof(**kinds));
+	for (i = 0; i < *n; i++) {
+		(*names)[i] = v[i].name;
+		if (kinds)
+			(*kinds)[i] = v[i].kind;
+	}
+	free(v);
 	return 0;
 }
 

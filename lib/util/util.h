@@ -554,12 +554,15 @@ int qu_rm_tree(const char *path);
  * @QU_FK_DIR: a folder
  * @QU_FK_LINK: a symbolic link (only when not following links)
  * @QU_FK_OTHER: a FIFO, a device, a socket: never to be opened
+ * @QU_FK_UNKNOWN: only from a listing (qu_files_list()) that does not
+ *	say: qu_files_stat() tells
  */
 enum qu_fkind {
 	QU_FK_FILE,
 	QU_FK_DIR,
 	QU_FK_LINK,
 	QU_FK_OTHER,
+	QU_FK_UNKNOWN,
 };
 
 /**
@@ -589,7 +592,9 @@ struct qu_fstat {
  * @stat: what a path is; @follow as stat(2), else as lstat(2); -1 with
  *	errno set when it is not there
  * @list: the names in a folder but "." and "..", sorted bytewise, in a
- *	new array of new strings the caller frees; -1 with errno set
+ *	new array of new strings the caller frees, and when @kinds is not
+ *	NULL what each is as lstat(2) would say (a new array, which may
+ *	hold QU_FK_UNKNOWN); -1 with errno set
  * @real: the path with links resolved, as realpath(3); -1 with errno set
  * @ctx: passed first to each
  *
@@ -603,7 +608,8 @@ struct qu_files {
 		    struct qu_buf *err);
 	int (*stat)(void *ctx, struct qu_fstat *out, const char *path,
 		    bool follow);
-	int (*list)(void *ctx, char ***names, size_t *n, const char *dir);
+	int (*list)(void *ctx, char ***names, enum qu_fkind **kinds,
+		    size_t *n, const char *dir);
 	int (*real)(void *ctx, struct qu_buf *out, const char *path);
 	void *ctx;
 };
@@ -636,13 +642,17 @@ int qu_files_stat(const struct qu_files *fs, struct qu_fstat *out,
  * qu_files_list() - the names in a folder of @fs, sorted
  * @fs: where; NULL for the file system
  * @names: receives the names (the caller frees each, and the array)
+ * @kinds: NULL, or receives what each name is without following links
+ *	(an array the caller frees), as far as the listing says: the file
+ *	system's readdir() spares an lstat() of every entry where it gives
+ *	the type, and says QU_FK_UNKNOWN where it does not
  * @n: receives how many
  * @dir: the folder
  *
  * Return: 0, or -1 with errno set.
  */
-int qu_files_list(const struct qu_files *fs, char ***names, size_t *n,
-		  const char *dir);
+int qu_files_list(const struct qu_files *fs, char ***names,
+		  enum qu_fkind **kinds, size_t *n, const char *dir);
 
 /**
  * qu_files_real() - a path of @fs with its links resolved

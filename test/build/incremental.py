@@ -2,6 +2,12 @@
 # SPDX-License-Identifier: MIT
 """Incremental builds against clean ones, and the cache's defences.
 
+Every step is also built by test/build/rebuild.c, which takes the
+unchanged units and the search index's memo from the build before, in
+memory, as quire serve does: its site must equal the clean build too,
+and where one comment or one page changed, its search index must have
+left files as they were (not rewritten them all).
+
 A copy of quire's own docs and headers (a docs root with quire.yml and
 srctree: ..) and a small zero-config tree are built, then edited step by
 step: a comment, a page's text, a heading, a new page, a removed page, a
@@ -14,7 +20,7 @@ check alone). Then the cache is corrupted, truncated, made foreign and
 made of another version: each is ignored with a one-line note, and the
 site still equals a clean one.
 
-usage: incremental.py QUIRE SOURCE_ROOT
+usage: incremental.py QUIRE SOURCE_ROOT REBUILD
 """
 import filecmp
 import os
@@ -26,6 +32,8 @@ import tempfile
 import time
 
 QUIRE = None
+REBUILD = None
+MEMORY = None
 FAILS = []
 SUMMARY = re.compile(r'quire build: (\d+) pages rendered, (\d+) kept, '
                      r'(\d+) removed; (\d+) of (\d+) sources parsed')
@@ -69,8 +77,58 @@ def same_site(a, b, step):
     return True
 
 
+class Memory:
+    """rebuild.c: builds that take from the one before, in memory."""
+
+    def __init__(self, work, src, env):
+        self.out = os.path.join(work, 'mem-site')
+        cache = os.path.join(work, 'mem-cache')
+        shutil.rmtree(self.out, ignore_errors=True)
+        shutil.rmtree(cache, ignore_errors=True)
+        self.p = subprocess.Popen([REBUILD, src, self.out, cache],
+                                  stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, env=env)
+
+    def build(self):
+        """One build; returns its line ("ok ..." or "failed: ...")."""
+        self.p.stdin.write('build\n')
+        self.p.stdin.flush()
+        return self.p.stdout.readline().strip()
+
+    def close(self):
+        self.p.stdin.close()
+        if self.p.wait(60) != 0:
+            fail('rebuild exited %d' % self.p.returncode)
+
+
+MEM_LINE = re.compile(r'ok (\d+) rendered (\d+) kept (\d+) parsed '
+                      r'(\d+) memory (\d+) search-kept')
+
+
+def memory_step(name, clean, want_search_kept):
+    line = MEMORY.build()
+    m = MEM_LINE.match(line)
+    if not m:
+        fail('%s: the build in memory: %s' % (name, line))
+        return
+    if same_site(MEMORY.out, clean, name + ' (in memory)'):
+        print('ok: %s, in memory (%s)' % (name, line))
+    kept = int(m.group(5))
+    if want_search_kept == 'all':
+        total = sum(len(f) for _, _, f in
+                    os.walk(os.path.join(clean, '_search')))
+        if kept != total:
+            fail('%s: in memory, %d of the search index\'s %d files were '
+                 'kept, where its bytes did not change: %s' %
+                 (name, kept, total, line))
+    elif want_search_kept and kept == 0:
+        fail('%s: in memory, the search index rewrote every file: %s' %
+             (name, line))
+
+
 def step(work, src, name, env, want_kept=True, want_rendered=None,
-         note=None, want_parsed=None, want_unchanged=None):
+         note=None, want_parsed=None, want_unchanged=None,
+         want_search_kept=False):
     out = os.path.join(work, 'site')
     clean = os.path.join(work, 'clean')
     r = build(src, out, env=env)
@@ -111,6 +169,8 @@ def step(work, src, name, env, want_kept=True, want_rendered=None,
              (name, 'did not say' if want_unchanged else 'said'))
     if note is not None and ('ignoring the cache: ' + note) not in r.stderr:
         fail('%s: no note "%s":\n%s' % (name, note, r.stderr[-300:]))
+    if MEMORY:
+        memory_step(name, clean, want_search_kept)
     shutil.rmtree(clean)
     print('ok: %s (%s rendered, %d kept)' % (name, rendered, kept))
 
@@ -147,6 +207,11 @@ def docs_tree(work, root, env):
     if r.returncode != 0:
         fail('first build exited %d: %s' % (r.returncode, r.stderr[-500:]))
         return
+    global MEMORY
+    MEMORY = Memory(work, docs, env)
+    first = MEMORY.build()
+    if not first.startswith('ok '):
+        fail('the first build in memory: %s' % first)
     step(work, docs, 'no change', env, want_rendered=0)
     # sources older than the cache are taken from it without reading
     age(proj, 60)
@@ -383,6 +448,11 @@ def zero_tree(work, env):
         fail('zero-config first build exited %d: %s' %
              (r.returncode, r.stderr))
         return
+    global MEMORY
+    MEMORY = Memory(work, src, env)
+    first = MEMORY.build()
+    if not first.startswith('ok '):
+        fail('zero-config: the first build in memory: %s' % first)
     step(work, src, 'zero-config: no change', env, want_rendered=0)
     # b_do()'s brief is also b.c's line on the folder page
     edit(os.path.join(src, 'lib', 'b.c'), 'do b', 'do b, edited')
@@ -390,7 +460,13 @@ def zero_tree(work, env):
     edit(os.path.join(src, 'lib', 'a.c'), 'a_free() - free one',
          'a_free() - free one, edited')
     step(work, src, 'zero-config: a comment with a reference', env,
-         want_rendered=1)
+         want_rendered=1, want_search_kept=True)
+    # the same words: the search index's bytes do not change, and no
+    # file of it is written again
+    edit(os.path.join(src, 'lib', 'a.c'), '@n: its number',
+         '@n: its number.')
+    step(work, src, "zero-config: a parameter's punctuation", env,
+         want_rendered=1, want_search_kept='all')
     # a reference added changes the referenced item's "Referenced by"
     edit(os.path.join(src, 'lib', 'b.c'), 'do b, edited',
          'do b, then a_free()')
@@ -403,15 +479,21 @@ def zero_tree(work, env):
 
 
 def main():
-    global QUIRE
+    global QUIRE, REBUILD, MEMORY
     QUIRE, root = os.path.abspath(sys.argv[1]), sys.argv[2]
+    REBUILD = os.path.abspath(sys.argv[3])
     with tempfile.TemporaryDirectory() as work:
         themes = os.path.join(work, 'themes')
         shutil.copytree(os.path.join(root, 'themes', 'default'),
                         os.path.join(themes, 'default'))
         env = dict(os.environ, QUIRE_THEMES=themes, QUIRE_NO_PROGRESS='1')
         docs_tree(work, root, env)
+        if MEMORY:
+            MEMORY.close()
+            MEMORY = None
         zero_tree(work, env)
+        if MEMORY:
+            MEMORY.close()
     if FAILS:
         print('%d failed' % len(FAILS))
         return 1
