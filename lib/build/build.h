@@ -50,7 +50,8 @@
  *	graph reads the comments of, only what changed (quire serve)
  * @skip_unchanged: with a cache, stop at once when no input changed since
  *	the last build (its stamp): the diagnostics and the summary are the
- *	last build's, and nothing but the depfile is written
+ *	last build's, and nothing but the depfile is written; only such a
+ *	build writes a stamp for the next
  * @rev: build the docs as they are at this revision (a tag, a branch, a
  *	commit), read from the object database without a work tree; @dir
  *	is then a folder of the revision, from its root. NULL: the files

@@ -7,6 +7,7 @@
 #ifndef QU_BUILD_BUILD_INT_H
 #define QU_BUILD_BUILD_INT_H
 
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "build.h"
@@ -361,6 +362,10 @@ struct build_unit_entry {
  * @v: the entries, sorted by path
  * @n: how many
  * @written: when the cache was written, in nanoseconds
+ * @lazy: the entries have no bodies: build_units_load() reads each from
+ *	the database when it is wanted
+ * @get: that read's statement
+ * @lock: held around it (the connection is not shared between threads)
  */
 struct build_units {
 	struct sqlite3 *db;
@@ -369,14 +374,20 @@ struct build_units {
 	struct build_unit_entry *v;
 	size_t n;
 	uint64_t written;
+	bool lazy;
+	struct sqlite3_stmt *get;
+	pthread_mutex_t lock;
 };
 
 /*
  * build_units_read() - load the unit cache of @dir, written by the quire
- * whose executable hashes to @exe. Return: NULL, or why it was ignored.
+ * whose executable hashes to @exe; with @bodies false only each entry's
+ * key (a build that takes nearly every unit from the build before, in
+ * memory, reads the few others' bodies when it loads them). Return:
+ * NULL, or why it was ignored.
  */
 const char *build_units_read(struct build_units *u, const char *dir,
-			     uint64_t exe);
+			     uint64_t exe, bool bodies);
 /* build_units_find() - the entry of a source path, or NULL */
 const struct build_unit_entry *build_units_find(const struct build_units *u,
 						const char *path);
@@ -388,11 +399,14 @@ bool build_units_fresh(const struct build_units *u,
 		       const struct build_unit_entry *e,
 		       const struct build_stat *st);
 /*
- * build_units_load() - make a unit (and its exports) from an entry; the
- * unit's diagnostics name @diag_path. The caller sets @unit->path.
+ * build_units_load() - make a unit (and its exports) from an entry of @u;
+ * the unit's diagnostics name @diag_path. The caller sets @unit->path.
  * Context: thread-safe; @e is only read.
+ * Return: false when the entry's body cannot be read (a lazy entry whose
+ * row is gone or corrupt): then @unit is untouched.
  */
-void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
+bool build_units_load(struct build_units *u, struct qu_unit *unit,
+		      struct qu_graph_exports *ex,
 		      const struct build_unit_entry *e, const char *diag_path);
 /*
  * build_units_write() - store the units whose @ok is set and which are new

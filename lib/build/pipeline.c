@@ -56,6 +56,8 @@ struct qu_build {
 	struct qu_search_memo *memo;
 	struct qu_graph_memo *gmemo;
 	bool gmemo_html;
+	/* objects.inv's compressed body (opts->memo) */
+	struct qu_inv_memo *imemo;
 	char **search_kept;
 	size_t nsearch_kept;
 	size_t search_kept_alloc;
@@ -509,9 +511,9 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	if (b->ucache.n && !qu_files_stat(fs, &sb, b->src_paths[i], true)) {
 		build_stat_of(&b->st[i], &sb);
 		e = build_units_find(&b->ucache, b->site.sources[i]);
-		if (e && build_units_fresh(&b->ucache, e, &b->st[i])) {
-			build_units_load(u, &b->exports[i], e,
-					 b->src_paths[i]);
+		if (e && build_units_fresh(&b->ucache, e, &b->st[i]) &&
+		    build_units_load(&b->ucache, u, &b->exports[i], e,
+				     b->src_paths[i])) {
 			u->path = b->site.sources[i];
 			b->st_ok[i] = true;
 			qu_progress_tick(&b->progress, job);
@@ -543,9 +545,10 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 		return;
 	}
 	b->st_ok[i] = true;
-	if (e && qu_hash128_eq(e->hash, src->hash)) {
+	if (e && qu_hash128_eq(e->hash, src->hash) &&
+	    build_units_load(&b->ucache, u, &b->exports[i], e,
+			     b->src_paths[i])) {
 		/* touched, or changed too close to the cache: same bytes */
-		build_units_load(u, &b->exports[i], e, b->src_paths[i]);
 		/* the cache keeps the new stat */
 		b->dirty[i] = memcmp(&e->st, &b->st[i], sizeof(e->st)) != 0;
 		u->path = b->site.sources[i];
@@ -670,6 +673,9 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
 		return NULL;
 	if (b->gmemo && b->gmemo_html != b->site.cfg.allow_html) {
 		qu_graph_memo_free(b->gmemo);
+	if (b->imemo)
+		qu_buf_fini(&b->imemo->z);
+	free(b->imemo);
 		b->gmemo = NULL;
 	}
 	if (!b->gmemo)
@@ -728,7 +734,8 @@ void qu_build_link(struct qu_build *b)
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
 	if (b->cache_dir) {
 		const char *why =
-			build_units_read(&b->ucache, b->cache_dir, b->exe);
+			build_units_read(&b->ucache, b->cache_dir, b->exe,
+					 !b->prev);
 
 		if (why)
 			b->stats.cache_note = why;
@@ -777,6 +784,10 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 		b->gmemo_html = prev->gmemo_html;
 		prev->gmemo = NULL;
 	}
+	/* and objects.inv's compressed body */
+	b->imemo = prev ? prev->imemo : NULL;
+	if (prev)
+		prev->imemo = NULL;
 }
 
 const struct qu_graph *qu_build_graph(const struct qu_build *b)
@@ -1128,8 +1139,12 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 	r = copy_tree(b, x.buf, y.buf, err);
 	qu_buf_reset(&x);
 	if (!r) {
+		if (b->opts->memo && !b->imemo) {
+			b->imemo = qu_xcalloc(1, sizeof(*b->imemo));
+			qu_buf_init(&b->imemo->z);
+		}
 		r = qu_graph_inventory(&x, &b->graph, b->render.title,
-				       b->render.version);
+				       b->render.version, b->imemo);
 		if (!r)
 			r = write_file(b->out.tmp, "objects.inv", &x, err);
 		else
@@ -1617,7 +1632,11 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	phase(b, "write");
 	if (write_depfile(b, err) < 0)
 		goto out;
-	if (b->cache_dir && !o->rev)
+	/*
+	 * Only a build that would read a stamp writes one (a stamp is a stat
+	 * of every input: most of a small rebuild of quire serve's)
+	 */
+	if (b->cache_dir && !o->rev && o->skip_unchanged)
 		write_stamp(b);
 	r = 0;
 out:
@@ -1736,6 +1755,9 @@ void qu_build_free(struct qu_build *b)
 	free(b->keep);
 	qu_search_memo_free(b->memo);
 	qu_graph_memo_free(b->gmemo);
+	if (b->imemo)
+		qu_buf_fini(&b->imemo->z);
+	free(b->imemo);
 	for (i = 0; i < b->nsearch_kept; i++)
 		free(b->search_kept[i]);
 	free(b->search_kept);

@@ -171,8 +171,12 @@ static void remove_db(const char *path)
 	qu_buf_fini(&p);
 }
 
-/* Every row, copied into @u->data; a reason when the rows cannot be used. */
-static const char *load_rows(struct build_units *u, uint64_t exe)
+/*
+ * Every row, copied into @u->data (without the bodies unless @bodies); a
+ * reason when the rows cannot be used.
+ */
+static const char *load_rows(struct build_units *u, uint64_t exe,
+			     bool bodies)
 {
 	struct qu_buf m = QU_BUF_INIT;
 	sqlite3_stmt *st = NULL;
@@ -202,9 +206,17 @@ static const char *load_rows(struct build_units *u, uint64_t exe)
 	v = meta(u->db, "written", &m);
 	u->written = v ? strtoull(v, NULL, 10) : 0;
 	if (sqlite3_prepare_v2(u->db,
-			       "SELECT path, size, mtime, ctime, ino, hash, "
-			       "ncomments, body, sum, hash_hi FROM units",
-			       -1, &st, NULL) != SQLITE_OK) {
+			       bodies ? "SELECT path, size, mtime, ctime, ino, "
+					"hash, ncomments, body, sum, hash_hi "
+					"FROM units"
+				      : "SELECT path, size, mtime, ctime, ino, "
+					"hash, ncomments, NULL, 0, hash_hi "
+					"FROM units",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    (!bodies && sqlite3_prepare_v2(u->db,
+					   "SELECT body, sum FROM units "
+					   "WHERE path = ?",
+					   -1, &u->get, NULL) != SQLITE_OK)) {
 		why = "corrupt";
 		goto out;
 	}
@@ -216,8 +228,8 @@ static const char *load_rows(struct build_units *u, uint64_t exe)
 		const void *body = sqlite3_column_blob(st, 7);
 
 		bl = (size_t)sqlite3_column_bytes(st, 7);
-		if ((uint64_t)sqlite3_column_int64(st, 8) !=
-		    XXH3_64bits(body ? body : "", bl)) {
+		if (bodies && (uint64_t)sqlite3_column_int64(st, 8) !=
+				      XXH3_64bits(body ? body : "", bl)) {
 			why = "corrupt (checksum)";
 			goto out;
 		}
@@ -244,6 +256,7 @@ static const char *load_rows(struct build_units *u, uint64_t exe)
 		why = "corrupt";
 		goto out;
 	}
+	u->lazy = !bodies;
 	for (i = 0; i < u->n; i++) {
 		struct build_unit_entry *e = &u->v[i];
 		struct build_rd r;
@@ -251,6 +264,10 @@ static const char *load_rows(struct build_units *u, uint64_t exe)
 		e->path = u->data.buf + (uintptr_t)e->path;
 		e->body = (const unsigned char *)u->data.buf +
 			  (uintptr_t)e->body;
+		if (u->lazy) {
+			e->body = NULL;
+			continue;
+		}
 		r.p = e->body;
 		r.left = e->body_len;
 		r.bad = false;
@@ -269,13 +286,14 @@ out:
 }
 
 const char *build_units_read(struct build_units *u, const char *dir,
-			     uint64_t exe)
+			     uint64_t exe, bool bodies)
 {
 	struct qu_buf path = QU_BUF_INIT, err = QU_BUF_INIT;
 	const char *why = NULL;
 
 	memset(u, 0, sizeof(*u));
 	qu_buf_init(&u->data);
+	pthread_mutex_init(&u->lock, NULL);
 	if (qu_mkdir_p(dir, &err) < 0) {
 		why = "its folder cannot be made";
 		goto out;
@@ -285,11 +303,14 @@ const char *build_units_read(struct build_units *u, const char *dir,
 	if (open_db(&u->db, path.buf) < 0) {
 		why = "corrupt (not a database)";
 	} else {
-		why = load_rows(u, exe);
+		why = load_rows(u, exe, bodies);
 		if (!why)
 			goto out;
 	}
 	/* start afresh: an empty database nobody can mistake for this one */
+	sqlite3_finalize(u->get);
+	u->get = NULL;
+	u->lazy = false;
 	sqlite3_close(u->db);
 	u->db = NULL;
 	free(u->v);
@@ -337,11 +358,54 @@ bool build_units_fresh(const struct build_units *u,
 	       st->ctime + RACY_NS < u->written;
 }
 
-void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
+/* A lazy entry's body, read from the database into @out, and checked. */
+static bool read_body(struct build_units *u, const struct build_unit_entry *e,
+		      struct qu_buf *out)
+{
+	bool ok = false;
+
+	pthread_mutex_lock(&u->lock);
+	if (u->get &&
+	    sqlite3_bind_text(u->get, 1, e->path, (int)e->path_len,
+			      SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_step(u->get) == SQLITE_ROW) {
+		const void *body = sqlite3_column_blob(u->get, 0);
+		size_t bl = (size_t)sqlite3_column_bytes(u->get, 0);
+
+		qu_buf_add(out, body ? body : "", bl);
+		ok = (uint64_t)sqlite3_column_int64(u->get, 1) ==
+		     XXH3_64bits(out->buf, out->len);
+	}
+	if (u->get) {
+		sqlite3_reset(u->get);
+		sqlite3_clear_bindings(u->get);
+	}
+	pthread_mutex_unlock(&u->lock);
+	if (ok) {
+		struct build_rd r = {(const unsigned char *)out->buf, out->len,
+				     false};
+
+		ok = skip_body(&r) && !r.left;
+	}
+	return ok;
+}
+
+bool build_units_load(struct build_units *u, struct qu_unit *unit,
+		      struct qu_graph_exports *ex,
 		      const struct build_unit_entry *e, const char *diag_path)
 {
+	struct qu_buf lazy = QU_BUF_INIT;
 	struct build_rd r = {e->body, e->body_len, false};
 	uint32_t n, k, j;
+
+	if (!e->body) {
+		if (!read_body(u, e, &lazy)) {
+			qu_buf_fini(&lazy);
+			return false;
+		}
+		r.p = (const unsigned char *)lazy.buf;
+		r.left = lazy.len;
+	}
 
 	memset(unit, 0, sizeof(*unit));
 	qu_arena_init(&unit->arena);
@@ -418,6 +482,8 @@ void build_units_load(struct qu_unit *unit, struct qu_graph_exports *ex,
 			(int)mlen, msg ? msg : "");
 	}
 	assert(!r.bad && !r.left);
+	qu_buf_fini(&lazy);
+	return true;
 }
 
 static void put_unit(struct qu_buf *b, const struct qu_unit *u,
@@ -569,9 +635,11 @@ out:
 
 void build_units_fini(struct build_units *u)
 {
+	sqlite3_finalize(u->get);
 	sqlite3_close(u->db);
 	free(u->path);
 	free(u->v);
 	qu_buf_fini(&u->data);
+	pthread_mutex_destroy(&u->lock);
 	memset(u, 0, sizeof(*u));
 }

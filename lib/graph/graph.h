@@ -404,19 +404,35 @@ const struct qu_label *qu_graph_label(const struct qu_graph *g,
 				      const char *name, uint32_t *page_out);
 
 /**
+ * struct qu_inv_memo - the last inventory's compressed body, for a next
+ *	build whose body is the same (zlib is most of an inventory's cost)
+ * @key: the content hash of the body it holds
+ * @z: the body, compressed; empty when there is none
+ */
+struct qu_inv_memo {
+	struct qu_hash128 key;
+	struct qu_buf z;
+};
+
+/**
  * qu_graph_inventory() - objects.inv in Sphinx's version 2 format
  * @out: receives the bytes (appended)
  * @g: the graph
  * @project: the project's name for the header
  * @version: its version, or NULL
+ * @memo: NULL, or the last inventory's body (quire serve keeps it between
+ *	rebuilds): used when the body is the same, else updated; @memo->z
+ *	starts as an empty buffer (qu_buf_init()) and is freed with
+ *	qu_buf_fini()
  *
  * Items, members and enum constants with their C-domain roles
  * (c:function, c:struct, c:member, c:enumerator, …), pages as std:doc.
- * Context: thread-safe (reads only).
+ * Context: thread-safe (reads only) but for @memo.
  * Return: 0, or -1 when zlib fails.
  */
 int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
-		       const char *project, const char *version);
+		       const char *project, const char *version,
+		       struct qu_inv_memo *memo);
 
 /**
  * qu_graph_dump() - append the graph as text, one symbol a line

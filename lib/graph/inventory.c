@@ -57,9 +57,11 @@ static bool preferred(const struct qu_graph *g, uint32_t i)
 }
 
 int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
-		       const char *project, const char *version)
+		       const char *project, const char *version,
+		       struct qu_inv_memo *memo)
 {
 	struct qu_buf body = QU_BUF_INIT;
+	struct qu_hash128 key;
 	uLongf zlen;
 	size_t i, head;
 	int r;
@@ -139,6 +141,12 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 			qu_buf_addc(&body, '\n');
 		}
 	}
+	key = qu_hash128(body.buf, body.len);
+	if (memo && memo->z.len && qu_hash128_eq(memo->key, key)) {
+		qu_buf_add(out, memo->z.buf, memo->z.len);
+		qu_buf_fini(&body);
+		return 0;
+	}
 	zlen = compressBound(body.len);
 	head = out->len;
 	qu_buf_grow(out, zlen);
@@ -152,5 +160,10 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 	}
 	out->len = head + zlen;
 	out->buf[out->len] = 0;
+	if (memo) {
+		memo->key = key;
+		qu_buf_reset(&memo->z);
+		qu_buf_add(&memo->z, out->buf + head, zlen);
+	}
 	return 0;
 }
