@@ -298,6 +298,8 @@ void build_put_u32(struct qu_buf *b, uint32_t v);
 void build_put_u64(struct qu_buf *b, uint64_t v);
 /* a NULL string is kept as NULL */
 void build_put_str(struct qu_buf *b, const char *s);
+/* a diagnostic: its name, path, line, column and message */
+void build_put_diag(struct qu_buf *b, const struct qu_diag *d);
 bool build_get(struct build_rd *r, void *out, size_t n);
 uint32_t build_get_u32(struct build_rd *r);
 uint64_t build_get_u64(struct build_rd *r);

@@ -181,15 +181,8 @@ int build_cache_write(const struct build_cache *c, const char *dir,
 		build_put_str(&b, v[i].out);
 		build_put_u64(&b, v[i].key);
 		build_put_u32(&b, (uint32_t)v[i].diags.n);
-		for (k = 0; k < v[i].diags.n; k++) {
-			const struct qu_diag *d = &v[i].diags.v[k];
-
-			build_put_str(&b, qu_diag_info(d->id)->name);
-			build_put_str(&b, d->path);
-			build_put_u32(&b, d->line);
-			build_put_u32(&b, d->col);
-			build_put_str(&b, d->msg);
-		}
+		for (k = 0; k < v[i].diags.n; k++)
+			build_put_diag(&b, &v[i].diags.v[k]);
 	}
 	build_put_u64(&b, XXH3_64bits(b.buf, b.len));
 	if (qu_mkdir_p(dir, err) < 0)

@@ -39,6 +39,15 @@ void build_put_str(struct qu_buf *b, const char *s)
 	qu_buf_add(b, s, n);
 }
 
+void build_put_diag(struct qu_buf *b, const struct qu_diag *d)
+{
+	build_put_str(b, qu_diag_info(d->id)->name);
+	build_put_str(b, d->path);
+	build_put_u32(b, d->line);
+	build_put_u32(b, d->col);
+	build_put_str(b, d->msg);
+}
+
 bool build_get(struct build_rd *r, void *out, size_t n)
 {
 	if (r->bad || r->left < n) {

@@ -1014,11 +1014,22 @@ static bool last_index(const struct qu_build *b)
 /* The cache's entry for the search index: no page's path ends in "/". */
 #define SEARCH_STATE "_search/"
 
+static bool listed(const char *name, const char *const *v)
+{
+	for (; v && *v; v++)
+		if (!strcmp(name, *v))
+			return true;
+	return false;
+}
+
 /*
- * Link every file of a folder of the last site into the new one: kept
- * whole, or not at all (the caller then writes it anew).
+ * Link every file of a folder of the last site into the new one (@to,
+ * made when missing), but for the names of @skip (NULL-terminated, or
+ * NULL) at its top: kept whole, or not at all (the caller then writes it
+ * anew).
  */
-static int link_tree(const char *from, const char *to)
+static int link_tree(const char *from, const char *to,
+		     const char *const *skip)
 {
 	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT, err = QU_BUF_INIT;
 	struct dirent **ents = NULL;
@@ -1029,18 +1040,19 @@ static int link_tree(const char *from, const char *to)
 	if (qu_mkdir_p(to, &err) < 0)
 		r = -1;
 	for (k = 0; k < n; k++) {
+		const char *e = ents[k]->d_name;
 		struct stat st;
 
-		if (!r && strcmp(ents[k]->d_name, ".") &&
-		    strcmp(ents[k]->d_name, "..")) {
+		if (!r && strcmp(e, ".") && strcmp(e, "..") &&
+		    !listed(e, skip)) {
 			qu_buf_reset(&x);
 			qu_buf_reset(&y);
-			qu_buf_addf(&x, "%s/%s", from, ents[k]->d_name);
-			qu_buf_addf(&y, "%s/%s", to, ents[k]->d_name);
+			qu_buf_addf(&x, "%s/%s", from, e);
+			qu_buf_addf(&y, "%s/%s", to, e);
 			if (lstat(x.buf, &st) < 0)
 				r = -1;
 			else if (S_ISDIR(st.st_mode))
-				r = link_tree(x.buf, y.buf);
+				r = link_tree(x.buf, y.buf, NULL);
 			else if (!S_ISREG(st.st_mode) || link(x.buf, y.buf) < 0)
 				r = -1;
 		}
@@ -1056,35 +1068,9 @@ static int link_tree(const char *from, const char *to)
 /* Link the whole last site into the new folder, but for one folder. */
 static int link_site(const struct qu_build *b, const char *skip)
 {
-	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
-	struct dirent **ents = NULL;
-	int n = scandir(b->out_abs, &ents, NULL, alphasort), k, r = 0;
+	const char *const but[] = {skip, QU_SITE_MARKER, NULL};
 
-	if (n < 0)
-		return -1;
-	for (k = 0; k < n; k++) {
-		const char *e = ents[k]->d_name;
-		struct stat st;
-
-		if (!r && strcmp(e, ".") && strcmp(e, "..") &&
-		    strcmp(e, skip) && strcmp(e, QU_SITE_MARKER)) {
-			qu_buf_reset(&x);
-			qu_buf_reset(&y);
-			qu_buf_addf(&x, "%s/%s", b->out_abs, e);
-			qu_buf_addf(&y, "%s/%s", b->out.tmp, e);
-			if (lstat(x.buf, &st) < 0)
-				r = -1;
-			else if (S_ISDIR(st.st_mode))
-				r = link_tree(x.buf, y.buf);
-			else if (!S_ISREG(st.st_mode) || link(x.buf, y.buf) < 0)
-				r = -1;
-		}
-		free(ents[k]);
-	}
-	free(ents);
-	qu_buf_fini(&x);
-	qu_buf_fini(&y);
-	return r;
+	return link_tree(b->out_abs, b->out.tmp, but);
 }
 
 /*
@@ -1176,12 +1162,12 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 			kept = !access(idx.buf, R_OK);
 			qu_buf_fini(&idx);
 		} else if (b->keep_search) {
-			kept = link_tree(from.buf, to.buf) == 0;
+			kept = link_tree(from.buf, to.buf, NULL) == 0;
 		}
 		/* quire serve: the last index now, this one after the reload */
 		if (!kept && b->opts->defer_search && last_index(b)) {
 			kept = b->out.sparse ||
-			       link_tree(from.buf, to.buf) == 0;
+			       link_tree(from.buf, to.buf, NULL) == 0;
 			b->keep_search = b->search_pending = kept;
 		}
 		if (!kept) {

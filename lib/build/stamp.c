@@ -124,15 +124,8 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
 	build_put_u64(&b, s->stats.nitems);
 	build_put_u64(&b, s->stats.nunits);
 	build_put_u64(&b, s->diags->n);
-	for (i = 0; i < s->diags->n; i++) {
-		const struct qu_diag *d = &s->diags->v[i];
-
-		build_put_str(&b, qu_diag_info(d->id)->name);
-		build_put_str(&b, d->path);
-		build_put_u32(&b, d->line);
-		build_put_u32(&b, d->col);
-		build_put_str(&b, d->msg);
-	}
+	for (i = 0; i < s->diags->n; i++)
+		build_put_diag(&b, &s->diags->v[i]);
 	build_put_u64(&b, XXH3_64bits(b.buf, b.len));
 	stamp_file(&path, dir, site);
 	r = qu_file_write_atomic(path.buf, b.buf, b.len, err);
