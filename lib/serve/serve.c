@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "build/build.h"
 #include "serve_int.h"
@@ -180,7 +181,31 @@ struct server {
 	uint64_t builds;
 	struct qu_build *last;
 	struct qu_diags shown;
+	/* the inputs the watches were set for, hashed (inputs_key()) */
+	uint64_t watched_key;
+	bool watched;
 };
+
+/* The list of a build's inputs, hashed in order. */
+static void hash_input(void *payload, const char *path, bool dir)
+{
+	XXH3_state_t *h = payload;
+
+	XXH3_64bits_update(h, path, strlen(path) + 1);
+	XXH3_64bits_update(h, dir ? "d" : "f", 1);
+}
+
+static uint64_t inputs_key(const struct qu_build *b)
+{
+	XXH3_state_t *h = XXH3_createState();
+	uint64_t k;
+
+	XXH3_64bits_reset(h);
+	qu_build_inputs(b, hash_input, h);
+	k = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	return k;
+}
 
 /*
  * Print the diagnostics of @now that the build before did not give (both
@@ -207,8 +232,13 @@ static void print_new(const struct qu_diags *now, const struct qu_diags *before)
 	free(fresh.v);
 }
 
-/* One build; its outcome becomes the event every tab hears. */
-static void rebuild(struct server *s)
+/*
+ * One build; its outcome becomes the event every tab hears. @structure:
+ * the watcher saw more than input files written since the last build
+ * (enum serve_change), so the watches are laid anew even when the build
+ * read the same inputs.
+ */
+static void rebuild(struct server *s, bool structure)
 {
 	struct qu_build *b = NULL;
 	struct qu_buf err = QU_BUF_INIT, ev = QU_BUF_INIT, msg = QU_BUF_INIT;
@@ -218,7 +248,7 @@ static void rebuild(struct server *s)
 	struct changed ch = {&ev, 0};
 	size_t nerr = 0, nwarn = 0, i;
 	long long t0 = now_ms(), tw = 0;
-	bool wrote = false;
+	bool wrote = false, rewatch = false;
 
 	qu_diags_init(&diags);
 	qu_map_init(&in.parents);
@@ -239,7 +269,20 @@ static void rebuild(struct server *s)
 		qu_build_get_stats(&st, b);
 		qu_build_rendered(b, take_changed, &ch);
 		tw = now_ms();
-		qu_build_inputs(b, take_input, &in);
+		/*
+		 * the same inputs after only writes to them: the watches
+		 * stand (resolving a kernel tree's 55,000 inputs and walking
+		 * its folders again costs more than the rebuild)
+		 */
+		{
+			uint64_t key = inputs_key(b);
+
+			rewatch = structure || !s->watched ||
+				  key != s->watched_key;
+			s->watched_key = key;
+		}
+		if (rewatch)
+			qu_build_inputs(b, take_input, &in);
 	}
 	qu_buf_adds(&ev, "]");
 	if (!wrote || nerr) {
@@ -272,9 +315,12 @@ static void rebuild(struct server *s)
 	 * seen
 	 */
 	if (wrote) {
-		walk(&in.dirs, s->root_abs, s->work, 0);
-		serve_watch_set(s->watch, in.dirs.v, in.dirs.n, in.files.v,
-				in.files.n);
+		if (rewatch) {
+			walk(&in.dirs, s->root_abs, s->work, 0);
+			serve_watch_set(s->watch, in.dirs.v, in.dirs.n,
+					in.files.v, in.files.n);
+			s->watched = true;
+		}
 		/* QUIRE_TIMING=1: what the build's phases leave out */
 		if (s->bopts.timing)
 			fprintf(stderr, "quire serve: watch    %6.2f s\n",
@@ -354,7 +400,7 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	sigset_t set;
 	unsigned port = 0;
 	long long first = 0, last = 0;
-	bool pending = false;
+	bool pending = false, structure = false;
 	int sigfd = -1, r = -1;
 	char tmpl[] = "/tmp/quire-serve-XXXXXX";
 	const char *tmpdir = getenv("TMPDIR");
@@ -414,7 +460,7 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 
 	if (serve_watch_new(&s.watch, opts->poll, err) < 0)
 		goto out;
-	rebuild(&s);
+	rebuild(&s, true);
 	if (serve_http_start(&http, &s.state, s.site, opts->bind, opts->port,
 			     &port, err) < 0)
 		goto out;
@@ -438,7 +484,7 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 
 	for (;;) {
 		struct signalfd_siginfo si;
-		bool changed = false;
+		enum serve_change changed = SERVE_NONE;
 		int timeout = -1;
 		long long t = now_ms();
 
@@ -460,15 +506,18 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 		}
 		t = now_ms();
 		if (changed) {
-			if (!pending)
+			if (!pending) {
 				first = t;
+				structure = false;
+			}
 			pending = true;
+			structure |= changed == SERVE_STRUCTURE;
 			last = t;
 		}
 		if (pending &&
 		    (t - last >= QUIET_MS || t - first >= MAX_WAIT_MS)) {
 			pending = false;
-			rebuild(&s);
+			rebuild(&s, structure);
 		}
 	}
 	if (!opts->quiet)

@@ -94,13 +94,29 @@ bool serve_path_ok(const char *path);
 struct serve_watch;
 
 /**
+ * enum serve_change - what a watcher saw, in rising order
+ * @SERVE_NONE: nothing that is an input
+ * @SERVE_CONTENT: files written, made, moved or deleted: whether the
+ *	next build reads other inputs its list of them tells (when it is
+ *	the last one's, the watches stand)
+ * @SERVE_STRUCTURE: a folder made, moved or deleted where the build
+ *	lists folders (or one the poller cannot tell from a file), a
+ *	watched folder gone, or events lost: the watches are laid anew
+ */
+enum serve_change {
+	SERVE_NONE,
+	SERVE_CONTENT,
+	SERVE_STRUCTURE,
+};
+
+/**
  * struct serve_watch_ops - one way of watching files (STYLE: one per file)
  * @name: "inotify" or "poll"
  * @init: set up; 0 or -1 (message in @err) when unavailable here
  * @set: watch @w's folders (their listing) and files from now on; the
  *	lists watched until now are passed, sorted, for what carries over
  * @wait: wait up to @timeout_ms (-1: for ever) for a change or for
- *	@sigfd to become readable; sets *@changed when an input changed
+ *	@sigfd to become readable; raises *@changed to what it saw
  * @fini: release everything
  */
 struct serve_watch_ops {
@@ -109,7 +125,7 @@ struct serve_watch_ops {
 	void (*set)(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
 		    char **old_files, size_t old_nfiles);
 	int (*wait)(struct serve_watch *w, int timeout_ms, int sigfd,
-		    bool *changed);
+		    enum serve_change *changed);
 	void (*fini)(struct serve_watch *w);
 };
 

@@ -158,32 +158,44 @@ static void ino_set(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
 	qu_buf_fini(&d);
 }
 
-/* Whether one event is news. */
-static bool counts(const struct serve_watch *w, const struct ino *n,
-		   const struct inotify_event *e, struct qu_buf *path)
+/* What one event says. */
+static enum serve_change counts(const struct serve_watch *w,
+				const struct ino *n,
+				const struct inotify_event *e,
+				struct qu_buf *path)
 {
+	bool listed;
+
 	if (e->mask & IN_Q_OVERFLOW)
-		return true;
+		return SERVE_STRUCTURE;
 	if (e->wd < 0 || (size_t)e->wd >= n->nwd || !n->wd_dir[e->wd])
-		return false;
+		return SERVE_NONE;
 	if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF))
-		return true;
+		return SERVE_STRUCTURE;
 	if (!e->len || serve_watch_ignored(e->name))
-		return false;
-	if (n->wd_listed[e->wd] && (e->mask & (IN_CREATE | IN_DELETE |
-					       IN_MOVED_FROM | IN_MOVED_TO)))
-		return true;
+		return SERVE_NONE;
+	listed = n->wd_listed[e->wd];
 	qu_buf_reset(path);
 	qu_buf_addf(path, "%s/%s", strcmp(n->wd_dir[e->wd], "/")
 					    ? n->wd_dir[e->wd]
 					    : "",
 		    e->name);
-	return serve_watch_has_file(w, path->buf) ||
-	       (n->wd_listed[e->wd] && !(e->mask & IN_ISDIR));
+	if (serve_watch_has_file(w, path->buf))
+		return SERVE_CONTENT;
+	if (!listed)
+		return SERVE_NONE;
+	/* a new folder may hold pages to come: it must be watched */
+	if (e->mask & IN_ISDIR)
+		return e->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM |
+				  IN_MOVED_TO)
+			       ? SERVE_STRUCTURE
+			       : SERVE_NONE;
+	/* a file where the build lists folders: perhaps a new page */
+	return SERVE_CONTENT;
 }
 
 static int ino_wait(struct serve_watch *w, int timeout_ms, int sigfd,
-		    bool *changed)
+		    enum serve_change *changed)
 {
 	struct ino *n = w->priv;
 	struct pollfd p[2] = {{n->fd, POLLIN, 0}, {sigfd, POLLIN, 0}};
@@ -204,9 +216,10 @@ static int ino_wait(struct serve_watch *w, int timeout_ms, int sigfd,
 			break;
 		for (q = buf; q < buf + len;) {
 			const struct inotify_event *e = (void *)q;
+			enum serve_change c = counts(w, n, e, &path);
 
-			if (counts(w, n, e, &path))
-				*changed = true;
+			if (c > *changed)
+				*changed = c;
 			q += sizeof(*e) + e->len;
 		}
 	}

@@ -5,7 +5,7 @@
  * Part of lib/serve, behind watch.c: for file systems inotify does not
  * see (network mounts, some containers) or when asked. Every input file
  * and listed folder is stat(2)ed twice a second; a change of size, mtime,
- * ctime or inode, or a file appearing or vanishing, counts.
+ * ctime or inode counts, as a change of structure for a folder.
  */
 #include <errno.h>
 #include <poll.h>
@@ -89,7 +89,7 @@ static void pw_set(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
 }
 
 static int pw_wait(struct serve_watch *w, int timeout_ms, int sigfd,
-		   bool *changed)
+		   enum serve_change *changed)
 {
 	struct pw *p = w->priv;
 	struct pollfd fd = {sigfd, POLLIN, 0};
@@ -103,8 +103,16 @@ static int pw_wait(struct serve_watch *w, int timeout_ms, int sigfd,
 
 		look(&s, path_of(w, i));
 		if (memcmp(&s, &p->v[i], sizeof(s))) {
+			/*
+			 * a listed folder's mtime moves when an entry comes
+			 * or goes, a file or a folder: no telling which
+			 */
+			enum serve_change c = i < w->ndirs ? SERVE_STRUCTURE
+							   : SERVE_CONTENT;
+
 			p->v[i] = s;
-			*changed = true;
+			if (c > *changed)
+				*changed = c;
 		}
 	}
 	return 0;

@@ -391,6 +391,59 @@ def search_follows(srv, quire, docs, env, work):
         ok('the search index follows the reload, as a clean build has it')
 
 
+def watches_follow_inputs(srv, docs, proj):
+    """A rebuild after writes only keeps its watches; one that reads a
+    new input (a page's new directive names a source) watches it, and a
+    new folder with a new page is watched from the build that finds it."""
+    src_dir = os.path.join(proj, 'lib', 'extra')
+    os.makedirs(src_dir)
+    src = os.path.join(src_dir, 'extra.h')
+    with open(src, 'w') as f:
+        f.write('/**\n * extra_fn() - first words\n */\nint extra_fn(void);\n')
+    page = os.path.join(docs, 'json.md')
+
+    def until(path, mark, what):
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            st, _, body = srv.get(path)
+            if st == 200 and mark.encode() in body:
+                return True
+            time.sleep(0.05)
+        fail(what)
+        return False
+
+    n = srv.builds()
+    with open(page, 'a') as f:
+        f.write('\n```{kernel-doc} lib/extra/extra.h\n```\n')
+    if not srv.wait_builds(n + 1) or \
+            not until('/json.html', 'first words', 'the new directive'):
+        return
+    n = srv.builds()
+    time.sleep(0.3)
+    with open(src, 'w') as f:
+        f.write('/**\n * extra_fn() - second words\n */\nint extra_fn(void);\n')
+    if until('/json.html', 'second words',
+             'a source a page began to read after a write is not watched'):
+        ok('a write that makes a page read a new source watches it')
+    sub = os.path.join(docs, 'newdir')
+    os.makedirs(sub)
+    with open(os.path.join(sub, 'fresh.md'), 'w') as f:
+        f.write('# Fresh\n\nfirst fresh words\n')
+    if not until('/newdir/fresh.html', 'first fresh words',
+                 'a page in a new folder is not built'):
+        return
+    # writes only: the watches of the build before stand
+    with open(page, 'a') as f:
+        f.write('\nA write to an input only.\n')
+    until('/json.html', 'A write to an input only.', 'a plain write')
+    time.sleep(0.3)
+    with open(os.path.join(sub, 'fresh.md'), 'a') as f:
+        f.write('\nsecond fresh words\n')
+    if until('/newdir/fresh.html', 'second fresh words',
+             'a page of a new folder is not watched after a plain write'):
+        ok('a new folder and its page are watched, also after writes')
+
+
 def saves_during_builds(srv, docs, what):
     """A save that lands while a build runs (or just after its
     announcement) starts the next build: none is lost. The second save
@@ -517,6 +570,7 @@ def main():
             new_warnings(srv, docs)
             saves_during_builds(srv, docs, 'inotify')
             search_follows(srv, quire, docs, env, work)
+            watches_follow_inputs(srv, docs, proj)
         finally:
             srv.p.send_signal(signal.SIGTERM)
             try:

@@ -7,11 +7,16 @@
  * inotify (its event is queued on a folder's watch) and with polling (the
  * file differs from what was last seen). Each backend: watch a folder,
  * save a file in it, lay the same set down again, and the next wait must
- * say "changed"; with nothing saved, it must not.
+ * say "changed"; with nothing saved, it must not. Files written, made or
+ * moved are writes (the next build's list of inputs tells whether its
+ * watches stand); a new folder where the build lists folders is a change
+ * of structure (it must be watched), as is any change of a listed folder
+ * to the poller, which cannot tell a file's coming from a folder's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "serve/serve_int.h"
@@ -36,9 +41,9 @@ static void save(const char *path, const char *text)
 	}
 }
 
-static bool waits(struct serve_watch *w, int ms)
+static enum serve_change waits(struct serve_watch *w, int ms)
 {
-	bool changed = false;
+	enum serve_change changed = SERVE_NONE;
 
 	if (w->ops->wait(w, ms, -1, &changed) < 0) {
 		perror("wait");
@@ -47,7 +52,8 @@ static bool waits(struct serve_watch *w, int ms)
 	return changed;
 }
 
-static void check(bool got, bool want, const char *backend, const char *what)
+static void check(enum serve_change got, enum serve_change want,
+		  const char *backend, const char *what)
 {
 	if (got != want) {
 		printf("FAIL: %s: %s\n", backend, what);
@@ -57,7 +63,8 @@ static void check(bool got, bool want, const char *backend, const char *what)
 	}
 }
 
-static void one(bool poll, const char *dir, const char *file)
+static void one(bool poll, const char *dir, const char *file,
+		const char *tmp, const char *other, const char *sub)
 {
 	struct serve_watch *w;
 	struct qu_buf err = QU_BUF_INIT;
@@ -71,16 +78,57 @@ static void one(bool poll, const char *dir, const char *file)
 		return;
 	}
 	serve_watch_set(w, list(dir), 1, list(file), 1);
-	check(waits(w, ms), false, name, "nothing saved, nothing seen");
+	check(waits(w, ms), SERVE_NONE, name, "nothing saved, nothing seen");
 	/* a save while "the build" runs, then the build's new set */
 	save(file, "a save during the build\n");
 	serve_watch_set(w, list(dir), 1, list(file), 1);
-	check(waits(w, ms), true, name, "a save before a new set is seen after it");
-	check(waits(w, ms), false, name, "and only once");
+	check(waits(w, ms), SERVE_CONTENT, name,
+	      "a save before a new set is seen after it, as a write");
+	check(waits(w, ms), SERVE_NONE, name, "and only once");
 	/* and the watch goes on after a set */
 	serve_watch_set(w, list(dir), 1, list(file), 1);
 	save(file, "a save after the set\n");
-	check(waits(w, ms), true, name, "a save after a new set is seen");
+	check(waits(w, ms), SERVE_CONTENT, name,
+	      "a save after a new set is seen, as a write");
+	/* an editor's save: a new hidden file renamed over the input */
+	save(tmp, "# A page, saved whole\n");
+	if (rename(tmp, file) < 0) {
+		perror("rename");
+		exit(1);
+	}
+	/*
+	 * (the poller sees the folder's listing change, and cannot tell;
+	 * inotify sees a hidden file, which is never an input, go)
+	 */
+	check(waits(w, ms), poll ? SERVE_STRUCTURE : SERVE_CONTENT, name,
+	      "a save by rename over the input");
+	/* a new file where the build lists a folder: perhaps a new page */
+	save(other, "# Another page\n");
+	check(waits(w, ms), poll ? SERVE_STRUCTURE : SERVE_CONTENT, name,
+	      "a new file in a listed folder");
+	unlink(other);
+	waits(w, ms);
+	/* the input goes (the build's list of inputs tells the rest) */
+	if (rename(file, tmp) < 0) {
+		perror("rename");
+		exit(1);
+	}
+	check(waits(w, ms), poll ? SERVE_STRUCTURE : SERVE_CONTENT, name,
+	      "an input moved away");
+	if (rename(tmp, file) < 0) {
+		perror("rename");
+		exit(1);
+	}
+	waits(w, ms);
+	/* a new folder may hold pages to come */
+	if (mkdir(sub, 0755) < 0) {
+		perror("mkdir");
+		exit(1);
+	}
+	check(waits(w, ms), SERVE_STRUCTURE, name,
+	      "a new folder in a listed folder is a change of structure");
+	rmdir(sub);
+	waits(w, ms);
 	serve_watch_free(w);
 	qu_buf_fini(&err);
 }
@@ -88,16 +136,19 @@ static void one(bool poll, const char *dir, const char *file)
 int main(void)
 {
 	char dir[] = "/tmp/quire-watch-XXXXXX";
-	char file[64];
+	char file[64], tmp[64], other[64], sub[64];
 
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
 	snprintf(file, sizeof(file), "%s/page.md", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.page.md.new", dir);
+	snprintf(other, sizeof(other), "%s/other.md", dir);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	save(file, "# A page\n");
-	one(false, dir, file);
-	one(true, dir, file);
+	one(false, dir, file, tmp, other, sub);
+	one(true, dir, file, tmp, other, sub);
 	unlink(file);
 	rmdir(dir);
 	return fails ? 1 : 0;
