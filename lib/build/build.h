@@ -161,6 +161,22 @@ void qu_build_link(struct qu_build *b);
 void qu_build_reuse(struct qu_build *b, struct qu_build *prev);
 
 /**
+ * qu_build_changed() - name the only inputs that may have changed
+ * @b: the build, after qu_build_reuse() and before qu_build_link()
+ * @paths: the inputs (as qu_build_inputs() gave them) that may differ
+ *	from what the build before (@prev of qu_build_reuse()) saw since it
+ *	started; copied
+ * @n: how many
+ *
+ * For a caller that watches every input since before the last build
+ * started (quire serve): a source not named is taken from the last build
+ * without a stat(), unless it changed close to that build's start. Not
+ * called: every source is stat()ed.
+ */
+void qu_build_changed(struct qu_build *b, const char *const *paths,
+		      size_t n);
+
+/**
  * qu_build_graph() - the symbol graph of a linked build
  * @b: the build, after qu_build_link()
  *

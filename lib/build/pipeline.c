@@ -82,6 +82,10 @@ struct qu_build {
 	bool linked;
 	bool uptodate;
 	struct qu_build *prev;
+	/* qu_build_changed(): the inputs that may have changed, sorted */
+	char **hint;
+	size_t nhint;
+	bool hinted;
 	double t0, tp, started;
 	struct qu_build_stats stats;
 };
@@ -462,12 +466,21 @@ static bool take_unit(struct qu_build *b, size_t i)
 	struct build_stat now;
 	struct qu_fstat sb;
 	size_t j, k;
+	bool told;
 
-	if (!hit || !p->units ||
-	    qu_files_stat(b->site.files, &sb, b->src_paths[i], true) < 0)
+	if (!hit || !p->units)
 		return false;
 	j = (size_t)(hit - p->site.sources);
-	build_stat_of(&now, &sb);
+	/* a source the watcher did not name is as the last build saw it */
+	told = b->hinted && p->st_ok[j] &&
+	       !bsearch(&b->src_paths[i], b->hint, b->nhint, sizeof(char *),
+			cmp_str);
+	if (told)
+		now = p->st[j];
+	else if (qu_files_stat(b->site.files, &sb, b->src_paths[i], true) < 0)
+		return false;
+	else
+		build_stat_of(&now, &sb);
 	if (!p->st_ok[j] || !p->units[j].path ||
 	    memcmp(&now, &p->st[j], sizeof(now)) ||
 	    (double)now.mtime / 1e9 + 2.0 >= p->started ||
@@ -673,9 +686,6 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
 		return NULL;
 	if (b->gmemo && b->gmemo_html != b->site.cfg.allow_html) {
 		qu_graph_memo_free(b->gmemo);
-	if (b->imemo)
-		qu_buf_fini(&b->imemo->z);
-	free(b->imemo);
 		b->gmemo = NULL;
 	}
 	if (!b->gmemo)
@@ -788,6 +798,24 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 	b->imemo = prev ? prev->imemo : NULL;
 	if (prev)
 		prev->imemo = NULL;
+}
+
+void qu_build_changed(struct qu_build *b, const char *const *paths,
+		      size_t n)
+{
+	size_t i;
+
+	assert(!b->linked);
+	for (i = 0; i < b->nhint; i++)
+		free(b->hint[i]);
+	free(b->hint);
+	b->hint = qu_xcalloc(n + 1, sizeof(*b->hint));
+	for (i = 0; i < n; i++)
+		b->hint[i] = qu_xstrdup(paths[i]);
+	b->nhint = n;
+	if (n > 1)
+		qsort(b->hint, n, sizeof(*b->hint), cmp_str);
+	b->hinted = true;
 }
 
 const struct qu_graph *qu_build_graph(const struct qu_build *b)
@@ -1740,6 +1768,9 @@ void qu_build_free(struct qu_build *b)
 	free(b->keys);
 	free(b->keep);
 	qu_search_memo_free(b->memo);
+	for (i = 0; i < b->nhint; i++)
+		free(b->hint[i]);
+	free(b->hint);
 	qu_graph_memo_free(b->gmemo);
 	if (b->imemo)
 		qu_buf_fini(&b->imemo->z);

@@ -68,6 +68,9 @@ struct inputs {
 	struct list dirs, files;
 	struct qu_map parents;
 	struct qu_arena arena;
+	/* each input file's resolved path to the build's (the server's) */
+	struct qu_map *origin;
+	struct qu_arena *origin_arena;
 };
 
 /* A file's resolved path: its folder's, then its name, unless a link. */
@@ -104,6 +107,12 @@ static void take_input(void *payload, const char *path, bool dir)
 	struct inputs *in = payload;
 	char *abs = dir ? qu_path_resolve(path) : resolve_file(in, path);
 
+	if (!dir) {
+		char *k = qu_arena_strdup(in->origin_arena, abs);
+
+		*qu_map_slot(in->origin, k, strlen(k)) =
+			qu_arena_strdup(in->origin_arena, path);
+	}
 	list_add(dir ? &in->dirs : &in->files, abs);
 }
 
@@ -184,6 +193,11 @@ struct server {
 	/* the inputs the watches were set for, hashed (inputs_key()) */
 	uint64_t watched_key;
 	bool watched;
+	/* the last build laid the watches anew */
+	bool rewatched;
+	/* each watched input file's resolved path to its build's path */
+	struct qu_map origin;
+	struct qu_arena origin_arena;
 };
 
 /* The list of a build's inputs, hashed in order. */
@@ -205,6 +219,33 @@ static uint64_t inputs_key(const struct qu_build *b)
 	k = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	return k;
+}
+
+/*
+ * The build paths of the input files the watcher saw written, for
+ * qu_build_changed(): when the watches stood through the last build (it
+ * did not lay them anew) and saw no change of structure, no other source
+ * can differ from what that build saw.
+ */
+static void tell_changed(struct server *s, struct qu_build *b, bool structure)
+{
+	char **noted = NULL;
+	size_t n = serve_watch_take(s->watch, &noted), i, k = 0;
+	const char **paths = qu_xcalloc(n + 1, sizeof(*paths));
+
+	for (i = 0; i < n; i++) {
+		const char *p = qu_map_get(&s->origin, noted[i],
+					   strlen(noted[i]));
+
+		if (p)
+			paths[k++] = p;
+	}
+	if (!structure && s->watched && !s->rewatched)
+		qu_build_changed(b, paths, k);
+	for (i = 0; i < n; i++)
+		free(noted[i]);
+	free(noted);
+	free(paths);
 }
 
 /*
@@ -258,6 +299,7 @@ static void rebuild(struct server *s, bool structure)
 	if (qu_build_new(&b, &s->bopts, &err) == 0) {
 		/* unchanged sources come from the last build, in memory */
 		qu_build_reuse(b, s->last);
+		tell_changed(s, b, structure);
 		qu_build_link(b);
 		wrote = qu_build_write(b, &err) == 0;
 	}
@@ -281,8 +323,15 @@ static void rebuild(struct server *s, bool structure)
 				  key != s->watched_key;
 			s->watched_key = key;
 		}
-		if (rewatch)
+		if (rewatch) {
+			qu_map_fini(&s->origin);
+			qu_arena_fini(&s->origin_arena);
+			qu_map_init(&s->origin);
+			qu_arena_init(&s->origin_arena);
+			in.origin = &s->origin;
+			in.origin_arena = &s->origin_arena;
 			qu_build_inputs(b, take_input, &in);
+		}
 	}
 	qu_buf_adds(&ev, "]");
 	if (!wrote || nerr) {
@@ -321,6 +370,7 @@ static void rebuild(struct server *s, bool structure)
 					in.files.v, in.files.n);
 			s->watched = true;
 		}
+		s->rewatched = rewatch;
 		/* QUIRE_TIMING=1: what the build's phases leave out */
 		if (s->bopts.timing)
 			fprintf(stderr, "quire serve: watch    %6.2f s\n",
@@ -406,6 +456,8 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	const char *tmpdir = getenv("TMPDIR");
 
 	memset(&s, 0, sizeof(s));
+	qu_map_init(&s.origin);
+	qu_arena_init(&s.origin_arena);
 	s.opts = opts;
 	pthread_mutex_init(&s.state.lock, NULL);
 	pthread_cond_init(&s.state.cond, NULL);
@@ -527,6 +579,8 @@ out:
 	serve_watch_free(s.watch);
 	qu_build_free(s.last);
 	qu_diags_fini(&s.shown);
+	qu_map_fini(&s.origin);
+	qu_arena_fini(&s.origin_arena);
 	if (s.work) {
 		/* the folder is ours: mkdtemp made it */
 		qu_buf_reset(&b);

@@ -136,6 +136,10 @@ struct serve_watch_ops {
  * @ndirs: how many
  * @files: files that are inputs (resolved), sorted
  * @nfiles: how many
+ * @noted: the input files the waits saw written since serve_watch_take()
+ *	(resolved, in the order seen, perhaps twice)
+ * @nnoted: how many
+ * @anoted: allocated
  * @priv: the backend's own state
  */
 struct serve_watch {
@@ -144,6 +148,8 @@ struct serve_watch {
 	size_t ndirs;
 	char **files;
 	size_t nfiles;
+	char **noted;
+	size_t nnoted, anoted;
 	void *priv;
 };
 
@@ -165,6 +171,13 @@ void serve_watch_set(struct serve_watch *w, char **dirs, size_t ndirs,
 bool serve_watch_has_file(const struct serve_watch *w, const char *path);
 /* serve_watch_has_dir() - whether @path is a watched folder */
 bool serve_watch_has_dir(const struct serve_watch *w, const char *path);
+/* serve_watch_note() - a backend saw the input file @path written */
+void serve_watch_note(struct serve_watch *w, const char *path);
+/*
+ * serve_watch_take() - the files noted since the last call, which the
+ * caller frees (each and the array)
+ */
+size_t serve_watch_take(struct serve_watch *w, char ***out);
 /* serve_watch_ignored() - an editor's temporary file, never an input */
 bool serve_watch_ignored(const char *name);
 void serve_watch_free(struct serve_watch *w);

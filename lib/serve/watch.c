@@ -82,6 +82,22 @@ bool serve_watch_ignored(const char *name)
 	       !strcmp(name, "4913") || (name[0] == '#' && name[n - 1] == '#');
 }
 
+void serve_watch_note(struct serve_watch *w, const char *path)
+{
+	QU_VEC_GROW(w->noted, w->nnoted, w->anoted);
+	w->noted[w->nnoted++] = qu_xstrdup(path);
+}
+
+size_t serve_watch_take(struct serve_watch *w, char ***out)
+{
+	size_t n = w->nnoted;
+
+	*out = w->noted;
+	w->noted = NULL;
+	w->nnoted = w->anoted = 0;
+	return n;
+}
+
 void serve_watch_free(struct serve_watch *w)
 {
 	if (!w)
@@ -90,5 +106,6 @@ void serve_watch_free(struct serve_watch *w)
 		w->ops->fini(w);
 	free_list(w->dirs, w->ndirs);
 	free_list(w->files, w->nfiles);
+	free_list(w->noted, w->nnoted);
 	free(w);
 }

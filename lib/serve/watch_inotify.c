@@ -158,11 +158,12 @@ static void ino_set(struct serve_watch *w, char **old_dirs, size_t old_ndirs,
 	qu_buf_fini(&d);
 }
 
-/* What one event says. */
-static enum serve_change counts(const struct serve_watch *w,
-				const struct ino *n,
-				const struct inotify_event *e,
-				struct qu_buf *path)
+/* counts()'s flag: the event's file is an input, in the path buffer */
+#define SERVE_NOTED 0x100
+
+/* What one event says: an enum serve_change, and SERVE_NOTED. */
+static int counts(const struct serve_watch *w, const struct ino *n,
+		  const struct inotify_event *e, struct qu_buf *path)
 {
 	bool listed;
 
@@ -181,7 +182,7 @@ static enum serve_change counts(const struct serve_watch *w,
 					    : "",
 		    e->name);
 	if (serve_watch_has_file(w, path->buf))
-		return SERVE_CONTENT;
+		return SERVE_CONTENT | SERVE_NOTED;
 	if (!listed)
 		return SERVE_NONE;
 	/* a new folder may hold pages to come: it must be watched */
@@ -216,10 +217,14 @@ static int ino_wait(struct serve_watch *w, int timeout_ms, int sigfd,
 			break;
 		for (q = buf; q < buf + len;) {
 			const struct inotify_event *e = (void *)q;
-			enum serve_change c = counts(w, n, e, &path);
+			int c = (int)counts(w, n, e, &path);
 
-			if (c > *changed)
-				*changed = c;
+			if (c & SERVE_NOTED) {
+				serve_watch_note(w, path.buf);
+				c &= ~SERVE_NOTED;
+			}
+			if (c > (int)*changed)
+				*changed = (enum serve_change)c;
 			q += sizeof(*e) + e->len;
 		}
 	}

@@ -111,6 +111,8 @@ static int pw_wait(struct serve_watch *w, int timeout_ms, int sigfd,
 							   : SERVE_CONTENT;
 
 			p->v[i] = s;
+			if (c == SERVE_CONTENT)
+				serve_watch_note(w, path_of(w, i));
 			if (c > *changed)
 				*changed = c;
 		}

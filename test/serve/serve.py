@@ -442,6 +442,24 @@ def watches_follow_inputs(srv, docs, proj):
     if until('/newdir/fresh.html', 'second fresh words',
              'a page of a new folder is not watched after a plain write'):
         ok('a new folder and its page are watched, also after writes')
+    # builds after writes only are told which sources changed: the one
+    # written must be read again, twice running. (A file written within
+    # two seconds of the last build's start is looked at anyway: the
+    # source is left older than that, and a page write builds between.)
+    for i, words in enumerate(('third words', 'fourth words')):
+        time.sleep(2.5)
+        with open(page, 'a') as f:
+            f.write('\nA page write %d.\n' % i)
+        if not until('/json.html', 'A page write %d.' % i, 'a page write'):
+            return
+        time.sleep(0.3)
+        with open(src, 'w') as f:
+            f.write('/**\n * extra_fn() - %s\n */\nint extra_fn(void);\n'
+                    % words)
+        if not until('/json.html', words,
+                     'a source written after plain writes: %s' % words):
+            return
+    ok('a source written between plain writes is read again')
 
 
 def saves_during_builds(srv, docs, what):
