@@ -257,6 +257,10 @@ def docs_tree(work, root, env):
     step(work, docs, 'a removed source', env, want_kept=False)
     edit(os.path.join(docs, 'quire.yml'), 'title: quire', 'title: quire 2')
     step(work, docs, 'the configuration', env, want_kept=False)
+    # raw HTML reads Markdown anew: the build in memory drops its memos
+    with open(os.path.join(docs, 'quire.yml'), 'a') as f:
+        f.write('allow_html: true\n')
+    step(work, docs, 'raw HTML allowed', env, want_kept=False)
     edit(os.path.join(env['QUIRE_THEMES'], 'default', 'page.html'),
          '</footer>', '<p>theme edit</p></footer>')
     step(work, docs, 'the theme', env, want_kept=False)
