@@ -122,6 +122,8 @@ struct qu_graph_exports {
  * @labels: a reST label's name -> where it is (see qu_graph_label())
  * @exports: per unit, its file's EXPORT_SYMBOL*() uses (not owned)
  * @arena: owns the arrays and strings
+ * @ext: the entries of other sites' inventories (intersphinx:), sorted
+ * @next: how many
  */
 struct qu_graph {
 	const struct qu_site *site;
@@ -173,7 +175,7 @@ struct qu_graph_reader {
 	struct qu_graph_memo *memo;
 };
 
-/**
+/*
  * struct qu_graph_memo - the references comments make, kept between builds
  *
  * What an item's comment names depends on its text alone, so it is kept

@@ -53,7 +53,7 @@ typedef void (*qu_search_token_fn)(const char *tok, size_t len, bool part,
 void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 			void *payload);
 
-/**
+/*
  * struct qu_search_memo - what an index keeps for the next one
  *
  * The terms of every document it read, numbered in one dictionary and

@@ -6,7 +6,9 @@
    a comment (include/linux/list.h of the zero-config kernel site) is
    edited, and the time until the event stream announces the finished
    build that names the page is measured; medians of RUNS edits. This
-   is the moment a tab reloads.
+   is the moment a tab reloads. The search index, rebuilt after the
+   event, is waited for before the next edit (a writer's next save
+   comes seconds later), and its median time is printed too.
 2. Serving: wrk (Debian's) against quire serve and against Python's
    http.server on the same built site, for a page and a stylesheet;
    requests per second and the ratio. (quire serve adds the reload
@@ -40,14 +42,20 @@ class Serve:
             if m:
                 self.port = int(m.group(1))
                 break
-        threading.Thread(target=lambda: [None for _ in self.p.stderr],
-                         daemon=True).start()
+        self.lines = []
+        threading.Thread(target=self._log, daemon=True).start()
         self.events = []
         self.cond = threading.Condition()
         s = socket.create_connection(('127.0.0.1', self.port))
         s.sendall(b'GET /_quire/events HTTP/1.1\r\nHost: x\r\n\r\n')
         self.sock = s
         threading.Thread(target=self._read, daemon=True).start()
+
+    def _log(self):
+        for line in self.p.stderr:
+            with self.cond:
+                self.lines.append(line)
+                self.cond.notify_all()
 
     def _read(self):
         buf = b''
@@ -94,15 +102,28 @@ class Serve:
 def latency(quire, docs, env, path, page, runs, label):
     srv = Serve(quire, docs, env)
     time.sleep(0.5)
-    times = []
+    times, index = [], []
     for i in range(runs):
+        with srv.cond:
+            n = len(srv.lines)
         times.append(srv.edit_latency(path, 'MARK%d' % (i - 1) if i else
                                       MARKER, 'MARK%d' % i, page))
+        # the search index follows the event: wait for it
+        with srv.cond:
+            srv.cond.wait_for(lambda: any('search index' in l
+                                          for l in srv.lines[n:]),
+                              timeout=30)
+            hit = [l for l in srv.lines[n:] if 'search index' in l]
+        m = re.search(r'search index, (\d+) ms', hit[0]) if hit else None
+        if m:
+            index.append(int(m.group(1)) / 1000)
         time.sleep(0.4)
     srv.stop()
-    print('%-40s median %6.1f ms  (min %.1f, max %.1f; %d edits)' %
+    print('%-40s median %6.1f ms  (min %.1f, max %.1f; %d edits)%s' %
           (label, 1000 * statistics.median(times), 1000 * min(times),
-           1000 * max(times), runs))
+           1000 * max(times), runs,
+           '; then the search index, median %.0f ms' %
+           (1000 * statistics.median(index)) if index else ''))
 
 
 MARKER = 'MARKER-FOR-BENCH'
