@@ -72,6 +72,7 @@ int cmd_build(int argc, char **argv)
 	struct qu_build_opts o = {.dir = ".", .out = "_site"};
 	struct qu_build *b = NULL;
 	struct qu_build_stats st;
+	struct qu_build_vstats vst;
 	struct qu_buf err = QU_BUF_INIT;
 	struct qu_diags all;
 	bool werror = false;
@@ -146,7 +147,7 @@ int cmd_build(int argc, char **argv)
 	cmd_init_libraries();
 
 	/* versions: in quire.yml: every version, into OUT/<label>/ */
-	c = qu_build_versions(&o, &all, &err);
+	c = qu_build_versions(&vst, &o, &all, &err);
 	if (c <= 0) {
 		qu_diags_count(&nerr, &nwarn, &all);
 		qu_diags_print(&all, stderr, werror);
@@ -156,8 +157,10 @@ int cmd_build(int argc, char **argv)
 		}
 		if (!o.quiet)
 			fprintf(stderr,
-				"quire build: versions, %zu warnings, %.2f s: "
-				"%s/index.html\n",
+				"quire build: versions: %zu built, %zu kept "
+				"(unchanged), %zu removed; %zu warnings, "
+				"%.2f s: %s/index.html\n",
+				vst.nbuilt, vst.nkept, vst.npruned,
 				nwarn + nerr, now() - t0, o.out);
 		ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 		goto out;

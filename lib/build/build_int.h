@@ -472,4 +472,27 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_files *theme_files, const char *theme, const char *version, uint64_t exe,
 		const struct build_history *hist);
 
+/**
+ * build_site_key() - what a whole site of one revision is made from
+ * @commit: the revision's full commit id
+ * @theme_files: where the theme is read from (NULL: the file system)
+ * @theme: the theme's folder
+ * @exe: the hash of the quire executable
+ * @dates: whether pages show their last-changed dates
+ *
+ * Two builds of the same commit with the same key give the same bytes
+ * (a versioned site keeps a version whose key is unchanged).
+ * Return: the key.
+ */
+uint64_t build_site_key(const char *commit, const struct qu_files *theme_files,
+			const char *theme, uint64_t exe, bool dates);
+
+/**
+ * build_output_key() - build_site_key() of a build of a revision
+ * @b: the build, made by qu_build_new() with a revision
+ *
+ * Return: the key.
+ */
+uint64_t build_output_key(const struct qu_build *b);
+
 #endif /* QU_BUILD_BUILD_INT_H */

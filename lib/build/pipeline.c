@@ -170,6 +170,14 @@ static uint64_t exe_hash(void)
 	return h;
 }
 
+uint64_t build_output_key(const struct qu_build *b)
+{
+	return build_site_key(b->rev ? qu_git_tree_commit(b->rev) : NULL,
+			      b->theme_files, b->theme, b->exe,
+			      !b->opts->no_history &&
+				      !b->site.cfg.no_last_changed);
+}
+
 /* The cache folder: as asked, else ".quire-cache" beside the output. */
 static char *cache_folder(const struct qu_build_opts *o, const char *out_abs)
 {

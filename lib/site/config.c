@@ -152,12 +152,15 @@ static const char *const config_keys[] = {
 	"intersphinx", "versions", "last_changed",
 };
 
-/* A label is a folder name of the output: no "/", no leading ".". */
+/*
+ * A label is a folder name of the output: no "/", no leading ".", and not
+ * "latest", the folder of the copy of the latest version.
+ */
 static bool label_ok(const char *l)
 {
 	size_t i;
 
-	if (!*l || *l == '.' || strlen(l) > 64)
+	if (!*l || *l == '.' || strlen(l) > 64 || !strcmp(l, "latest"))
 		return false;
 	for (i = 0; l[i]; i++)
 		if (!((l[i] >= 'a' && l[i] <= 'z') ||
@@ -231,8 +234,8 @@ static int parse_versions(struct qu_config *out, struct qu_diags *diags,
 			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
 				"a version needs a rev and a label of letters, "
 				"digits, '.', '-' and '_' (unique, not "
-				"starting with '.'), and a pre-release is never "
-				"the latest");
+				"starting with '.', not 'latest'), and a "
+				"pre-release is never the latest");
 			free(e.rev);
 			free(e.label);
 			ret = -1;
