@@ -414,6 +414,9 @@ void build_units_fini(struct build_units *u);
  * @units: per source, likewise
  * @source_url: the "view source" template: quire.yml's source_url, else
  *	one derived from the repository's origin, else NULL
+ * @edit_url: the "edit this page" template, for a build of the files or
+ *	of a branch: quire.yml's edit_url, else one derived from origin and
+ *	the branch, else NULL
  * @paths: the pages' paths from the repository's root (owned)
  * @npaths: how many
  * @upaths: the sources' paths, likewise
@@ -423,6 +426,7 @@ struct build_history {
 	struct qu_render_file *pages;
 	struct qu_render_file *units;
 	char *source_url;
+	char *edit_url;
 	char **paths;
 	size_t npaths;
 	char **upaths;
@@ -475,6 +479,8 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 /**
  * build_site_key() - what a whole site of one revision is made from
  * @commit: the revision's full commit id
+ * @links: the templates of its "view source" and "edit" links that
+ *	origin gives (the repository's configuration, not the commit's)
  * @theme_files: where the theme is read from (NULL: the file system)
  * @theme: the theme's folder
  * @exe: the hash of the quire executable
@@ -484,8 +490,9 @@ void build_keys(uint64_t *out, const struct qu_site *site,
  * (a versioned site keeps a version whose key is unchanged).
  * Return: the key.
  */
-uint64_t build_site_key(const char *commit, const struct qu_files *theme_files,
-			const char *theme, uint64_t exe, bool dates);
+uint64_t build_site_key(const char *commit, const char *links,
+			const struct qu_files *theme_files, const char *theme,
+			uint64_t exe, bool dates);
 
 /**
  * build_output_key() - build_site_key() of a build of a revision

@@ -63,6 +63,7 @@ static uint64_t global_key(const struct qu_site *site,
 	h_str(h, c->title);
 	h_str(h, c->base_url);
 	h_str(h, c->source_url);
+	h_str(h, c->edit_url);
 	h_str(h, c->srctree);
 	h_u64(h, c->allow_html);
 	/* a Sphinx project reads comments as reST */
@@ -203,6 +204,7 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		h_u64(h, global);
 		/* last changed and "view source" (history.c) */
 		h_str(h, hist->source_url);
+		h_str(h, hist->edit_url);
 		h_u64(h, (uint64_t)hist->pages[p].time);
 		h_str(h, hist->pages[p].commit);
 		h_str(h, hist->pages[p].link);
@@ -285,8 +287,9 @@ static void h_tree(XXH3_state_t *h, const struct qu_files *fs,
 	qu_buf_fini(&p);
 }
 
-uint64_t build_site_key(const char *commit, const struct qu_files *theme_files,
-			const char *theme, uint64_t exe, bool dates)
+uint64_t build_site_key(const char *commit, const char *links,
+			const struct qu_files *theme_files, const char *theme,
+			uint64_t exe, bool dates)
 {
 	XXH3_state_t *h = XXH3_createState();
 	uint64_t r;
@@ -295,6 +298,7 @@ uint64_t build_site_key(const char *commit, const struct qu_files *theme_files,
 	h_str(h, "quire " QU_VERSION);
 	h_u64(h, exe);
 	h_str(h, commit);
+	h_str(h, links);
 	h_str(h, theme);
 	/* a theme of the revision is in the commit; one on disk is not */
 	if (!theme_files)

@@ -172,10 +172,23 @@ static uint64_t exe_hash(void)
 
 uint64_t build_output_key(const struct qu_build *b)
 {
-	return build_site_key(b->rev ? qu_git_tree_commit(b->rev) : NULL,
-			      b->theme_files, b->theme, b->exe,
-			      !b->opts->no_history &&
-				      !b->site.cfg.no_last_changed);
+	struct qu_buf links = QU_BUF_INIT, edit = QU_BUF_INIT;
+	uint64_t r;
+
+	/* origin is configuration, not part of any commit */
+	if (b->rev) {
+		qu_git_source_url(&links, b->rev, NULL);
+		qu_git_edit_url(&edit, b->rev);
+		qu_buf_addc(&links, '\n');
+		qu_buf_add(&links, edit.buf, edit.len);
+	}
+	r = build_site_key(b->rev ? qu_git_tree_commit(b->rev) : NULL,
+			   links.buf, b->theme_files, b->theme, b->exe,
+			   !b->opts->no_history &&
+				   !b->site.cfg.no_last_changed);
+	qu_buf_fini(&links);
+	qu_buf_fini(&edit);
+	return r;
 }
 
 /* The cache folder: as asked, else ".quire-cache" beside the output. */
@@ -1447,6 +1460,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	b->render.version_cur = o->version_cur;
 	b->render.version_latest = o->version_latest;
 	b->render.source_url = b->hist.source_url;
+	b->render.edit_url = b->hist.edit_url;
 	b->render.page_files = b->hist.pages;
 	b->render.unit_files = b->hist.units;
 	phase(b, "git");

@@ -148,7 +148,7 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 
 static const char *const config_keys[] = {
 	"title",      "srctree", "theme",      "base_url",
-	"source_url", "version", "allow_html", "man", "exclude",
+	"source_url", "edit_url", "version", "allow_html", "man", "exclude",
 	"intersphinx", "versions", "last_changed",
 };
 
@@ -461,6 +461,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			set(&out->base_url, val);
 		else if (!strcmp(key, "source_url"))
 			set(&out->source_url, val);
+		else if (!strcmp(key, "edit_url"))
+			set(&out->edit_url, val);
 		else if (!strcmp(key, "version"))
 			set(&out->version, val);
 		else if (boolean(val) >= 0 && !strcmp(key, "man"))
@@ -491,6 +493,7 @@ void qu_config_fini(struct qu_config *c)
 	free(c->theme);
 	free(c->base_url);
 	free(c->source_url);
+	free(c->edit_url);
 	free(c->version);
 	for (i = 0; i < c->nexclude; i++)
 		free(c->exclude[i]);

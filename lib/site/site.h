@@ -63,6 +63,7 @@ struct qu_version {
  * @theme: a theme name (a folder under the themes directory) or a path
  * @base_url: the URL the site is published at, or NULL
  * @source_url: a link template for source lines, with {path} and {line}
+ * @edit_url: the "edit this page" link template, with {path}
  * @version: the version shown; NULL to use `git describe`
  * @exclude: glob patterns of paths (relative to the root) to leave out
  * @nexclude: how many
@@ -87,6 +88,7 @@ struct qu_config {
 	char *theme;
 	char *base_url;
 	char *source_url;
+	char *edit_url;
 	char *version;
 	char **exclude;
 	size_t nexclude;
