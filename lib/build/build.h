@@ -55,6 +55,8 @@
  *	repository); NULL for the current folder
  * @no_history: show no "last changed" dates (no walk over history;
  *	quire serve, whose rebuilds must be quick); links stay
+ * @versions_file: the file whose versions: qu_build_versions() builds,
+ *	instead of @dir's quire.yml; NULL for that one
  * @versions: the versions of a versioned site (qu_build_versions() sets
  *	them), or NULL
  * @nversions: how many
@@ -76,6 +78,7 @@ struct qu_build_opts {
 	const char *rev;
 	const char *repo;
 	bool no_history;
+	const char *versions_file;
 	const struct qu_render_version *versions;
 	size_t nversions;
 	size_t version_cur;
@@ -241,17 +244,27 @@ const struct qu_site *qu_build_site(const struct qu_build *b);
  * @nkept: versions kept as they were: built before from the same key
  * @npruned: folders of versions no longer listed, removed
  * @latest_copied: OUT/latest/ was written anew
+ * @paths: the paths the diagnostics name (their builds are gone); freed
+ *	by qu_build_vstats_fini()
  */
 struct qu_build_vstats {
 	size_t nbuilt;
 	size_t nkept;
 	size_t npruned;
 	bool latest_copied;
+	struct qu_arena paths;
 };
 
 /**
+ * qu_build_vstats_fini() - free what qu_build_versions() kept in @st
+ * @st: filled by qu_build_versions(), even one that failed
+ */
+void qu_build_vstats_fini(struct qu_build_vstats *st);
+
+/**
  * qu_build_versions() - build every version quire.yml's versions: names
- * @st_out: receives what was built, kept and removed
+ * @st_out: receives what was built, kept and removed; the caller frees it
+ *	with qu_build_vstats_fini() once @diags are printed
  * @opts: the options; @opts->dir's quire.yml names the versions, each a
  *	revision of the repository holding @opts->dir (or @opts->repo)
  * @diags: receives the diagnostics of every version built, in the order
@@ -271,7 +284,8 @@ struct qu_build_vstats {
  * @opts->cache/<label>.
  *
  * Return: 1 when there is nothing to do (no versions:, or @opts->rev
- * set): the caller builds as usual; 0; -1 when a version cannot be built.
+ * set): the caller builds as usual; 0; -1 when a version cannot be built
+ * or @opts->versions_file is broken or lists none.
  */
 int qu_build_versions(struct qu_build_vstats *st_out,
 		      const struct qu_build_opts *opts, struct qu_diags *diags,

@@ -288,9 +288,29 @@ out:
 struct vtask {
 	struct qu_build_opts o;
 	struct qu_diags diags;
+	struct qu_arena paths;
 	struct qu_buf err;
 	int rc;
 };
+
+/*
+ * A build's diagnostics, their paths copied into @a: the paths are the
+ * build's, and the build is freed before anyone prints them.
+ */
+static void take_diags(struct qu_diags *to, struct qu_arena *a,
+		       const struct qu_build *b)
+{
+	size_t i = to->n;
+
+	qu_build_diags(to, b);
+	for (; i < to->n; i++)
+		to->v[i].path = qu_arena_strdup(a, to->v[i].path);
+}
+
+void qu_build_vstats_fini(struct qu_build_vstats *st)
+{
+	qu_arena_fini(&st->paths);
+}
 
 static void build_one(struct qu_job *job, size_t i, void *payload)
 {
@@ -303,7 +323,7 @@ static void build_one(struct qu_job *job, size_t i, void *payload)
 		qu_build_link(b);
 		t->rc = qu_build_write(b, &t->err);
 	}
-	qu_build_diags(&t->diags, b);
+	take_diags(&t->diags, &t->paths, b);
 	qu_build_free(b);
 }
 
@@ -350,15 +370,27 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 	int r = 1;
 
 	memset(st_out, 0, sizeof(*st_out));
+	qu_arena_init(&st_out->paths);
 	qu_diags_init(&cd);
 	if (o->rev || !o->out)
 		goto done;
-	qu_buf_addf(&p, "%s/quire.yml", o->dir);
+	if (o->versions_file)
+		qu_buf_adds(&p, o->versions_file);
+	else
+		qu_buf_addf(&p, "%s/quire.yml", o->dir);
 	if (qu_file_read(&text, p.buf, err) < 0 ||
 	    qu_site_config_parse(&c, &cd, p.buf, text.buf, text.len) < 0 ||
 	    !c.nversions) {
-		/* the usual build reads and reports it */
-		qu_buf_reset(err);
+		/* the usual build reads and reports quire.yml; not this */
+		if (o->versions_file) {
+			qu_diags_move(diags, &cd);
+			if (!err->len)
+				qu_buf_addf(err, "%s: lists no versions",
+					    p.buf);
+			r = -1;
+		} else {
+			qu_buf_reset(err);
+		}
 		goto done;
 	}
 	r = -1;
@@ -414,7 +446,7 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 		vo.out = NULL;
 		vo.quiet = true;
 		if (qu_build_new(&b, &vo, err) < 0) {
-			qu_build_diags(diags, b);
+			take_diags(diags, &st_out->paths, b);
 			qu_build_free(b);
 			if (!err->len)
 				qu_buf_addf(err,
@@ -456,6 +488,7 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 		i = todo[k];
 		*vo = *o;
 		qu_diags_init(&tasks[k].diags);
+		qu_arena_init(&tasks[k].paths);
 		qu_buf_init(&tasks[k].err);
 		qu_buf_reset(&p);
 		qu_buf_addf(&p, "%s/%s", o->out, vers[i].label);
@@ -485,7 +518,12 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 	/* in the order of versions:, whatever order they finished in */
 	r = 0;
 	for (k = 0; k < ntodo; k++) {
+		size_t d = diags->n;
+
 		qu_diags_move(diags, &tasks[k].diags);
+		for (; d < diags->n; d++)
+			diags->v[d].path = qu_arena_strdup(&st_out->paths,
+							   diags->v[d].path);
 		if (tasks[k].rc < 0 && !r) {
 			r = -1;
 			if (tasks[k].err.len)
@@ -525,6 +563,7 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 done:
 	for (k = 0; k < ntodo; k++) {
 		qu_diags_fini(&tasks[k].diags);
+		qu_arena_fini(&tasks[k].paths);
 		qu_buf_fini(&tasks[k].err);
 	}
 	free(tasks);
