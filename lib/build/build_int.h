@@ -477,6 +477,19 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct build_history *hist);
 
 /**
+ * build_link_tree() - hard-link every file of a site's folder into another
+ * @from: the folder
+ * @to: where its files go; made when missing, and no file of @from may
+ *	be there yet
+ *
+ * quire never writes a file of a site in place (every write makes a new
+ * file and renames it), so a linked file keeps its bytes. Folders are
+ * made, files linked; anything else is a failure.
+ * Return: 0, or -1 (part may be linked: the caller drops @to).
+ */
+int build_link_tree(const char *from, const char *to);
+
+/**
  * build_site_key() - what a whole site of one revision is made from
  * @commit: the revision's full commit id
  * @links: the templates of its "view source" and "edit" links that

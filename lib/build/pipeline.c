@@ -987,11 +987,7 @@ static bool last_index(const struct qu_build *b)
 /* The cache's entry for the search index: no page's path ends in "/". */
 #define SEARCH_STATE "_search/"
 
-/*
- * Link every file of a folder of the last site into the new one: kept
- * whole, or not at all (the caller then writes it anew).
- */
-static int link_tree(const char *from, const char *to)
+int build_link_tree(const char *from, const char *to)
 {
 	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT, err = QU_BUF_INIT;
 	struct dirent **ents = NULL;
@@ -1013,7 +1009,7 @@ static int link_tree(const char *from, const char *to)
 			if (lstat(x.buf, &st) < 0)
 				r = -1;
 			else if (S_ISDIR(st.st_mode))
-				r = link_tree(x.buf, y.buf);
+				r = build_link_tree(x.buf, y.buf);
 			else if (!S_ISREG(st.st_mode) || link(x.buf, y.buf) < 0)
 				r = -1;
 		}
@@ -1048,7 +1044,7 @@ static int link_site(const struct qu_build *b, const char *skip)
 			if (lstat(x.buf, &st) < 0)
 				r = -1;
 			else if (S_ISDIR(st.st_mode))
-				r = link_tree(x.buf, y.buf);
+				r = build_link_tree(x.buf, y.buf);
 			else if (!S_ISREG(st.st_mode) || link(x.buf, y.buf) < 0)
 				r = -1;
 		}
@@ -1108,12 +1104,12 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 			kept = !access(idx.buf, R_OK);
 			qu_buf_fini(&idx);
 		} else if (b->keep_search) {
-			kept = link_tree(from.buf, to.buf) == 0;
+			kept = build_link_tree(from.buf, to.buf) == 0;
 		}
 		/* quire serve: the last index now, this one after the reload */
 		if (!kept && b->opts->defer_search && last_index(b)) {
 			kept = b->out.sparse ||
-			       link_tree(from.buf, to.buf) == 0;
+			       build_link_tree(from.buf, to.buf) == 0;
 			b->keep_search = b->search_pending = kept;
 		}
 		if (!kept) {

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "build_int.h"
@@ -218,47 +219,13 @@ static uint64_t version_key(uint64_t base, const struct qu_config *c,
 	return r;
 }
 
-/* Copy the site @from into the folder @to, file by file. */
-static int copy_site(const char *from, const char *to, struct qu_buf *err)
-{
-	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT, data = QU_BUF_INIT;
-	struct qu_fstat st;
-	char **ents = NULL;
-	size_t n = 0, k;
-	int r = qu_files_list(NULL, &ents, &n, from);
-
-	if (r < 0)
-		qu_buf_addf(err, "%s: %s", from, strerror(errno));
-	if (!r)
-		r = qu_mkdir_p(to, err);
-	for (k = 0; k < n; k++) {
-		qu_buf_reset(&x);
-		qu_buf_reset(&y);
-		qu_buf_addf(&x, "%s/%s", from, ents[k]);
-		qu_buf_addf(&y, "%s/%s", to, ents[k]);
-		/* quire writes no links into a site: none is followed */
-		if (r || qu_files_stat(NULL, &st, x.buf, false) < 0)
-			;
-		else if (st.kind == QU_FK_DIR)
-			r = copy_site(x.buf, y.buf, err);
-		else if (st.kind == QU_FK_FILE &&
-			 (qu_file_read(&data, x.buf, err) < 0 ||
-			  qu_file_write_atomic(y.buf, data.buf, data.len, err)))
-			r = -1;
-		free(ents[k]);
-	}
-	free(ents);
-	qu_buf_fini(&x);
-	qu_buf_fini(&y);
-	qu_buf_fini(&data);
-	return r;
-}
-
 /*
  * OUT/latest/: a copy of the latest version's folder, written aside and
- * swapped in as every site is. A copy rather than a link or redirects:
- * static hosts often serve no symbolic links, and a redirect page per
- * page would be one more hop and no site of its own (no search).
+ * swapped in as every site is. A copy rather than a symbolic link or
+ * redirects: static hosts often serve no symbolic links, and a redirect
+ * page per page would be one more hop and no site of its own (no
+ * search). Its files are hard links to the latest's: no space taken,
+ * and to a reader or an upload they are plain files.
  */
 static int write_latest(const char *out, const char *label, const char *dir,
 			struct qu_buf *err)
@@ -273,8 +240,17 @@ static int write_latest(const char *out, const char *label, const char *dir,
 	memset(&o, 0, sizeof(o));
 	if (qu_owned_check(to.buf, to.buf, QU_SITE_MARKER, in, 1, shown, err) <
 		    0 ||
-	    qu_out_begin(&o, to.buf, NULL, err) < 0 ||
-	    copy_site(from.buf, o.tmp, err) < 0 || qu_out_commit(&o, err) < 0)
+	    qu_out_begin(&o, to.buf, NULL, err) < 0)
+		goto out;
+	/* the latest's own marker comes with its files */
+	qu_buf_reset(&to);
+	qu_buf_addf(&to, "%s/%s", o.tmp, QU_SITE_MARKER);
+	if (unlink(to.buf) < 0 || build_link_tree(from.buf, o.tmp) < 0) {
+		qu_buf_addf(err, "cannot link %s into %s: %s", from.buf, o.tmp,
+			    strerror(errno));
+		goto out;
+	}
+	if (qu_out_commit(&o, err) < 0)
 		goto out;
 	r = 0;
 out:

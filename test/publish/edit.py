@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import tempfile
 
-from pubtest import ENV, QUIRE, check, git, write
+from pubtest import ENV, check, git, quire_build, repo, write
 import pubtest
 
 
@@ -47,20 +47,15 @@ def links(out, page="guide.html"):
 def build(cwd, out, *args):
     if os.path.exists(out):
         shutil.rmtree(out)
-    r = subprocess.run([QUIRE, "build", "--quiet", "--no-cache", "-o",
-                        out] + list(args), cwd=cwd, env=ENV,
-                       capture_output=True, text=True)
-    check(r.returncode == 0, "build %s: %s" % (args, r.stderr))
+    quire_build("--quiet", "--no-cache", "-o", out, *args, cwd=cwd)
 
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        w = os.path.join(tmp, "w")
-        os.makedirs(w)
-        git(w, "init", "-q", "-b", "main")
-        write(w, "docs/quire.yml", "title: T\nsrctree: ..\n")
-        write(w, "docs/index.md", "# Home\n")
+        w = repo(tmp)
         write(w, "docs/guide.md", "# Guide\n\nText.\n")
+        write(w, "docs/index.md", "# Home\n")
+        write(w, "docs/quire.yml", "srctree: ..\ntitle: Edit\n")
         write(w, "ring.h", "/**\n * ring_init() - set up\n */\n"
               "int ring_init(void);\n")
         git(w, "add", "-A")

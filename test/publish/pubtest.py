@@ -3,7 +3,8 @@
 
 The quire under test (argv[1]), a git environment that reads no user or
 system configuration and dates commits at a fixed time, git(), write(),
-check() with its count of failures, same_tree() and result().
+check() with its count of failures, repo(), quire_build(), same_tree()
+and result().
 """
 import filecmp
 import os
@@ -42,6 +43,23 @@ def write(root, path, text):
     os.makedirs(os.path.dirname(full), exist_ok=True)
     with open(full, "w") as f:
         f.write(text)
+
+
+def repo(top, name="w"):
+    """A new repository top/name on branch main; its path."""
+    path = os.path.join(top, name)
+    os.makedirs(path)
+    git(path, "init", "-q", "-b", "main")
+    return path
+
+
+def quire_build(*args, cwd=None, code=0):
+    """quire build ARGS in cwd, checked for exit status code; stderr."""
+    r = subprocess.run([QUIRE, "build"] + list(args), cwd=cwd, env=ENV,
+                       capture_output=True, text=True)
+    check(r.returncode == code, "quire build %s: exit %d, not %d: %s" %
+          (" ".join(args), r.returncode, code, r.stderr.strip()))
+    return r.stderr
 
 
 def files_of(top):

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-from pubtest import ENV, QUIRE, check, git, same_tree, write
+from pubtest import ENV, check, git, quire_build, same_tree, write
 import pubtest
 
 SRC = os.path.abspath(sys.argv[2])
@@ -33,11 +33,8 @@ RELEASES = """  - rev: v0.2
 
 
 def publish(clone, listing, out):
-    r = subprocess.run([QUIRE, "build", "docs", "--versions", listing,
-                        "-o", out], cwd=clone, env=ENV,
-                       capture_output=True, text=True)
-    check(r.returncode == 0, "publish: %s" % r.stderr)
-    return r.stderr
+    """The documented command."""
+    return quire_build("docs", "--versions", listing, "-o", out, cwd=clone)
 
 
 def main():

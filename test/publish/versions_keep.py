@@ -23,7 +23,8 @@ import os
 import subprocess
 import tempfile
 
-from pubtest import ENV, QUIRE, check, files_of, git, same_tree, write
+from pubtest import (ENV, QUIRE, check, files_of, git, quire_build, repo,
+                     same_tree, write)
 import pubtest
 
 
@@ -35,10 +36,7 @@ def listing(*versions):
 
 
 def build(w, out, *extra):
-    r = subprocess.run([QUIRE, "build", "docs", "-o", out] + list(extra),
-                       cwd=w, env=ENV, capture_output=True, text=True)
-    check(r.returncode == 0, "build %s: %s" % (extra, r.stderr))
-    return r.stderr
+    return quire_build("docs", "-o", out, *extra, cwd=w)
 
 
 def stamps(top):
@@ -57,9 +55,7 @@ def text_of(path):
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        w = os.path.join(tmp, "w")
-        os.makedirs(w)
-        git(w, "init", "-q", "-b", "main")
+        w = repo(tmp)
         write(w, "docs/quire.yml", "title: App\n")
         write(w, "docs/guide.md", "# Guide\n\nThe guide.\n")
         for n in ("1", "2", "3"):
