@@ -55,7 +55,8 @@ out:
 /*
  * The branch @rev names as it is (HEAD: the branch checked out), or NULL
  * for a tag, a commit, an expression such as main~1 or a detached HEAD:
- * a branch of origin counts under its own name.
+ * a branch of origin counts under its own name (origin/HEAD as the
+ * branch it points at).
  */
 static char *branch_of(git_repository *repo, const char *rev)
 {
