@@ -150,9 +150,12 @@ static void keys_read(struct keys *out, const char *dir)
 	    !strncmp(text.buf, KEYS_FILE + 1, strlen(KEYS_FILE + 1))) {
 		line = strtok_r(text.buf, "\n", &save);
 		while ((line = strtok_r(NULL, "\n", &save)))
+			/* a label that is no folder of OUT is never pruned */
 			if (sscanf(line, "%79s %16llx%n", label, &key, &n) ==
 				    2 &&
-			    !line[n])
+			    !line[n] &&
+			    (qu_site_label_is_ok(label) ||
+			     !strcmp(label, LATEST)))
 				keys_add(out, label, (uint64_t)key);
 	}
 	qu_buf_fini(&p);

@@ -152,11 +152,7 @@ static const char *const config_keys[] = {
 	"intersphinx", "versions", "last_changed",
 };
 
-/*
- * A label is a folder name of the output: no "/", no leading ".", and not
- * "latest", the folder of the copy of the latest version.
- */
-static bool label_ok(const char *l)
+bool qu_site_label_is_ok(const char *l)
 {
 	size_t i;
 
@@ -229,7 +225,7 @@ static int parse_versions(struct qu_config *out, struct qu_diags *diags,
 			e.label = qu_xstrdup(e.rev);
 		for (k = 0; e.label && k < out->nversions; k++)
 			bad |= !strcmp(out->versions[k].label, e.label);
-		if (bad || !e.rev || !label_ok(e.label) ||
+		if (bad || !e.rev || !qu_site_label_is_ok(e.label) ||
 		    (e.latest && e.prerelease)) {
 			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
 				"a version needs a rev and a label of letters, "

@@ -106,6 +106,17 @@ struct qu_config {
 };
 
 /**
+ * qu_site_label_is_ok() - whether a version's label names a folder of OUT
+ * @label: the label
+ *
+ * A label is a folder name of the output: 1 to 64 letters, digits, '.',
+ * '-' and '_', not starting with '.' (so never ".." or a hidden folder),
+ * and not "latest", the folder of the copy of the latest version.
+ * Context: thread-safe. Return: true when it may be a label.
+ */
+bool qu_site_label_is_ok(const char *label);
+
+/**
  * qu_site_config_parse() - read a quire.yml from memory
  * @out: the configuration to fill; zeroed by the caller, freed with
  *	qu_config_fini() even on failure

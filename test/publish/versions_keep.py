@@ -13,7 +13,8 @@ work tree whose quire.yml lists them. Checks:
   pages) is built again alone: the two others are kept;
 - a version no longer listed has its folder removed; a folder OUT holds
   that quire did not write (no marker) is left alone, and so is a folder
-  of a version quire did not build even when it carries a marker;
+  of a version quire did not build even when it carries a marker, and a
+  folder outside OUT that a doctored OUT/.quire-versions names;
 - OUT/latest/ is a copy of the latest version, follows it when the
   latest changes, and "latest" cannot be a label;
 - the versions built side by side (-j4) give the same bytes as one
@@ -101,6 +102,10 @@ def main():
         # build of these versions made stays too
         write(out, "mine/keep.txt", "mine\n")
         write(out, "other/.quire-site", "quire-site 1\n")
+        # nor a folder outside OUT that OUT/.quire-versions is made to name
+        write(tmp, "victim/.quire-site", "quire-site 1\n")
+        with open(os.path.join(out, ".quire-versions"), "a") as f:
+            f.write("../victim 0123456789abcdef\n")
         # 1.0 leaves the list: its folder goes; the switchers change
         write(w, "docs/quire.yml", listing(("v3.0", "3.0"), ("v2.0", "2.0")))
         e = build(w, out)
@@ -110,6 +115,8 @@ def main():
         check(os.path.exists(os.path.join(out, "mine", "keep.txt")) and
               os.path.exists(os.path.join(out, "other", ".quire-site")),
               "a folder quire did not write was removed")
+        check(os.path.exists(os.path.join(tmp, "victim", ".quire-site")),
+              "a folder outside OUT was removed")
         check("1.0/" not in text_of(os.path.join(out, "2.0", "index.html")),
               "2.0 still links to 1.0")
 
