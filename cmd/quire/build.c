@@ -18,7 +18,7 @@ static void usage(void)
 	puts("usage: quire build [DIR] [-o OUT] [-j N] [--cache DIR | "
 	     "--no-cache]\n"
 	     "                   [--depfile FILE] [-Werror] [--quiet]\n"
-	     "                   [--rev REV [--repo PATH]]\n"
+	     "                   [--rev REV [--repo PATH]] [--versions FILE]\n"
 	     "\n"
 	     "Build the HTML site of DIR (default: the current folder) into\n"
 	     "OUT (default: _site). With DIR/quire.yml, its Markdown pages\n"
@@ -43,6 +43,10 @@ static void usage(void)
 	     "  --repo PATH     the repository of --rev (default: the "
 	     "current folder);\n"
 	     "                  a bare repository works\n"
+	     "  --versions FILE build the versions FILE's versions: lists "
+	     "(as\n"
+	     "                  DIR/quire.yml's would be), each into "
+	     "OUT/<label>\n"
 	     "  -Werror         exit with 1 when there are warnings\n"
 	     "  --quiet         no progress line and no summary");
 }
@@ -67,11 +71,13 @@ int cmd_build(int argc, char **argv)
 		{"depfile", required_argument, NULL, 'D'},
 		{"rev", required_argument, NULL, 'R'},
 		{"repo", required_argument, NULL, 'G'},
+		{"versions", required_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	struct qu_build_opts o = {.dir = ".", .out = "_site"};
 	struct qu_build *b = NULL;
 	struct qu_build_stats st;
+	struct qu_build_vstats vst;
 	struct qu_buf err = QU_BUF_INIT;
 	struct qu_diags all;
 	bool werror = false;
@@ -80,6 +86,7 @@ int cmd_build(int argc, char **argv)
 	int c, ret = QU_EXIT_USAGE;
 
 	qu_diags_init(&all);
+	qu_arena_init(&vst.paths);
 	o.timing = getenv("QUIRE_TIMING") != NULL;
 	o.skip_unchanged = true;
 	/* 0, not 1: GNU getopt re-reads its state after main.c used it */
@@ -116,6 +123,9 @@ int cmd_build(int argc, char **argv)
 		case 'G':
 			o.repo = optarg;
 			break;
+		case 'V':
+			o.versions_file = optarg;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -131,6 +141,9 @@ int cmd_build(int argc, char **argv)
 				       "--cache and --no-cache exclude each other");
 	if (o.repo && !o.rev)
 		return cmd_usage_error("build", "--repo needs --rev");
+	if (o.rev && o.versions_file)
+		return cmd_usage_error("build",
+				       "--versions and --rev exclude each other");
 	if (o.rev && o.depfile)
 		return cmd_usage_error("build",
 				       "--depfile needs a work tree, not --rev");
@@ -146,7 +159,7 @@ int cmd_build(int argc, char **argv)
 	cmd_init_libraries();
 
 	/* versions: in quire.yml: every version, into OUT/<label>/ */
-	c = qu_build_versions(&o, &all, &err);
+	c = qu_build_versions(&vst, &o, &all, &err);
 	if (c <= 0) {
 		qu_diags_count(&nerr, &nwarn, &all);
 		qu_diags_print(&all, stderr, werror);
@@ -156,8 +169,10 @@ int cmd_build(int argc, char **argv)
 		}
 		if (!o.quiet)
 			fprintf(stderr,
-				"quire build: versions, %zu warnings, %.2f s: "
-				"%s/index.html\n",
+				"quire build: versions: %zu built, %zu kept "
+				"(unchanged), %zu removed; %zu warnings, "
+				"%.2f s: %s/index.html\n",
+				vst.nbuilt, vst.nkept, vst.npruned,
 				nwarn + nerr, now() - t0, o.out);
 		ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 		goto out;
@@ -200,6 +215,7 @@ out:
 	/* a failed build leaves the last good site and no half-made one */
 	qu_build_free(b);
 	qu_diags_fini(&all);
+	qu_build_vstats_fini(&vst);
 	qu_buf_fini(&err);
 	return ret;
 }

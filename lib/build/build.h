@@ -59,6 +59,8 @@
  *	repository); NULL for the current folder
  * @no_history: show no "last changed" dates (no walk over history;
  *	quire serve, whose rebuilds must be quick); links stay
+ * @versions_file: the file whose versions: qu_build_versions() builds,
+ *	instead of @dir's quire.yml; NULL for that one
  * @versions: the versions of a versioned site (qu_build_versions() sets
  *	them), or NULL
  * @nversions: how many
@@ -80,6 +82,7 @@ struct qu_build_opts {
 	const char *rev;
 	const char *repo;
 	bool no_history;
+	const char *versions_file;
 	const struct qu_render_version *versions;
 	size_t nversions;
 	size_t version_cur;
@@ -261,23 +264,56 @@ void qu_build_rendered(const struct qu_build *b,
 const struct qu_site *qu_build_site(const struct qu_build *b);
 
 /**
+ * struct qu_build_vstats - what a build of versions did
+ * @nbuilt: versions built
+ * @nkept: versions kept as they were: built before from the same key
+ * @npruned: folders of versions no longer listed, removed
+ * @latest_copied: OUT/latest/ was written anew
+ * @paths: the paths the diagnostics name (their builds are gone); freed
+ *	by qu_build_vstats_fini()
+ */
+struct qu_build_vstats {
+	size_t nbuilt;
+	size_t nkept;
+	size_t npruned;
+	bool latest_copied;
+	struct qu_arena paths;
+};
+
+/**
+ * qu_build_vstats_fini() - free what qu_build_versions() kept in @st
+ * @st: filled by qu_build_versions(), even one that failed
+ */
+void qu_build_vstats_fini(struct qu_build_vstats *st);
+
+/**
  * qu_build_versions() - build every version quire.yml's versions: names
+ * @st_out: receives what was built, kept and removed; the caller frees it
+ *	with qu_build_vstats_fini() once @diags are printed
  * @opts: the options; @opts->dir's quire.yml names the versions, each a
  *	revision of the repository holding @opts->dir (or @opts->repo)
- * @diags: receives every version's diagnostics
+ * @diags: receives the diagnostics of every version built, in the order
+ *	of versions:
  * @err: receives a one-line message on failure
  *
  * Each version is built from its revision, as with @rev, into
  * OUT/<label>/ (swapped in on its own), with a switcher and, but for the
  * latest (the one marked, else the first that is no pre-release), a
- * banner; then OUT/versions.json and OUT/index.html, a redirect to the
- * latest, are written. A cache, when asked for, is kept per version in
+ * banner; then OUT/latest/ (a copy of the latest), OUT/versions.json and
+ * OUT/index.html, a redirect to the latest, are written. A version whose
+ * key (its commit, quire, the theme, what its switcher shows) is the one
+ * OUT/.quire-versions holds for its folder is kept as it is; a folder of
+ * a version no longer listed is removed. The versions to build are built
+ * side by side, @opts->threads (0: one per processor) shared between
+ * them. A cache, when asked for, is kept per version in
  * @opts->cache/<label>.
  *
  * Return: 1 when there is nothing to do (no versions:, or @opts->rev
- * set): the caller builds as usual; 0; -1 when a version cannot be built.
+ * set): the caller builds as usual; 0; -1 when a version cannot be built
+ * or @opts->versions_file is broken or lists none.
  */
-int qu_build_versions(const struct qu_build_opts *opts, struct qu_diags *diags,
+int qu_build_versions(struct qu_build_vstats *st_out,
+		      const struct qu_build_opts *opts, struct qu_diags *diags,
 		      struct qu_buf *err);
 
 /**

@@ -432,6 +432,9 @@ struct qu_extra;
  * @units: per source, likewise
  * @source_url: the "view source" template: quire.yml's source_url, else
  *	one derived from the repository's origin, else NULL
+ * @edit_url: the "edit this page" template, for a build of the files or
+ *	of a branch: quire.yml's edit_url, else one derived from origin and
+ *	the branch, else NULL
  * @paths: the pages' paths from the repository's root (owned)
  * @npaths: how many
  * @upaths: the sources' paths, likewise
@@ -441,6 +444,7 @@ struct build_history {
 	struct qu_render_file *pages;
 	struct qu_render_file *units;
 	char *source_url;
+	char *edit_url;
 	char **paths;
 	size_t npaths;
 	char **upaths;
@@ -494,5 +498,46 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_files *theme_files, const char *theme,
 		const char *version, uint64_t exe,
 		const struct build_history *hist);
+
+/**
+ * build_link_tree() - hard-link every file of a site's folder into another
+ * @from: the folder
+ * @to: where its files go; made when missing, and no file of @from may
+ *	be there yet
+ * @skip: names left out at the top of @from (NULL-terminated), or NULL
+ *
+ * quire never writes a file of a site in place (every write makes a new
+ * file and renames it), so a linked file keeps its bytes. Folders are
+ * made, files linked; anything else is a failure.
+ * Return: 0, or -1 (part may be linked: the caller drops @to).
+ */
+int build_link_tree(const char *from, const char *to,
+		    const char *const *skip);
+
+/**
+ * build_site_key() - what a whole site of one revision is made from
+ * @commit: the revision's full commit id
+ * @links: the templates of its "view source" and "edit" links that
+ *	origin gives (the repository's configuration, not the commit's)
+ * @theme_files: where the theme is read from (NULL: the file system)
+ * @theme: the theme's folder
+ * @exe: the hash of the quire executable
+ * @dates: whether pages show their last-changed dates
+ *
+ * Two builds of the same commit with the same key give the same bytes
+ * (a versioned site keeps a version whose key is unchanged).
+ * Return: the key.
+ */
+uint64_t build_site_key(const char *commit, const char *links,
+			const struct qu_files *theme_files, const char *theme,
+			uint64_t exe, bool dates);
+
+/**
+ * build_output_key() - build_site_key() of a build of a revision
+ * @b: the build, made by qu_build_new() with a revision
+ *
+ * Return: the key.
+ */
+uint64_t build_output_key(const struct qu_build *b);
 
 #endif /* QU_BUILD_BUILD_INT_H */

@@ -159,6 +159,9 @@ void build_history(struct build_history *h, const struct qu_site *s,
 	unit_path = qu_xcalloc(s->nsources + 1, sizeof(char *));
 	if (s->cfg.source_url)
 		h->source_url = qu_xstrdup(s->cfg.source_url);
+	/* the files on disk or a branch's can be edited, a tag's cannot */
+	if (s->cfg.edit_url && (!rev || qu_git_tree_branch(rev)))
+		h->edit_url = qu_xstrdup(s->cfg.edit_url);
 	/* quire.yml's template names sources from the source tree */
 	for (i = 0; s->cfg.source_url && i < s->nsources; i++)
 		h->units[i].link = s->sources[i];
@@ -168,8 +171,8 @@ void build_history(struct build_history *h, const struct qu_site *s,
 		    qu_files_real(NULL, &top, p.buf) < 0 ||
 		    qu_git_tree_open(&own, p.buf, NULL, &err) != 0) {
 			/* quire.yml's template still names pages in srctree */
-			for (i = 0; s->cfg.source_url && s->srctree_real &&
-				    i < s->npages;
+			for (i = 0; (s->cfg.source_url || s->cfg.edit_url) &&
+				    s->srctree_real && i < s->npages;
 			     i++) {
 				if (!s->pages[i].src)
 					continue;
@@ -188,6 +191,8 @@ void build_history(struct build_history *h, const struct qu_site *s,
 	}
 	if (!h->source_url && !qu_git_source_url(&p, t, NULL))
 		h->source_url = qu_buf_detach(&p, NULL);
+	if (!s->cfg.edit_url && !qu_git_edit_url(&p, t))
+		h->edit_url = qu_buf_detach(&p, NULL);
 
 	/* every file's path from the repository's root */
 	paths = qu_xcalloc(s->npages + s->nsources + 1, sizeof(char *));
@@ -306,5 +311,6 @@ void build_history_fini(struct build_history *h)
 	free(h->pages);
 	free(h->units);
 	free(h->source_url);
+	free(h->edit_url);
 	memset(h, 0, sizeof(*h));
 }

@@ -64,6 +64,7 @@ static uint64_t global_key(const struct qu_site *site,
 	h_str(h, c->title);
 	h_str(h, c->base_url);
 	h_str(h, c->source_url);
+	h_str(h, c->edit_url);
 	h_str(h, c->srctree);
 	h_u64(h, c->allow_html);
 	/* a Sphinx project reads comments as reST */
@@ -230,6 +231,7 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		h_u64(h, global);
 		/* last changed and "view source" (history.c) */
 		h_str(h, hist->source_url);
+		h_str(h, hist->edit_url);
 		h_u64(h, (uint64_t)hist->pages[p].time);
 		h_str(h, hist->pages[p].commit);
 		h_str(h, hist->pages[p].link);
@@ -284,4 +286,54 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 	XXH3_freeState(h);
 	free(first);
 	free(next);
+}
+
+/* Every file below the theme folder @dir, by name and bytes. */
+static void h_tree(XXH3_state_t *h, const struct qu_files *fs,
+		   const char *dir)
+{
+	struct qu_buf p = QU_BUF_INIT;
+	struct qu_fstat st;
+	char **ents = NULL;
+	size_t n = 0, k;
+
+	if (qu_files_list(fs, &ents, NULL, &n, dir) < 0)
+		return;
+	for (k = 0; k < n; k++) {
+		qu_buf_reset(&p);
+		qu_buf_addf(&p, "%s/%s", dir, ents[k]);
+		h_str(h, ents[k]);
+		/* as copy_tree(): a link to a folder is not followed */
+		if (qu_files_stat(fs, &st, p.buf, false) == 0 &&
+		    st.kind == QU_FK_DIR)
+			h_tree(h, fs, p.buf);
+		else
+			h_file(h, fs, p.buf);
+		free(ents[k]);
+	}
+	h_u64(h, n);
+	free(ents);
+	qu_buf_fini(&p);
+}
+
+uint64_t build_site_key(const char *commit, const char *links,
+			const struct qu_files *theme_files, const char *theme,
+			uint64_t exe, bool dates)
+{
+	XXH3_state_t *h = XXH3_createState();
+	uint64_t r;
+
+	XXH3_64bits_reset(h);
+	h_str(h, "quire " QU_VERSION);
+	h_u64(h, exe);
+	h_str(h, commit);
+	h_str(h, links);
+	h_str(h, theme);
+	/* a theme of the revision is in the commit; one on disk is not */
+	if (!theme_files)
+		h_tree(h, NULL, theme);
+	h_u64(h, dates);
+	r = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	return r;
 }

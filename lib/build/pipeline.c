@@ -183,6 +183,27 @@ static uint64_t exe_hash(void)
 	return h;
 }
 
+uint64_t build_output_key(const struct qu_build *b)
+{
+	struct qu_buf links = QU_BUF_INIT, edit = QU_BUF_INIT;
+	uint64_t r;
+
+	/* origin is configuration, not part of any commit */
+	if (b->rev) {
+		qu_git_source_url(&links, b->rev, NULL);
+		qu_git_edit_url(&edit, b->rev);
+		qu_buf_addc(&links, '\n');
+		qu_buf_add(&links, edit.buf, edit.len);
+	}
+	r = build_site_key(b->rev ? qu_git_tree_commit(b->rev) : NULL,
+			   links.buf, b->theme_files, b->theme, b->exe,
+			   !b->opts->no_history &&
+				   !b->site.cfg.no_last_changed);
+	qu_buf_fini(&links);
+	qu_buf_fini(&edit);
+	return r;
+}
+
 /* The cache folder: as asked, else ".quire-cache" beside the output. */
 static char *cache_folder(const struct qu_build_opts *o, const char *out_abs)
 {
@@ -1050,14 +1071,9 @@ static bool listed(const char *name, const char *const *v)
 	return false;
 }
 
-/*
- * Link every file of a folder of the last site into the new one (@to,
- * made when missing), but for the names of @skip (NULL-terminated, or
- * NULL) at its top: kept whole, or not at all (the caller then writes it
- * anew).
- */
-static int link_tree(const char *from, const char *to,
-		     const char *const *skip)
+/* A folder of the last site is kept whole, or not at all (rewritten). */
+int build_link_tree(const char *from, const char *to,
+		    const char *const *skip)
 {
 	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT, err = QU_BUF_INIT;
 	struct dirent **ents = NULL;
@@ -1080,7 +1096,7 @@ static int link_tree(const char *from, const char *to,
 			if (lstat(x.buf, &st) < 0)
 				r = -1;
 			else if (S_ISDIR(st.st_mode))
-				r = link_tree(x.buf, y.buf, NULL);
+				r = build_link_tree(x.buf, y.buf, NULL);
 			else if (!S_ISREG(st.st_mode) || link(x.buf, y.buf) < 0)
 				r = -1;
 		}
@@ -1098,7 +1114,7 @@ static int link_site(const struct qu_build *b, const char *skip)
 {
 	const char *const but[] = {skip, QU_SITE_MARKER, NULL};
 
-	return link_tree(b->out_abs, b->out.tmp, but);
+	return build_link_tree(b->out_abs, b->out.tmp, but);
 }
 
 /*
@@ -1190,12 +1206,12 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 			kept = !access(idx.buf, R_OK);
 			qu_buf_fini(&idx);
 		} else if (b->keep_search) {
-			kept = link_tree(from.buf, to.buf, NULL) == 0;
+			kept = build_link_tree(from.buf, to.buf, NULL) == 0;
 		}
 		/* quire serve: the last index now, this one after the reload */
 		if (!kept && b->opts->defer_search && last_index(b)) {
 			kept = b->out.sparse ||
-			       link_tree(from.buf, to.buf, NULL) == 0;
+			       build_link_tree(from.buf, to.buf, NULL) == 0;
 			b->keep_search = b->search_pending = kept;
 		}
 		if (!kept) {
@@ -1584,6 +1600,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	b->render.version_cur = o->version_cur;
 	b->render.version_latest = o->version_latest;
 	b->render.source_url = b->hist.source_url;
+	b->render.edit_url = b->hist.edit_url;
 	b->render.page_files = b->hist.pages;
 	b->render.unit_files = b->hist.units;
 	phase(b, "git");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * forge.c - "view source" URLs from a remote's URL (git stage)
+ * forge.c - "view source" and "edit" URLs from a remote's URL (git stage)
  *
  * The remote forms git accepts (https, git, ssh with or without a user
  * and port, scp-like `user@host:path`) are taken apart into a host and a
@@ -89,7 +89,9 @@ static bool is_full_id(const char *rev)
 	return i == 40;
 }
 
-int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev)
+/* A view of the file at a revision, or its editor on a branch. */
+static int forge_link(struct qu_buf *out, const char *remote, const char *rev,
+		      bool edit)
 {
 	static const char *const schemes[] = {
 		"https://", "http://", "git://", "ssh://", "git+ssh://",
@@ -153,9 +155,9 @@ int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev)
 			return 1;
 		qu_buf_adds(out, "https://github.com/");
 		qu_buf_add(out, path, plen);
-		qu_buf_adds(out, "/blob/");
+		qu_buf_adds(out, edit ? "/edit/" : "/blob/");
 		add_rev(out, rev);
-		qu_buf_adds(out, "/{path}#L{line}");
+		qu_buf_adds(out, edit ? "/{path}" : "/{path}#L{line}");
 		break;
 	case GITLAB:
 		if (parts < 2)
@@ -165,12 +167,13 @@ int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev)
 			qu_buf_addc(out, (char)tolower((unsigned char)host[i]));
 		qu_buf_addc(out, '/');
 		qu_buf_add(out, path, plen);
-		qu_buf_adds(out, "/-/blob/");
+		qu_buf_adds(out, edit ? "/-/edit/" : "/-/blob/");
 		add_rev(out, rev);
-		qu_buf_adds(out, "/{path}#L{line}");
+		qu_buf_adds(out, edit ? "/{path}" : "/{path}#L{line}");
 		break;
 	case CGIT:
-		if (parts < 3 || strncmp(path, "pub/scm/", 8))
+		/* cgit shows files; it has no editor */
+		if (edit || parts < 3 || strncmp(path, "pub/scm/", 8))
 			return 1;
 		qu_buf_adds(out, "https://git.kernel.org/");
 		qu_buf_add(out, path, plen);
@@ -185,8 +188,20 @@ int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev)
 	return 0;
 }
 
-int qu_git_source_url(struct qu_buf *out, struct qu_git_tree *t,
-		      const char *rev)
+int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev)
+{
+	return forge_link(out, remote, rev, false);
+}
+
+int qu_git_forge_edit_url(struct qu_buf *out, const char *remote,
+			  const char *branch)
+{
+	return forge_link(out, remote, branch, true);
+}
+
+/* The template of origin's forge, to view @rev or to edit on a branch. */
+static int origin_link(struct qu_buf *out, struct qu_git_tree *t,
+		       const char *rev, bool edit)
 {
 	git_config *cfg = NULL;
 	git_buf url = {0};
@@ -198,12 +213,23 @@ int qu_git_source_url(struct qu_buf *out, struct qu_git_tree *t,
 	 * libgit2 1.5 never frees.
 	 */
 	qu_buf_reset(out);
-	if (git_repository_config_snapshot(&cfg, t->repo) < 0 ||
+	if (!rev || git_repository_config_snapshot(&cfg, t->repo) < 0 ||
 	    git_config_get_string_buf(&url, cfg, "remote.origin.url") < 0)
 		goto out;
-	ret = qu_git_forge_url(out, url.ptr, rev ? rev : t->hex);
+	ret = forge_link(out, url.ptr, rev, edit);
 out:
 	git_buf_dispose(&url);
 	git_config_free(cfg);
 	return ret;
+}
+
+int qu_git_source_url(struct qu_buf *out, struct qu_git_tree *t,
+		      const char *rev)
+{
+	return origin_link(out, t, rev ? rev : t->hex, false);
+}
+
+int qu_git_edit_url(struct qu_buf *out, struct qu_git_tree *t)
+{
+	return origin_link(out, t, t->branch, true);
 }

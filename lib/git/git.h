@@ -176,6 +176,18 @@ int64_t qu_git_tree_time(struct qu_git_tree *t);
 const char *qu_git_tree_gitdir(const struct qu_git_tree *t);
 
 /**
+ * qu_git_tree_branch() - the branch the revision was named by
+ * @t: the revision
+ *
+ * A local branch (`main`, or HEAD when a branch is checked out) or one of
+ * `origin` (`origin/main`) gives its name (`main`); a tag, a commit id,
+ * an expression (`main~1`) or a detached HEAD give none: their files
+ * cannot be edited where they are.
+ * Return: the name, owned by @t, or NULL.
+ */
+const char *qu_git_tree_branch(const struct qu_git_tree *t);
+
+/**
  * qu_git_tree_list() - list the files of a revision below a folder
  * @out: receives an array of @n_out files sorted by path (bytewise); the
  *	caller frees it with qu_git_files_free()
@@ -366,5 +378,31 @@ int qu_git_forge_url(struct qu_buf *out, const char *remote, const char *rev);
  */
 int qu_git_source_url(struct qu_buf *out, struct qu_git_tree *t,
 		      const char *rev);
+
+/**
+ * qu_git_forge_edit_url() - the "edit this page" URL template of a remote
+ * @out: receives the template, holding `{path}`: on GitHub
+ *	`https://github.com/O/R/edit/BRANCH/{path}`, on GitLab
+ *	`https://gitlab.com/G/R/-/edit/BRANCH/{path}`
+ * @remote: the remote's URL, in the forms qu_git_forge_url() reads
+ * @branch: the branch whose files the editor changes
+ *
+ * A cgit (git.kernel.org) has no editor: no template. URL-safe as
+ * qu_git_forge_url()'s. Context: thread-safe.
+ * Return: 0, or 1 when the forge has no editor or is unknown (@out empty).
+ */
+int qu_git_forge_edit_url(struct qu_buf *out, const char *remote,
+			  const char *branch);
+
+/**
+ * qu_git_edit_url() - the "edit this page" template of a revision's origin
+ * @out: receives the template, as qu_git_forge_edit_url() makes it
+ * @t: the revision; it must name a branch (qu_git_tree_branch())
+ *
+ * Context: not thread-safe for the same @t.
+ * Return: 0, or 1 when the revision is no branch, there is no `origin`
+ * or its forge has no editor.
+ */
+int qu_git_edit_url(struct qu_buf *out, struct qu_git_tree *t);
 
 #endif /* QU_GIT_GIT_H */

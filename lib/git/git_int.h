@@ -15,6 +15,7 @@ struct qu_git_tree {
 	git_oid commit;
 	char hex[41];
 	git_tree *tree;
+	char *branch;		/* the branch the revision names, or NULL */
 };
 
 /* the message of libgit2's last error, after @what */

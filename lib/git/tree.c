@@ -52,6 +52,34 @@ out:
 	return error < 0 ? -1 : 0;
 }
 
+/*
+ * The branch @rev names as it is (HEAD: the branch checked out), or NULL
+ * for a tag, a commit, an expression such as main~1 or a detached HEAD:
+ * a branch of origin counts under its own name (origin/HEAD as the
+ * branch it points at).
+ */
+static char *branch_of(git_repository *repo, const char *rev)
+{
+	git_reference *ref = NULL, *res = NULL;
+	const char *name = NULL;
+	char *r = NULL;
+
+	if (git_reference_dwim(&ref, repo, rev) < 0)
+		return NULL;
+	if (git_reference_type(ref) != GIT_REFERENCE_SYMBOLIC)
+		name = git_reference_name(ref);
+	else if (git_reference_resolve(&res, ref) == 0)
+		name = git_reference_name(res);
+	if (name && !strncmp(name, "refs/heads/", 11))
+		r = strdup(name + 11);
+	else if (name && !strncmp(name, "refs/remotes/origin/", 20) &&
+		 strcmp(name + 20, "HEAD"))
+		r = strdup(name + 20);
+	git_reference_free(res);
+	git_reference_free(ref);
+	return r;
+}
+
 int qu_git_tree_open(struct qu_git_tree **out, const char *repo_path,
 		     const char *rev, struct qu_buf *err)
 {
@@ -74,6 +102,7 @@ int qu_git_tree_open(struct qu_git_tree **out, const char *repo_path,
 	t->path = strdup(git_repository_path(t->repo));
 	if ((error = open_at(t, rev ? rev : "HEAD", err)) < 0)
 		goto out;
+	t->branch = branch_of(t->repo, rev ? rev : "HEAD");
 	*out = t;
 	return 0;
 out:
@@ -96,6 +125,7 @@ int qu_git_tree_dup(struct qu_git_tree **out, const struct qu_git_tree *t,
 		goto out;
 	}
 	d->path = strdup(t->path);
+	d->branch = t->branch ? strdup(t->branch) : NULL;
 	d->commit = t->commit;
 	memcpy(d->hex, t->hex, sizeof(d->hex));
 	if ((error = git_commit_lookup(&c, d->repo, &d->commit)) < 0 ||
@@ -119,6 +149,7 @@ void qu_git_tree_free(struct qu_git_tree *t)
 	git_tree_free(t->tree);
 	git_repository_free(t->repo);
 	free(t->path);
+	free(t->branch);
 	free(t);
 }
 
@@ -146,6 +177,11 @@ int64_t qu_git_tree_time(struct qu_git_tree *t)
 const char *qu_git_tree_gitdir(const struct qu_git_tree *t)
 {
 	return t->path;
+}
+
+const char *qu_git_tree_branch(const struct qu_git_tree *t)
+{
+	return t->branch;
 }
 
 /*

@@ -155,6 +155,8 @@ struct qu_render_version {
  *	toctree gives it ("2.1"), or NULL; NULL when no toctree numbers
  * @source_url: the link template of "view source" and "defined in",
  *	with {path} and {line}; NULL for quire.yml's source_url
+ * @edit_url: the link template of "edit this page", with {path}; NULL:
+ *	no such link (a build of a tag or a commit, or no editor known)
  * @page_files: per page, what git says of it, or NULL (nothing shown);
  *	set by the caller after qu_render_init(), must outlive @r
  * @unit_files: per unit, likewise, or NULL
@@ -183,6 +185,7 @@ struct qu_render {
 	char **diag_paths;
 	char ***secnums;
 	const char *source_url;
+	const char *edit_url;
 	const struct qu_render_file *page_files;
 	const struct qu_render_file *unit_files;
 	const struct qu_render_version *versions;

@@ -226,6 +226,30 @@ static void canonical(const struct qu_render *r, xmlDocPtr doc,
 }
 
 /*
+ * A link of the page-meta slot: @tmpl filled with the page's @path, after
+ * a separator when something came before. Return: whether it was added.
+ */
+static bool meta_link(xmlDocPtr doc, xmlNodePtr slot, const char *tmpl,
+		      const char *path, const char *text, const char *cls,
+		      bool after)
+{
+	struct qu_buf url = QU_BUF_INIT;
+	bool ok = tmpl && path;
+
+	if (ok) {
+		render_source_url(&url, tmpl, path, 0);
+		ok = qu_md_url_is_safe(url.buf);
+	}
+	if (ok) {
+		if (after)
+			r_text(doc, slot, " \xc2\xb7 ");
+		r_attr(r_link(doc, slot, url.buf, text), "class", cls);
+	}
+	qu_buf_fini(&url);
+	return ok;
+}
+
+/*
  * The page-meta slot: when the page last changed and a link to its
  * source. Return: false when there is nothing to say (the slot goes).
  */
@@ -235,7 +259,6 @@ static bool page_meta(const struct qu_render *r, xmlDocPtr doc,
 	const struct qu_render_file *pf;
 	const char *tmpl = r->source_url ? r->source_url
 					 : r->site->cfg.source_url;
-	struct qu_buf url = QU_BUF_INIT;
 	bool any = false;
 
 	if (!r->page_files || f->page >= r->site->npages || f->base)
@@ -246,17 +269,12 @@ static bool page_meta(const struct qu_render *r, xmlDocPtr doc,
 		render_changed(doc, r_el(doc, slot, "span", "qu-changed"), pf);
 		any = true;
 	}
-	if (tmpl && pf->link) {
-		render_source_url(&url, tmpl, pf->link, 0);
-		if (qu_md_url_is_safe(url.buf)) {
-			if (any)
-				r_text(doc, slot, " \xc2\xb7 ");
-			r_attr(r_link(doc, slot, url.buf, "View source"),
-			       "class", "qu-source-link");
-			any = true;
-		}
-	}
-	qu_buf_fini(&url);
+	any |= meta_link(doc, slot, tmpl, pf->link, "View source",
+			 "qu-source-link", any);
+	/* a page of the docs, not one quire made of a source file */
+	if (r->site->pages[f->page].src)
+		any |= meta_link(doc, slot, r->edit_url, pf->link,
+				 "Edit this page", "qu-edit-link", any);
 	return any;
 }
 

@@ -148,16 +148,15 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 
 static const char *const config_keys[] = {
 	"title",      "srctree", "theme",      "base_url",
-	"source_url", "version", "allow_html", "man", "exclude",
+	"source_url", "edit_url", "version", "allow_html", "man", "exclude",
 	"intersphinx", "versions", "last_changed",
 };
 
-/* A label is a folder name of the output: no "/", no leading ".". */
-static bool label_ok(const char *l)
+bool qu_site_label_is_ok(const char *l)
 {
 	size_t i;
 
-	if (!*l || *l == '.' || strlen(l) > 64)
+	if (!*l || *l == '.' || strlen(l) > 64 || !strcmp(l, "latest"))
 		return false;
 	for (i = 0; l[i]; i++)
 		if (!((l[i] >= 'a' && l[i] <= 'z') ||
@@ -226,13 +225,13 @@ static int parse_versions(struct qu_config *out, struct qu_diags *diags,
 			e.label = qu_xstrdup(e.rev);
 		for (k = 0; e.label && k < out->nversions; k++)
 			bad |= !strcmp(out->versions[k].label, e.label);
-		if (bad || !e.rev || !label_ok(e.label) ||
+		if (bad || !e.rev || !qu_site_label_is_ok(e.label) ||
 		    (e.latest && e.prerelease)) {
 			qu_diag(diags, QU_W_BAD_CONFIG, path, line, col,
 				"a version needs a rev and a label of letters, "
 				"digits, '.', '-' and '_' (unique, not "
-				"starting with '.'), and a pre-release is never "
-				"the latest");
+				"starting with '.', not 'latest'), and a "
+				"pre-release is never the latest");
 			free(e.rev);
 			free(e.label);
 			ret = -1;
@@ -458,6 +457,8 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			set(&out->base_url, val);
 		else if (!strcmp(key, "source_url"))
 			set(&out->source_url, val);
+		else if (!strcmp(key, "edit_url"))
+			set(&out->edit_url, val);
 		else if (!strcmp(key, "version"))
 			set(&out->version, val);
 		else if (boolean(val) >= 0 && !strcmp(key, "man"))
@@ -488,6 +489,7 @@ void qu_config_fini(struct qu_config *c)
 	free(c->theme);
 	free(c->base_url);
 	free(c->source_url);
+	free(c->edit_url);
 	free(c->version);
 	for (i = 0; i < c->nexclude; i++)
 		free(c->exclude[i]);

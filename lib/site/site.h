@@ -63,6 +63,7 @@ struct qu_version {
  * @theme: a theme name (a folder under the themes directory) or a path
  * @base_url: the URL the site is published at, or NULL
  * @source_url: a link template for source lines, with {path} and {line}
+ * @edit_url: the "edit this page" link template, with {path}
  * @version: the version shown; NULL to use `git describe`
  * @exclude: glob patterns of paths (relative to the root) to leave out
  * @nexclude: how many
@@ -87,6 +88,7 @@ struct qu_config {
 	char *theme;
 	char *base_url;
 	char *source_url;
+	char *edit_url;
 	char *version;
 	char **exclude;
 	size_t nexclude;
@@ -102,6 +104,17 @@ struct qu_config {
 	uint32_t theme_line;
 	uint32_t srctree_line;
 };
+
+/**
+ * qu_site_label_is_ok() - whether a version's label names a folder of OUT
+ * @label: the label
+ *
+ * A label is a folder name of the output: 1 to 64 letters, digits, '.',
+ * '-' and '_', not starting with '.' (so never ".." or a hidden folder),
+ * and not "latest", the folder of the copy of the latest version.
+ * Context: thread-safe. Return: true when it may be a label.
+ */
+bool qu_site_label_is_ok(const char *label);
 
 /**
  * qu_site_config_parse() - read a quire.yml from memory

@@ -9,7 +9,8 @@
  * version in the switcher keeps the page, or lands on its nearest parent
  * when that version lacks it; old versions and the pre-release show the
  * banner and its link leads to the same page of the latest; the latest
- * shows none; OUT/index.html redirects to the latest.
+ * shows none; OUT/index.html redirects to the latest; OUT/latest/ shows
+ * the latest's pages and its switcher leads to the other versions.
  *
  * usage: node versions.test.mjs --quire QUIRE --out DIR
  * Exit status: 0 pass, 1 fail, 77 skip (no node modules or chromium).
@@ -118,6 +119,14 @@ try {
 	await page.goto(url('index.html'));
 	await page.waitForURL(/2\.0\/index\.html$/);
 	check(where() === '2.0/index.html', `OUT/index.html goes to the latest (${where()})`);
+	await page.goto(url('latest/guide/use.html'));
+	check(await banner() === 0 &&
+		await page.locator('h1').first().textContent() === 'Use',
+		'latest/ shows the latest\'s page, with no banner');
+	await page.locator('.qu-versions a', { hasText: /^1\.0$/ }).click();
+	await page.waitForLoadState();
+	check(where() === '1.0/guide/use.html',
+		`the switcher of latest/ leads to 1.0's page (${where()})`);
 } catch (e) {
 	check(false, `browser: ${e.message}`);
 }

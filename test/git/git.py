@@ -336,6 +336,28 @@ def main():
         out, _ = dump("source", notag, "HEAD")
         check(out.decode().strip() == "none", "no origin, no template")
 
+        # the branch a revision names, and the editor on it
+        for rev, want in (("main", "main"), ("HEAD", "main"),
+                          ("refs/heads/main", "main"), ("side", "side"),
+                          ("v1.0", "none"), ("main~1", "none"),
+                          (commit, "none")):
+            out, _ = dump("branch", small, rev)
+            check(out.decode().strip() == want,
+                  "branch of %s: %s, want %s" % (rev, out, want))
+        out, _ = dump("editor", small, "main")
+        check(out.decode().strip() ==
+              "https://github.com/quire-docs/small/edit/main/{path}",
+              "editor of main: %s" % out)
+        out, _ = dump("editor", small, "v1.0")
+        check(out.decode().strip() == "none", "editor of a tag: %s" % out)
+        clone = os.path.join(d, "clone")
+        subprocess.run(["git", "clone", "-q", "--no-checkout", small, clone],
+                       check=True, env=ENV)
+        for rev, want in (("origin/main", "main"), ("origin/HEAD", "main")):
+            out, _ = dump("branch", clone, rev)
+            check(out.decode().strip() == want,
+                  "branch of %s in a clone: %s, want %s" % (rev, out, want))
+
     forge_table()
     print("%d checks, %d failures" % (checks, failures))
     return 1 if failures else 0
@@ -399,6 +421,13 @@ def forge_table():
         out, _ = dump("forge", remote, rev)
         got = out.decode().strip()
         check(got == (want or "none"), "forge %r %r: %r, want %r" % (remote, rev, got, want))
+        # the editor: GitHub's /edit/, GitLab's /-/edit/, none on a cgit
+        edit = None
+        if want and "/tree/" not in want:
+            edit = want.replace("/blob/", "/edit/").replace("#L{line}", "")
+        out, _ = dump("edit", remote, rev)
+        got = out.decode().strip()
+        check(got == (edit or "none"), "edit %r %r: %r, want %r" % (remote, rev, got, edit))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@
  *   gitdump describe REPO REV         the revision's `git describe --tags`
  *   gitdump last REPO REV full|first [PATH...]   time, commit, path
  *   gitdump forge URL REV             the template, or "none"
+ *   gitdump edit URL BRANCH           the editor's template, or "none"
  *   gitdump source REPO REV           the template of origin, or "none"
+ *   gitdump branch REPO REV           the branch REV names, or "none"
+ *   gitdump editor REPO REV           origin's editor template, or "none"
  *   gitdump read REPO REV THREADS     read every file; files, bytes, ms
  *
  * Exit 0, 1 for "not found" answers, 2 on errors (message on stderr).
@@ -114,8 +117,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gitdump ls|cat|describe|last|forge|source|read ...\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "forge")) {
-		r = qu_git_forge_url(&out, argv[2], argv[3]);
+	if (!strcmp(argv[1], "forge") || !strcmp(argv[1], "edit")) {
+		r = argv[1][0] == 'f' ? qu_git_forge_url(&out, argv[2], argv[3])
+				      : qu_git_forge_edit_url(&out, argv[2],
+							      argv[3]);
 		puts(r ? "none" : out.buf);
 		qu_buf_fini(&out);
 		return 0;
@@ -169,6 +174,13 @@ int main(int argc, char **argv)
 			qu_git_changes_free(c, n);
 	} else if (!strcmp(argv[1], "source")) {
 		r = qu_git_source_url(&out, t, NULL);
+		puts(r ? "none" : out.buf);
+		r = 0;
+	} else if (!strcmp(argv[1], "branch")) {
+		puts(qu_git_tree_branch(t) ? qu_git_tree_branch(t) : "none");
+		r = 0;
+	} else if (!strcmp(argv[1], "editor")) {
+		r = qu_git_edit_url(&out, t);
 		puts(r ? "none" : out.buf);
 		r = 0;
 	} else if (!strcmp(argv[1], "read") && argc > 4) {

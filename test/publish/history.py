@@ -27,34 +27,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-QUIRE = os.path.abspath(sys.argv[1])
-BASE_ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME="/nonexistent",
-                GIT_AUTHOR_NAME="A", GIT_AUTHOR_EMAIL="a@example.org",
-                GIT_COMMITTER_NAME="C", GIT_COMMITTER_EMAIL="c@example.org")
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL:", what)
-
-
-def git(repo, *args, date=None):
-    env = dict(BASE_ENV)
-    if date:
-        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
-    return subprocess.run(["git", "-C", repo] + list(args), env=env,
-                          check=True, capture_output=True,
-                          text=True).stdout.strip()
-
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
+from pubtest import ENV, QUIRE, check, git, write
+import pubtest
 
 
 class Html(html.parser.HTMLParser):
@@ -103,7 +77,7 @@ def build(src, out, *extra, code=0):
     if os.path.exists(out):
         shutil.rmtree(out)
     r = subprocess.run([QUIRE, "build", "--quiet", "--no-cache", "-o", out]
-                       + list(extra) + ["docs"], cwd=src, env=BASE_ENV,
+                       + list(extra) + ["docs"], cwd=src, env=ENV,
                        capture_output=True, text=True)
     check(r.returncode == code, "build in %s: %s" % (src, r.stderr))
 
@@ -201,7 +175,7 @@ def main():
         # a zero-config file page links to its source file
         zc = os.path.join(tmp, "zc")
         r = subprocess.run([QUIRE, "build", "--quiet", "--no-cache", "-o",
-                            zc, "."], cwd=w, env=BASE_ENV,
+                            zc, "."], cwd=w, env=ENV,
                            capture_output=True, text=True)
         check(r.returncode == 0, "zero-config: " + r.stderr)
         fp = Html(os.path.join(zc, "ring.h.html"))
@@ -248,11 +222,11 @@ def main():
         # abbreviated commit id here, changes too, so every page renders)
         cached = os.path.join(tmp, "cached")
         r = subprocess.run([QUIRE, "build", "--quiet", "-o", cached,
-                            "docs"], cwd=w, env=BASE_ENV)
+                            "docs"], cwd=w, env=ENV)
         write(w, "docs/plain.md", "# Plain\n\nText.\n\n")
         git(w, "commit", "-qam", "plain", date="1700000000 +0000")
         r = subprocess.run([QUIRE, "build", "-o", cached, "docs"], cwd=w,
-                           env=BASE_ENV, capture_output=True, text=True)
+                           env=ENV, capture_output=True, text=True)
         check(r.returncode == 0, "cached build: " + r.stderr)
         plain = Html(os.path.join(cached, "plain.html"))
         check("2023-11-14" in plain.t("qu-page-meta"),
@@ -272,13 +246,13 @@ def main():
             if n.startswith("stamp-"):
                 os.remove(os.path.join(os.path.dirname(memo), n))
         subprocess.run([QUIRE, "build", "--quiet", "-o", cached, "docs"],
-                       cwd=w, env=BASE_ENV)
+                       cwd=w, env=ENV)
         check("2000-01-01" in Html(os.path.join(cached, "plain.html"))
               .t("qu-page-meta"), "the memo was not read")
         git(w, "commit", "-q", "--allow-empty", "-m", "empty",
             date="1700000100 +0000")
         subprocess.run([QUIRE, "build", "--quiet", "-o", cached, "docs"],
-                       cwd=w, env=BASE_ENV)
+                       cwd=w, env=ENV)
         check("2023-11-14" in Html(os.path.join(cached, "plain.html"))
               .t("qu-page-meta"), "a new commit kept the old memo")
         git(w, "reset", "-q", "--hard", "HEAD~1")
@@ -299,7 +273,7 @@ def main():
         # source's commits; what changed before has no date
         sh = os.path.join(tmp, "shallow")
         subprocess.run(["git", "clone", "-q", "--depth", "3",
-                        "file://" + w, sh], env=BASE_ENV, check=True,
+                        "file://" + w, sh], env=ENV, check=True,
                        capture_output=True)
         build(sh, out)
         home = Html(os.path.join(out, "index.html"))
@@ -319,11 +293,7 @@ def main():
               ["https://src.example.org/docs/index.md?l=1"],
               "without git: %r %r" % (home.t("qu-page-meta"),
                                       home.links.get("view-source")))
-    if failures:
-        print("%d failures" % failures)
-        return 1
-    print("ok")
-    return 0
+    return pubtest.result()
 
 
 sys.exit(main())

@@ -21,24 +21,12 @@ import subprocess
 import sys
 import tempfile
 
+from pubtest import check, write
+import pubtest
+
 QUIRE = os.path.abspath(sys.argv[1])
 BASE = "https://ring.example.org/docs/"
 ENV = dict(os.environ, GIT_CEILING_DIRECTORIES=tempfile.gettempdir())
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL:", what)
-
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
 
 
 class Links(html.parser.HTMLParser):
@@ -195,11 +183,7 @@ def main():
         code, err = build(app, out)
         check("outside the docs root" in err,
               "an inventory outside the tree was read: " + err)
-    if failures:
-        print("%d failures" % failures)
-        return 1
-    print("ok")
-    return 0
+    return pubtest.result()
 
 
 sys.exit(main())

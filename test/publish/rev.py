@@ -27,33 +27,10 @@ import subprocess
 import sys
 import tempfile
 
-QUIRE = os.path.abspath(sys.argv[1])
-ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME="/nonexistent",
-           GIT_AUTHOR_NAME="A", GIT_AUTHOR_EMAIL="a@example.org",
-           GIT_COMMITTER_NAME="C", GIT_COMMITTER_EMAIL="c@example.org",
-           GIT_AUTHOR_DATE="1700000000 +0000",
-           GIT_COMMITTER_DATE="1700000000 +0000")
+from pubtest import ENV, QUIRE, check, git, same_tree, write
+import pubtest
+
 ENV.pop("QUIRE_THEMES", None)
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL:", what)
-
-
-def git(repo, *args):
-    subprocess.run(["git", "-C", repo] + list(args), env=ENV, check=True,
-                   capture_output=True)
-
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
 
 
 def quire(*args, cwd=None, code=0):
@@ -62,21 +39,6 @@ def quire(*args, cwd=None, code=0):
     check(r.returncode == code, "quire build %s: exit %d, not %d: %s" %
           (" ".join(args), r.returncode, code, r.stderr.strip()))
     return r.stderr
-
-
-def same_tree(a, b, what):
-    """Every file of two sites, compared byte for byte."""
-    def files(top):
-        out = set()
-        for d, _, fs in os.walk(top):
-            for f in fs:
-                out.add(os.path.relpath(os.path.join(d, f), top))
-        return out
-    fa, fb = files(a), files(b)
-    check(fa == fb, "%s: different files: %s" % (what, sorted(fa ^ fb)))
-    for f in sorted(fa & fb):
-        check(filecmp.cmp(os.path.join(a, f), os.path.join(b, f),
-                          shallow=False), "%s: %s differs" % (what, f))
 
 
 class Page(html.parser.HTMLParser):
@@ -278,11 +240,7 @@ def main():
         quire("--rev", "v1.0", "--depfile", "d", "-o",
               os.path.join(tmp, "n5"), cwd=w, code=2)
 
-    if failures:
-        print("%d failures" % failures)
-        return 1
-    print("ok")
-    return 0
+    return pubtest.result()
 
 
 sys.exit(main())

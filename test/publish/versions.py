@@ -22,32 +22,8 @@ import subprocess
 import sys
 import tempfile
 
-QUIRE = os.path.abspath(sys.argv[1])
-ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME="/nonexistent",
-           GIT_AUTHOR_NAME="A", GIT_AUTHOR_EMAIL="a@example.org",
-           GIT_COMMITTER_NAME="C", GIT_COMMITTER_EMAIL="c@example.org",
-           GIT_AUTHOR_DATE="1700000000 +0000",
-           GIT_COMMITTER_DATE="1700000000 +0000")
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL:", what)
-
-
-def git(repo, *args):
-    subprocess.run(["git", "-C", repo] + list(args), env=ENV, check=True,
-                   capture_output=True)
-
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
+from pubtest import ENV, QUIRE, check, git, write
+import pubtest
 
 
 class Page(html.parser.HTMLParser):
@@ -202,11 +178,7 @@ def main():
                            capture_output=True, text=True)
         check(r.returncode != 0 and "-Wbad-config" in r.stderr,
               "a bad label: %d %s" % (r.returncode, r.stderr))
-    if failures:
-        print("%d failures" % failures)
-        return 1
-    print("ok")
-    return 0
+    return pubtest.result()
 
 
 sys.exit(main())
