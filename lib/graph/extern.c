@@ -5,9 +5,11 @@
  * quire.yml's intersphinx: names sites by base URL and a local copy of
  * their objects.inv (lib/site reads the bytes). qu_graph_build() parses
  * each here, once: Sphinx's version 2 format, four '#' lines then zlib,
- * one "name domain:role priority location display" line per entry. Only
- * the C domain is kept. lib/markdown asks qu_graph_extern() for a
- * reference that resolves to no symbol of this site.
+ * one "name domain:role priority location display" line per entry. The
+ * C domain is kept, and pages and labels (std:doc, std:label). lib/markdown
+ * asks qu_graph_extern() for a reference that resolves to no symbol of
+ * this site, lib/render qu_graph_extern_std() for a :doc: or :ref: that
+ * names no page or label of it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,23 +55,50 @@ static int cmp_ext(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* One line "name c:role prio location display" into @g; false to skip. */
-static void add_line(struct qu_graph *g, const struct qu_intersphinx *e,
-		     const char *l, size_t len, size_t *alloc)
+/*
+ * Where a std:doc or std:label entry's name ends: its names may hold
+ * blanks (a label made of a section's title), so the role, found as a
+ * word, ends it, as Sphinx's own reader splits the line.
+ */
+static const char *std_end(const char *l, size_t len, const char **role)
 {
-	const char *sp1, *sp2, *sp3, *sp4, *end = l + len;
+	static const char *const roles[] = {" std:label ", " std:doc "};
+	size_t i;
+
+	for (i = 0; i < QU_ARRAY_SIZE(roles); i++) {
+		size_t rl = strlen(roles[i]);
+		const char *p;
+
+		for (p = l; (size_t)(p - l) + rl <= len; p++)
+			if (*p == ' ' && !memcmp(p, roles[i], rl)) {
+				*role = roles[i];
+				return p;
+			}
+	}
+	return NULL;
+}
+
+/* One line "name domain:role prio location display" into @g. */
+static void add_line(struct qu_graph *g, const struct qu_intersphinx *e,
+		     uint32_t site, const char *l, size_t len, size_t *alloc)
+{
+	const char *sp1, *sp2, *sp3, *sp4, *end = l + len, *std = NULL;
 	struct qu_buf url = QU_BUF_INIT;
 	struct graph_extern *x;
 
 	/* C names hold no blanks: the first blank ends the name */
-	if (!(sp1 = memchr(l, ' ', len)) ||
-	    !(sp2 = memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1))) ||
+	sp1 = memchr(l, ' ', len);
+	if (sp1 && (size_t)(end - sp1) > 3 && !strncmp(sp1 + 1, "c:", 2))
+		;
+	else if (!(sp1 = std_end(l, len, &std)))
+		return;
+	if (!(sp2 = memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1))) ||
 	    !(sp3 = memchr(sp2 + 1, ' ', (size_t)(end - sp2 - 1))))
 		return;
 	sp4 = memchr(sp3 + 1, ' ', (size_t)(end - sp3 - 1));
 	if (!sp4)
 		sp4 = end;
-	if (sp2 - sp1 - 1 < 3 || strncmp(sp1 + 1, "c:", 2))
+	if (sp1 == l || (!std && sp2 - sp1 - 1 < 3))
 		return;
 	qu_buf_adds(&url, e->url);
 	if (url.len && url.buf[url.len - 1] != '/')
@@ -83,8 +112,15 @@ static void add_line(struct qu_graph *g, const struct qu_intersphinx *e,
 	QU_VEC_GROW(g->ext, g->next, *alloc);
 	x = &g->ext[g->next];
 	x->name = qu_arena_strndup(&g->arena, l, (size_t)(sp1 - l));
-	x->role = qu_arena_strndup(&g->arena, sp1 + 3, (size_t)(sp2 - sp1 - 3));
+	x->role = std ? qu_arena_strndup(&g->arena, std + 1, strlen(std) - 2)
+		      : qu_arena_strndup(&g->arena, sp1 + 3,
+					 (size_t)(sp2 - sp1 - 3));
 	x->url = qu_arena_strndup(&g->arena, url.buf, url.len);
+	x->title = NULL;
+	if (sp4 < end && !(end - sp4 == 2 && sp4[1] == '-'))
+		x->title = qu_arena_strndup(&g->arena, sp4 + 1,
+					    (size_t)(end - sp4 - 1));
+	x->site = site;
 	x->order = (uint32_t)g->next++;
 	qu_buf_fini(&url);
 }
@@ -123,7 +159,8 @@ void graph_extern_load(struct qu_graph *g, struct qu_diags *diags)
 			nl = memchr(p, '\n', (size_t)(body.buf + body.len - p));
 			if (!nl)
 				nl = body.buf + body.len;
-			add_line(g, e, p, (size_t)(nl - p), &alloc);
+			add_line(g, e, (uint32_t)i, p, (size_t)(nl - p),
+				 &alloc);
 		}
 		qu_buf_fini(&body);
 	}
@@ -148,6 +185,9 @@ static bool fits(enum qu_ref_kind k, const char *role, bool member)
 	char pat[40];
 	size_t i;
 
+	/* pages and labels answer :doc: and :ref: only */
+	if (!strncmp(role, "std:", 4))
+		return false;
 	if (member)
 		return !strcmp(role, "member") || !strcmp(role, "enumerator");
 	if (k == QU_REF_ANY)
@@ -189,4 +229,55 @@ const char *qu_graph_extern(const struct qu_graph *g, const struct qu_ref *r)
 		}
 	qu_buf_fini(&name);
 	return url;
+}
+
+/* The first entry named @name (of site @site, or any: -1) with @role. */
+static const struct graph_extern *find_std(const struct qu_graph *g,
+					   const char *name, const char *role,
+					   long site)
+{
+	size_t lo = 0, hi = g->next;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(g->ext[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < g->next && !strcmp(g->ext[lo].name, name); lo++)
+		if (!strcmp(g->ext[lo].role, role) &&
+		    (site < 0 || g->ext[lo].site == (uint32_t)site))
+			return &g->ext[lo];
+	return NULL;
+}
+
+const char *qu_graph_extern_std(const struct qu_graph *g, bool doc,
+				const char *target, const char **title)
+{
+	const char *role = doc ? "std:doc" : "std:label";
+	const struct graph_extern *x;
+	const char *colon;
+	size_t i;
+
+	*title = NULL;
+	if (!g->next)
+		return NULL;
+	x = find_std(g, target, role, -1);
+	/* "site:target" names one site, as intersphinx reads it */
+	if (!x && (colon = strchr(target, ':'))) {
+		const struct qu_config *c = &g->site->cfg;
+
+		for (i = 0; i < c->nintersphinx && !x; i++)
+			if (strlen(c->intersphinx[i].name) ==
+				    (size_t)(colon - target) &&
+			    !strncmp(c->intersphinx[i].name, target,
+				     (size_t)(colon - target)))
+				x = find_std(g, colon + 1, role, (long)i);
+	}
+	if (!x)
+		return NULL;
+	*title = x->title;
+	return x->url;
 }

@@ -352,6 +352,22 @@ uint32_t qu_graph_lookup(const struct qu_graph *g, const char *target,
 const char *qu_graph_extern(const struct qu_graph *g, const struct qu_ref *ref);
 
 /**
+ * qu_graph_extern_std() - the URL of a page or label of another site
+ * @g: the graph
+ * @doc: a page (:doc:, std:doc) rather than a label (:ref:, std:label)
+ * @target: the page's name without ".html" ("core-api/kernel-api") or
+ *	the label, normalised as :ref: normalises it; "site:target" looks
+ *	only into the inventory intersphinx: names "site" when no entry of
+ *	any has the whole name, as Sphinx's intersphinx does
+ * @title: receives the entry's display name, or NULL when it has none
+ *
+ * Context: thread-safe (reads only).
+ * Return: an absolute URL owned by @g, or NULL.
+ */
+const char *qu_graph_extern_std(const struct qu_graph *g, bool doc,
+				const char *target, const char **title);
+
+/**
  * qu_graph_lookup_extern() - qu_graph_extern() of a link target's spelling
  * @g: the graph
  * @target: "foo()", "struct foo", … as for qu_graph_lookup()

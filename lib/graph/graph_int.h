@@ -12,12 +12,19 @@ void graph_count_refs(struct qu_graph *g, const struct qu_graph_reader *rd,
 uint32_t graph_find_unit(const struct qu_graph *g, const char *path);
 uint32_t graph_first(const struct qu_graph *g, enum qu_ns ns, const char *name,
 		     size_t len);
-/* one entry of another site's inventory (extern.c) */
+/*
+ * One entry of another site's inventory (extern.c): a C-domain entry's
+ * role without "c:" ("function"), a page's or a label's as "std:doc" and
+ * "std:label", which no C role spells; @title is the display name ("-"
+ * in the inventory: NULL); @site the intersphinx: entry it came from.
+ */
 struct graph_extern {
 	const char *name;
 	const char *role;
 	const char *url;
+	const char *title;
 	uint32_t order;
+	uint32_t site;
 };
 
 void graph_extern_load(struct qu_graph *g, struct qu_diags *diags);
