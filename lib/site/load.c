@@ -481,6 +481,29 @@ static bool sphinx_conf(struct qu_site *s, struct qu_buf *path, int *up_out)
 	return false;
 }
 
+/*
+ * Comments are reST where Sphinx reads them: in a Sphinx project, and in
+ * the zero-config build of a tree whose Documentation/conf.py is
+ * Sphinx's (a kernel tree, whose comments the kernel's kernel-doc
+ * extension hands to Sphinx). Elsewhere they are Markdown.
+ */
+static enum qu_markup default_markup(const struct qu_site *s,
+				     struct qu_buf *path)
+{
+	struct qu_fstat st;
+
+	if (s->cfg.sphinx)
+		return QU_MARKUP_RST;
+	if (!s->zero_config)
+		return QU_MARKUP_MARKDOWN;
+	qu_buf_reset(path);
+	qu_buf_addf(path, "%s/Documentation/conf.py", s->root);
+	if (qu_files_stat(s->files, &st, path->buf, true) == 0 &&
+	    st.kind == QU_FK_FILE)
+		return QU_MARKUP_RST;
+	return QU_MARKUP_MARKDOWN;
+}
+
 int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		 const struct qu_site_reader *rd, struct qu_buf *err)
 {
@@ -519,6 +542,8 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 	} else {
 		out->zero_config = true;
 	}
+	if (out->cfg.comment_markup == QU_MARKUP_DEFAULT)
+		out->cfg.comment_markup = default_markup(out, &path);
 
 	/* The source tree: the configured one, else git's, else the parent. */
 	qu_buf_reset(&path);

@@ -56,6 +56,19 @@ struct qu_version {
 };
 
 /**
+ * enum qu_markup - the markup kernel-doc comments are written in
+ * @QU_MARKUP_DEFAULT: not configured; qu_site_load() replaces it with
+ *	the site's default (see qu_site_load())
+ * @QU_MARKUP_MARKDOWN: Markdown, with the kernel's reST habits understood
+ * @QU_MARKUP_RST: reStructuredText, as the kernel's Sphinx reads them
+ */
+enum qu_markup {
+	QU_MARKUP_DEFAULT,
+	QU_MARKUP_MARKDOWN,
+	QU_MARKUP_RST,
+};
+
+/**
  * struct qu_config - quire.yml; every key optional
  * @title: the site's title
  * @srctree: the C source tree, relative to the docs root; NULL for the
@@ -72,6 +85,8 @@ struct qu_version {
  * @sphinx: the docs root is a Sphinx project (conf.py and index.rst, no
  *	quire.yml): its pages are reST, its title conf.py's project
  * @conf_py: the conf.py read, for a Sphinx project
+ * @comment_markup: how kernel-doc comments are read (comment_markup:);
+ *	never QU_MARKUP_DEFAULT once qu_site_load() has returned
  * @no_last_changed: "last_changed: false": show no dates (no walk over
  *	history)
  * @intersphinx: other sites to link into (intersphinx:), in the order given
@@ -94,6 +109,7 @@ struct qu_config {
 	bool man;
 	bool sphinx;
 	char *conf_py;
+	enum qu_markup comment_markup;
 	bool no_last_changed;
 	struct qu_intersphinx *intersphinx;
 	size_t nintersphinx;
@@ -485,6 +501,9 @@ struct qu_site {
  * qu_site_zero_pages(). Toctree entries are resolved and every page no
  * toctree names hangs under its folder's index page, else the home page,
  * by (order, path). Bad input becomes diagnostics in @out->diags.
+ * Unless quire.yml says, comments are reST (QU_MARKUP_RST) in a Sphinx
+ * project and in a zero-config tree with a Documentation/conf.py (a
+ * kernel tree), Markdown elsewhere.
  *
  * Return: 0, or -1 on an environment error (message in @err).
  */
