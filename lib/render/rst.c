@@ -1176,6 +1176,12 @@ static size_t backrefs(struct rw *w, xmlNodePtr el, const char *name)
 }
 
 /* One body element (and, for a section, everything in it). */
+/* A <dd> holding @c's blocks: a definition, a field's or option's body. */
+static void rw_dd(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *c)
+{
+	rw_blocks(w, r_el(w->doc, parent, "dd", NULL), c->first);
+}
+
 void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 {
 	const struct qu_rst_node *c;
@@ -1219,7 +1225,15 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		rw_blocks(w, r_el(w->doc, parent, "li", NULL), n->first);
 		break;
 	case QU_RST_DEFINITION_LIST:
-		rw_blocks(w, r_el(w->doc, parent, "dl", NULL), n->first);
+	case QU_RST_FIELD_LIST:
+	case QU_RST_OPTION_LIST:
+		rw_blocks(w,
+			  r_el(w->doc, parent, "dl",
+			       n->kind == QU_RST_FIELD_LIST ? "qu-field-list"
+			       : n->kind == QU_RST_OPTION_LIST
+				       ? "qu-option-list"
+				       : NULL),
+			  n->first);
 		break;
 	case QU_RST_DEFINITION_LIST_ITEM:
 		for (c = n->first; c; c = c->next) {
@@ -1234,14 +1248,9 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 						"qu-classifier"),
 					c->first, false);
 			} else if (c->kind == QU_RST_DEFINITION) {
-				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
-				       c->first);
+				rw_dd(w, parent, c);
 			}
 		}
-		break;
-	case QU_RST_FIELD_LIST:
-		rw_blocks(w, r_el(w->doc, parent, "dl", "qu-field-list"),
-		       n->first);
 		break;
 	case QU_RST_FIELD:
 		for (c = n->first; c; c = c->next)
@@ -1249,12 +1258,7 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 				rw_inlines(w, r_el(w->doc, parent, "dt", NULL),
 					c->first, false);
 			else if (c->kind == QU_RST_FIELD_BODY)
-				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
-				       c->first);
-		break;
-	case QU_RST_OPTION_LIST:
-		rw_blocks(w, r_el(w->doc, parent, "dl", "qu-option-list"),
-		       n->first);
+				rw_dd(w, parent, c);
 		break;
 	case QU_RST_OPTION_LIST_ITEM:
 		for (c = n->first; c; c = c->next) {
@@ -1283,8 +1287,7 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 					       w->href.buf);
 				}
 			} else if (c->kind == QU_RST_DESCRIPTION) {
-				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
-				       c->first);
+				rw_dd(w, parent, c);
 			}
 		}
 		break;

@@ -394,30 +394,35 @@ static bool cond_atom(struct cond *c, int depth)
 	       (l == 11 && !strncmp(s, "format_html", 11));
 }
 
-static bool cond_and(struct cond *c, int depth)
+typedef bool cond_fn(struct cond *c, int depth);
+
+/* "A and B and ..." or "A or B or ...": @sub's terms joined by @op. */
+static bool cond_join(struct cond *c, int depth, const char *op,
+		      cond_fn *sub)
 {
-	bool v = cond_atom(c, depth);
+	size_t ol = strlen(op);
+	bool v = sub(c, depth);
 
 	for (;;) {
+		bool t;
+
 		cond_blank(c);
-		if (strncmp(c->p, "and", 3) || depth > 64)
+		if (strncmp(c->p, op, ol) || depth > 64)
 			return v;
-		c->p += 3;
-		v = cond_atom(c, depth + 1) && v;
+		c->p += ol;
+		t = sub(c, depth + 1);
+		v = op[0] == 'a' ? t && v : t || v;
 	}
+}
+
+static bool cond_and(struct cond *c, int depth)
+{
+	return cond_join(c, depth, "and", cond_atom);
 }
 
 static bool cond_or(struct cond *c, int depth)
 {
-	bool v = cond_and(c, depth);
-
-	for (;;) {
-		cond_blank(c);
-		if (strncmp(c->p, "or", 2) || depth > 64)
-			return v;
-		c->p += 2;
-		v = cond_and(c, depth + 1) || v;
-	}
+	return cond_join(c, depth, "or", cond_and);
 }
 
 /*

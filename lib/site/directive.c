@@ -627,14 +627,8 @@ static void rst_heading(void *payload, unsigned level, const char *text,
 			const char *id, uint32_t line)
 {
 	struct rst_load *rl = payload;
-	struct qu_heading *h;
 
-	QU_VEC_GROW(rl->pg->headings, rl->pg->nheadings, rl->halloc);
-	h = &rl->pg->headings[rl->pg->nheadings++];
-	h->text = site_strdup(rl->s, text);
-	h->id = site_strdup(rl->s, id);
-	h->level = level;
-	h->line = line;
+	site_add_heading(rl->s, rl->pg, &rl->halloc, level, text, id, line);
 }
 
 static void rst_label(void *payload, const char *name, const char *id,

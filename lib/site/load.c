@@ -230,18 +230,26 @@ struct heads {
 	size_t alloc;
 };
 
+void site_add_heading(struct qu_site *s, struct qu_page *pg, size_t *alloc,
+		      unsigned level, const char *text, const char *id,
+		      uint32_t line)
+{
+	struct qu_heading *v;
+
+	QU_VEC_GROW(pg->headings, pg->nheadings, *alloc);
+	v = &pg->headings[pg->nheadings++];
+	v->text = site_strdup(s, text);
+	v->id = site_strdup(s, id);
+	v->level = level;
+	v->line = line;
+}
+
 static void on_heading(void *payload, unsigned level, const char *text,
 		       const char *id, uint32_t line)
 {
 	struct heads *h = payload;
-	struct qu_heading *v;
 
-	QU_VEC_GROW(h->pg->headings, h->pg->nheadings, h->alloc);
-	v = &h->pg->headings[h->pg->nheadings++];
-	v->text = site_strdup(h->s, text);
-	v->id = site_strdup(h->s, id);
-	v->level = level;
-	v->line = line;
+	site_add_heading(h->s, h->pg, &h->alloc, level, text, id, line);
 }
 
 void site_page_headings(struct qu_site *s, struct qu_page *pg)
