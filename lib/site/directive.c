@@ -661,14 +661,7 @@ void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,
 		s->reader->rst(s->reader->rst_ctx, &s->diags, pg->diag_path,
 			       text, len, &sink, &rl);
 	/* the arrays live in the site's arena like everything else */
-	if (pg->nheadings) {
-		struct qu_heading *v = qu_arena_memdup(
-			&s->arena, pg->headings,
-			pg->nheadings * sizeof(*v));
-
-		free(pg->headings);
-		pg->headings = v;
-	}
+	site_arena_headings(s, pg);
 	if (pg->nlabels) {
 		struct qu_label *v = qu_arena_memdup(
 			&s->arena, pg->labels, pg->nlabels * sizeof(*v));

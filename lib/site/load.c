@@ -259,6 +259,11 @@ void site_page_headings(struct qu_site *s, struct qu_page *pg)
 	pg->headings = NULL;
 	pg->nheadings = 0;
 	s->reader->headings(s->reader->ctx, pg, on_heading, &h);
+	site_arena_headings(s, pg);
+}
+
+void site_arena_headings(struct qu_site *s, struct qu_page *pg)
+{
 	/* the array lives in the site's arena like everything else */
 	if (pg->nheadings) {
 		struct qu_heading *v = qu_arena_memdup(
