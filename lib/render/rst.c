@@ -407,9 +407,13 @@ static void unresolved(struct rw *w, xmlNodePtr parent,
 	     "as text", what, shown);
 }
 
-/* :ref:`label` and :ref:`Title <label>`: a label of any page. */
+/*
+ * :ref:`label` and :ref:`Title <label>`: a label of any page. With
+ * @term, :term:`name` and :term:`text <name>`: a glossary's term of any
+ * page (its text as written, as Sphinx shows it).
+ */
 static void role_ref(struct rw *w, xmlNodePtr parent,
-		     const struct qu_rst_node *n, const char *s)
+		     const struct qu_rst_node *n, const char *s, bool term)
 {
 	struct qu_buf title = QU_BUF_INIT, target = QU_BUF_INIT;
 	struct qu_buf key = QU_BUF_INIT;
@@ -417,10 +421,13 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 	uint32_t page;
 
 	split_title(s, &title, &target);
-	rw_norm_label(&key, target.buf);
+	if (term)
+		qu_rst_term_key(&key, target.buf, target.len);
+	else
+		rw_norm_label(&key, target.buf);
 	l = qu_graph_label(w->r->g, key.buf, &page);
 	if (!l) {
-		unresolved(w, parent, n, ":ref: label",
+		unresolved(w, parent, n, term ? ":term:" : ":ref: label",
 			   title.len ? title.buf : target.buf);
 	} else {
 		xmlNodePtr a;
@@ -430,12 +437,12 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 			qu_site_relpath(&w->href, w->f->out,
 					w->r->site->pages[page].out);
 		qu_buf_addf(&w->href, "#%s", l->id);
-		a = r_el(w->doc, parent, "a", "qu-ref");
+		a = r_el(w->doc, parent, "a", term ? "qu-term" : "qu-ref");
 		r_attr(a, "href", w->href.buf);
 		r_text(w->doc, a,
 		       title.len ? title.buf
-		       : l->title ? l->title
-				  : target.buf);
+		       : l->title && !term ? l->title
+					   : target.buf);
 	}
 	qu_buf_fini(&title);
 	qu_buf_fini(&target);
@@ -580,7 +587,7 @@ static const struct {
 	{"kbd", "kbd"},	      {"abbr", "abbr"},	    {"dfn", "em"},
 	{"math", "code"},     {"manpage", "em"},    {"menuselection", "em"},
 	{"guilabel", "em"},   {"mimetype", "em"},   {"regexp", "code"},
-	{"term", "em"},	      {"numref", "em"},	    {"code", "code"},
+	{"numref", "em"},	    {"code", "code"},
 	{"c:expr", "code"},   {"c:texpr", "code"},  {"rfc", "strong"},
 	{"pep", "strong"},
 };
@@ -594,8 +601,8 @@ static void role(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 	qu_rst_plain(&s, n);
 	if (!name)
 		name = "";
-	if (!strcmp(name, "ref")) {
-		role_ref(w, parent, n, s.buf);
+	if (!strcmp(name, "ref") || !strcmp(name, "term")) {
+		role_ref(w, parent, n, s.buf, name[0] == 't');
 	} else if (!strcmp(name, "doc")) {
 		role_doc(w, parent, n, s.buf);
 	} else if (!strncmp(name, "c:", 2) &&

@@ -9,6 +9,7 @@
  * glossary, only, raw; what is not rendered faithfully is shown as its
  * source with -Wrst-unrendered.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -715,71 +716,64 @@ static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 
 /*
  * glossary: "term" lines, each followed by its indented definition; each
- * term gets Sphinx's id "term-NAME".
+ * term gets Sphinx's id (qu_rst_term_id()), which :term: links to, and
+ * its definition is read as reST, as Sphinx reads it.
  */
 static void glossary(struct rw *w, xmlNodePtr parent,
 		     const struct qu_rst_node *d)
 {
 	const struct qu_rst_node *c = rw_child(d, QU_RST_DIRECTIVE_CONTENT);
-	struct qu_buf body = QU_BUF_INIT, def = QU_BUF_INIT;
+	struct qu_buf body = QU_BUF_INIT, def = QU_BUF_INIT, id = QU_BUF_INIT;
 	xmlNodePtr dl = r_el(w->doc, parent, "dl", "qu-glossary"), dd = NULL;
+	size_t indent = SIZE_MAX;
 	const char *p;
 
 	if (c)
 		qu_rst_plain(&body, c);
-	for (p = body.buf; *p;) {
+	for (p = body.buf;;) {
 		const char *nl = strchr(p, '\n');
-		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		size_t l = nl ? (size_t)(nl - p) : strlen(p), tl = 0;
+		bool term = *p && qu_rst_glossary_term(&tl, p, l);
 
-		if (l && p[0] != ' ' && p[0] != '\t') {
-			xmlNodePtr dt;
+		if ((term || !*p) && dd && def.len) {
+			struct qu_rst_doc *sub = sub_parse(w, def.buf, def.len);
 
-			if (dd && def.len)
-				r_text(w->doc, r_el(w->doc, dd, "p", NULL),
-				       def.buf);
+			rw_blocks(w, dd, sub->root->first);
+			qu_rst_free(sub);
+		}
+		if (!*p)
+			break;
+		if (term) {
+			xmlNodePtr dt = r_el(w->doc, dl, "dt", NULL);
+
 			qu_buf_reset(&def);
-			dt = r_el(w->doc, dl, "dt", NULL);
-			qu_buf_reset(&w->href);
-			qu_buf_adds(&w->href, "term-");
-			for (size_t i = 0; i < l; i++) {
-				char ch = p[i];
-
-				if ((ch >= 'a' && ch <= 'z') ||
-				    (ch >= '0' && ch <= '9'))
-					qu_buf_addc(&w->href, ch);
-				else if (ch >= 'A' && ch <= 'Z')
-					qu_buf_addc(&w->href, (char)(ch + 32));
-				else if (w->href.buf[w->href.len - 1] != '-')
-					qu_buf_addc(&w->href, '-');
-			}
-			while (w->href.buf[w->href.len - 1] == '-')
-				w->href.buf[--w->href.len] = 0;
-			r_attr(dt, "id", w->href.buf);
+			qu_rst_term_id(&id, p, tl);
+			r_attr(dt, "id", id.buf);
 			qu_buf_reset(&w->tmp);
-			qu_buf_add(&w->tmp, p, l);
+			qu_buf_add(&w->tmp, p, tl);
 			r_text(w->doc, dt, w->tmp.buf);
+			rw_headerlink(w, dt, id.buf);
 			dd = r_el(w->doc, dl, "dd", NULL);
-		} else if (l && dd) {
-			const char *s = p;
-			size_t sl = l;
+			indent = SIZE_MAX;
+		} else if (dd) {
+			/* the first line of a definition sets its indent */
+			size_t in = strspn(p, " \t");
 
-			while (sl && (*s == ' ' || *s == '\t')) {
-				s++;
-				sl--;
+			if (in > l)
+				in = l;
+			if (indent == SIZE_MAX && in < l)
+				indent = in;
+			if (in < l) {
+				in = in < indent ? in : indent;
+				qu_buf_add(&def, p + in, l - in);
 			}
-			if (def.len)
-				qu_buf_addc(&def, ' ');
-			qu_buf_add(&def, s, sl);
-		} else if (!l && dd && def.len) {
-			r_text(w->doc, r_el(w->doc, dd, "p", NULL), def.buf);
-			qu_buf_reset(&def);
+			qu_buf_addc(&def, '\n');
 		}
 		p += l + (nl != NULL);
 	}
-	if (dd && def.len)
-		r_text(w->doc, r_el(w->doc, dd, "p", NULL), def.buf);
 	qu_buf_fini(&body);
 	qu_buf_fini(&def);
+	qu_buf_fini(&id);
 }
 
 /*

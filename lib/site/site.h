@@ -281,7 +281,9 @@ struct qu_heading {
  * @id: the element id it gives on the page
  * @title: the title of the section it labels, or NULL
  * @role: for a C-domain declaration (name "c.NAME"), its inventory role
- *	("c:function", "c:macro", ...); NULL for a reST label
+ *	("c:function", "c:macro", ...); "std:term" for a glossary term
+ *	(name "T:term", in lower case; @title the term as written); NULL
+ *	for a reST label
  */
 struct qu_label {
 	const char *name;
@@ -394,8 +396,10 @@ struct qu_site_directive {
  * @heading: a section: level (1 for the page's title), plain text, id,
  *	1-based line
  * @label: a label (".. _name:" before a section or a block) with the id
- *	it gives and the labelled section's title, or NULL; or a C-domain
- *	declaration ("c.NAME", its role, such as "c:function")
+ *	it gives and the labelled section's title, or NULL; a C-domain
+ *	declaration ("c.NAME", its role, such as "c:function"); or a
+ *	glossary term (qu_rst_term_key()'s "T:name", its id, the term as
+ *	written, role "std:term")
  */
 struct qu_site_rst_sink {
 	void (*directive)(void *payload, const struct qu_site_directive *d);
