@@ -381,21 +381,8 @@ static void split_title(const char *s, struct qu_buf *title,
 /* A label as Sphinx normalises it: lower case, blanks joined. */
 void rw_norm_label(struct qu_buf *out, const char *s)
 {
-	bool sp = false;
-
 	qu_buf_reset(out);
-	for (; *s; s++) {
-		char c = *s;
-
-		if (c == ' ' || c == '\n' || c == '\t') {
-			sp = out->len > 0;
-			continue;
-		}
-		if (sp)
-			qu_buf_addc(out, ' ');
-		sp = false;
-		qu_buf_addc(out, c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
-	}
+	qu_rst_norm_name(out, s, strlen(s));
 }
 
 static void unresolved(struct rw *w, xmlNodePtr parent,

@@ -874,47 +874,18 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 #define MAX_INCLUDE_DEPTH 8
 
 /*
- * include and literalinclude: the file the site read, cut by
+ * include and literalinclude: the file the site read, already cut by
  * :start-after: / :end-before: / :start-line: / :end-line:, shown as a
  * literal block (:literal:, :code:, literalinclude) or read as reST in
- * place of the directive.
+ * place of the directive (its sections and labels are the page's: the
+ * site read them from the same text).
  */
 static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 		    const struct qu_part *part, bool literal)
 {
 	const char *t = part->text, *e = part->text + part->len, *o;
 	const char *lang = NULL;
-	size_t k;
 
-	if ((o = rw_option(w, d, "start-line"))) {
-		for (k = strtoul(o, NULL, 10); k && t < e; k--) {
-			const char *nl = memchr(t, '\n', (size_t)(e - t));
-
-			t = nl ? nl + 1 : e;
-		}
-	}
-	if ((o = rw_option(w, d, "end-line"))) {
-		const char *p = t;
-
-		for (k = strtoul(o, NULL, 10); k && p < e; k--) {
-			const char *nl = memchr(p, '\n', (size_t)(e - p));
-
-			p = nl ? nl + 1 : e;
-		}
-		e = p;
-	}
-	if ((o = rw_option(w, d, "start-after")) && *o) {
-		const char *m = memmem(t, (size_t)(e - t), o, strlen(o));
-
-		if (m)
-			t = m + strlen(o);
-	}
-	if ((o = rw_option(w, d, "end-before")) && *o) {
-		const char *m = memmem(t, (size_t)(e - t), o, strlen(o));
-
-		if (m)
-			e = m;
-	}
 	if (rw_option(w, d, "literal"))
 		literal = true;
 	if ((o = rw_option(w, d, "code")) || (o = rw_option(w, d, "language"))) {

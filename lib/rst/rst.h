@@ -210,6 +210,15 @@ bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
 void qu_rst_term_id(struct qu_buf *out, const char *term, size_t len);
 
 /**
+ * qu_rst_norm_name() - a label or term as Sphinx looks it up
+ * @out: receives (appended) @s in lower case (ASCII), runs of blanks as
+ *	one space, none at either end
+ * @s: the name
+ * @len: its length
+ */
+void qu_rst_norm_name(struct qu_buf *out, const char *s, size_t len);
+
+/**
  * qu_rst_term_key() - the label name under which a glossary term is found
  * @out: reset, then receives "T:" and the term in lower case, blanks
  *	joined: no reST label (always lower case) can take it, and :term:

@@ -292,17 +292,16 @@ void qu_rst_term_id(struct qu_buf *out, const char *term, size_t len)
 	qu_buf_fini(&t);
 }
 
-void qu_rst_term_key(struct qu_buf *out, const char *term, size_t len)
+void qu_rst_norm_name(struct qu_buf *out, const char *s, size_t len)
 {
+	size_t start = out->len;
 	bool sp = false;
 
-	qu_buf_reset(out);
-	qu_buf_adds(out, "T:");
 	for (size_t i = 0; i < len; i++) {
-		char c = term[i];
+		char c = s[i];
 
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			sp = out->len > 2;
+			sp = out->len > start;
 			continue;
 		}
 		if (sp)
@@ -310,6 +309,13 @@ void qu_rst_term_key(struct qu_buf *out, const char *term, size_t len)
 		sp = false;
 		qu_buf_addc(out, c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
 	}
+}
+
+void qu_rst_term_key(struct qu_buf *out, const char *term, size_t len)
+{
+	qu_buf_reset(out);
+	qu_buf_adds(out, "T:");
+	qu_rst_norm_name(out, term, len);
 }
 
 static uintptr_t next_count(struct rst_ctx *c, const char *prefix)
