@@ -70,12 +70,18 @@ static const struct {
 	const char *name;
 	const char *alert;
 } rst_directives[] = {
-	{"code-block", NULL},	{"code", NULL},
-	{"sourcecode", NULL},	{"note", "NOTE"},
-	{"hint", "TIP"},	{"tip", "TIP"},
-	{"important", "IMPORTANT"}, {"attention", "IMPORTANT"},
-	{"warning", "WARNING"}, {"caution", "CAUTION"},
-	{"danger", "CAUTION"},	{"error", "CAUTION"},
+	{"code-block", NULL},
+	{"code", NULL},
+	{"sourcecode", NULL},
+	{"note", "NOTE"},
+	{"hint", "TIP"},
+	{"tip", "TIP"},
+	{"important", "IMPORTANT"},
+	{"attention", "IMPORTANT"},
+	{"warning", "WARNING"},
+	{"caution", "CAUTION"},
+	{"danger", "CAUTION"},
+	{"error", "CAUTION"},
 };
 
 /*
@@ -110,8 +116,8 @@ static int rst_directive(const char *l, size_t len, const char **arg,
 		(*arg)++;
 		(*arglen)--;
 	}
-	while (*arglen && ((*arg)[*arglen - 1] == ' ' ||
-			   (*arg)[*arglen - 1] == '\r'))
+	while (*arglen &&
+	       ((*arg)[*arglen - 1] == ' ' || (*arg)[*arglen - 1] == '\r'))
 		(*arglen)--;
 	return (int)k;
 }
@@ -232,15 +238,17 @@ static void rst_blocks(struct qu_buf *out, const char *t, size_t len,
 			}
 			if (d >= 0) {
 				/* the options, then a blank line, the code */
-				for (j = i + 1; j < n && !blank(v[j].p, v[j].len) &&
-						indent_of(v[j].p, v[j].len) > ind &&
-						v[j].p[indent_of(v[j].p, v[j].len)] ==
-							':';
+				for (j = i + 1;
+				     j < n && !blank(v[j].p, v[j].len) &&
+				     indent_of(v[j].p, v[j].len) > ind &&
+				     v[j].p[indent_of(v[j].p, v[j].len)] == ':';
 				     j++)
 					;
-				k = body_end(v, n, j + 1, ind, &min);
-				if (j < n && blank(v[j].p, v[j].len) &&
-				    min != SIZE_MAX) {
+				if (j < n && blank(v[j].p, v[j].len))
+					k = body_end(v, n, j + 1, ind, &min);
+				else
+					min = SIZE_MAX;
+				if (min != SIZE_MAX) {
 					for (; i < j; i++)
 						qu_buf_addc(out, '\n');
 					qu_buf_adds(out, "~~~~~~~~ ");
@@ -250,7 +258,8 @@ static void rst_blocks(struct qu_buf *out, const char *t, size_t len,
 						if (!blank(v[j].p, v[j].len))
 							qu_buf_add(out,
 								   v[j].p + min,
-								   v[j].len - min);
+								   v[j].len -
+									   min);
 						qu_buf_addc(out, '\n');
 					}
 					qu_buf_adds(out, "~~~~~~~~\n");

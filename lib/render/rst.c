@@ -427,7 +427,7 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 		a = r_el(w->doc, parent, "a", term ? "qu-term" : "qu-ref");
 		r_attr(a, "href", w->href.buf);
 		r_text(w->doc, a,
-		       title.len ? title.buf
+		       title.len	   ? title.buf
 		       : l->title && !term ? l->title
 					   : target.buf);
 	}
@@ -569,14 +569,13 @@ static const struct {
 	const char *name;
 	const char *el;
 } role_looks[] = {
-	{"file", "code"},     {"samp", "code"},	    {"command", "strong"},
-	{"program", "strong"}, {"option", "code"},   {"envvar", "code"},
-	{"kbd", "kbd"},	      {"abbr", "abbr"},	    {"dfn", "em"},
-	{"math", "code"},     {"manpage", "em"},    {"menuselection", "em"},
-	{"guilabel", "em"},   {"mimetype", "em"},   {"regexp", "code"},
-	{"numref", "em"},	    {"code", "code"},
-	{"c:expr", "code"},   {"c:texpr", "code"},  {"rfc", "strong"},
-	{"pep", "strong"},
+	{"file", "code"},      {"samp", "code"},   {"command", "strong"},
+	{"program", "strong"}, {"option", "code"}, {"envvar", "code"},
+	{"kbd", "kbd"},	       {"abbr", "abbr"},   {"dfn", "em"},
+	{"math", "code"},      {"manpage", "em"},  {"menuselection", "em"},
+	{"guilabel", "em"},    {"mimetype", "em"}, {"regexp", "code"},
+	{"numref", "em"},      {"code", "code"},   {"c:expr", "code"},
+	{"c:texpr", "code"},   {"rfc", "strong"},  {"pep", "strong"},
 };
 
 static void role(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)

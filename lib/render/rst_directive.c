@@ -398,8 +398,7 @@ static bool cond_atom(struct cond *c, int depth)
 typedef bool cond_fn(struct cond *c, int depth);
 
 /* "A and B and ..." or "A or B or ...": @sub's terms joined by @op. */
-static bool cond_join(struct cond *c, int depth, const char *op,
-		      cond_fn *sub)
+static bool cond_join(struct cond *c, int depth, const char *op, cond_fn *sub)
 {
 	size_t ol = strlen(op);
 	bool v = sub(c, depth);

@@ -223,8 +223,8 @@ bool qu_rst_glossary_term(size_t *term_len, const char *line, size_t len)
 	/* "term : classifier", as Sphinx's split_term_classifiers() */
 	cl = memmem(line, len, " : ", 3);
 	*term_len = cl ? (size_t)(cl - line) : len;
-	while (*term_len && (line[*term_len - 1] == ' ' ||
-			     line[*term_len - 1] == '\r'))
+	while (*term_len &&
+	       (line[*term_len - 1] == ' ' || line[*term_len - 1] == '\r'))
 		(*term_len)--;
 	return true;
 }

@@ -205,8 +205,7 @@ static bool id_char(unsigned char ch, bool sphinx)
  * case, dots and underscores are kept; an accented capital becomes a
  * small ASCII letter all the same.
  */
-static void make_id(struct qu_buf *out, const char *s, size_t len,
-		    bool sphinx)
+static void make_id(struct qu_buf *out, const char *s, size_t len, bool sphinx)
 {
 	bool dash = false;
 	size_t start = out->len;

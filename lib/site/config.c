@@ -147,9 +147,10 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 }
 
 static const char *const config_keys[] = {
-	"title",      "srctree", "theme",      "base_url",
-	"source_url", "version", "allow_html", "man", "exclude",
-	"intersphinx", "versions", "last_changed", "comment_markup",
+	"title",	  "srctree",	 "theme",      "base_url",
+	"source_url",	  "version",	 "allow_html", "man",
+	"exclude",	  "intersphinx", "versions",   "last_changed",
+	"comment_markup",
 };
 
 /* A label is a folder name of the output: no "/", no leading ".". */
@@ -473,8 +474,7 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 					val);
 				ret = -1;
 			}
-		}
-		else if (boolean(val) >= 0 && !strcmp(key, "man"))
+		} else if (boolean(val) >= 0 && !strcmp(key, "man"))
 			out->man = boolean(val);
 		else if (boolean(val) >= 0 && !strcmp(key, "last_changed"))
 			out->no_last_changed = !boolean(val);

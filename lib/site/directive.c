@@ -605,8 +605,8 @@ static void inc_label(void *payload, const char *name, const char *id,
  */
 static void include_read(struct rst_load *rl, const char *text, size_t len)
 {
-	static const struct qu_site_rst_sink sink = {inc_directive,
-						     inc_heading, inc_label};
+	static const struct qu_site_rst_sink sink = {inc_directive, inc_heading,
+						     inc_label};
 	struct inc_load il = {rl, rl->level};
 	struct qu_diags scratch;
 	struct qu_page *pg = rl->pg;
