@@ -641,6 +641,19 @@ static bool link_ok(struct rw *w, const struct qu_rst_node *n,
 }
 
 /*
+ * A URI relative to the page holding it ("kasan.html"): a comment means
+ * the page of Documentation/ that pulls it in, which only a Sphinx
+ * project has; elsewhere the text stays unlinked.
+ */
+static bool relative(const char *uri)
+{
+	size_t k = strspn(uri, "abcdefghijklmnopqrstuvwxyz"
+			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+
+	return uri[0] != '/' && uri[0] != '#' && uri[k] != ':';
+}
+
+/*
  * A reference: to a URI, to a named target of this page (external, or an
  * element id), or anonymous (the n-th anonymous target).
  */
@@ -697,7 +710,7 @@ static void reference(struct rw *w, xmlNodePtr parent,
 			qu_buf_fini(&key);
 		}
 	}
-	if (uri)
+	if (uri && !(w->comment && !w->r->site->cfg.sphinx && relative(uri)))
 		qu_buf_adds(&w->href, uri);
 	if (plain || !w->href.len || !link_ok(w, n, w->href.buf)) {
 		if (!plain && !w->href.len && name)
@@ -1667,6 +1680,31 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
  * (@param, %CONST, &struct foo, func()). Headings in it start at h5, below
  * the item's own. @inline_only: a brief, its paragraph's inline nodes.
  */
+/*
+ * A brief goes in a paragraph: a brief that reads as blocks ("- Copy a
+ * string", a bullet list) gives their paragraphs' inlines and the plain
+ * text of the rest, one after the other, so that no block lands in the
+ * <p>. Golden: test/site/markup-rst (map_rd()).
+ */
+static void brief_inlines(struct rw *w, xmlNodePtr parent)
+{
+	const struct qu_rst_node *b;
+	struct qu_buf t = QU_BUF_INIT;
+
+	for (b = w->rd->root->first; b; b = b->next) {
+		if (b != w->rd->root->first)
+			r_text(w->doc, parent, " ");
+		if (b->kind == QU_RST_PARAGRAPH) {
+			rw_inlines(w, parent, b->first, false);
+			continue;
+		}
+		qu_buf_reset(&t);
+		qu_rst_plain(&t, b);
+		r_text(w->doc, parent, t.buf);
+	}
+	qu_buf_fini(&t);
+}
+
 void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 		     xmlNodePtr parent, const char *text, size_t len,
 		     bool inline_only)
@@ -1700,10 +1738,8 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_init(&w.fnum);
 	qu_map_init(&w.tocref);
 	collect(&w, w.rd->root, 0, &name);
-	if (inline_only && w.rd->root->first &&
-	    w.rd->root->first->kind == QU_RST_PARAGRAPH &&
-	    !w.rd->root->first->next)
-		rw_inlines(&w, parent, w.rd->root->first->first, false);
+	if (inline_only)
+		brief_inlines(&w, parent);
 	else
 		rw_blocks(&w, parent, w.rd->root->first);
 	qu_diags_fini(&scratch);

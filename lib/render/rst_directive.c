@@ -688,12 +688,22 @@ static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 
 	if (args)
 		qu_rst_plain(&src, args);
-	/* a .dot or .svg the kernel's extension converts stays its name */
-	img = r_el(w->doc, box, "img", NULL);
-	if (src.len && qu_md_url_is_safe(src.buf))
-		r_attr(img, "src", src.buf);
-	alt = rw_option(w, d, "alt");
-	r_attr(img, "alt", alt ? alt : "");
+	/*
+	 * A .dot or .svg the kernel's extension converts stays its name. A
+	 * comment's picture is relative to the page of Documentation/
+	 * pulling it in, which only a Sphinx project has: elsewhere its
+	 * name is shown instead.
+	 */
+	if (w->comment && !w->r->site->cfg.sphinx && src.len &&
+	    !strstr(src.buf, "://")) {
+		r_text(w->doc, r_el(w->doc, box, "code", NULL), src.buf);
+	} else {
+		img = r_el(w->doc, box, "img", NULL);
+		if (src.len && qu_md_url_is_safe(src.buf))
+			r_attr(img, "src", src.buf);
+		alt = rw_option(w, d, "alt");
+		r_attr(img, "alt", alt ? alt : "");
+	}
 	if (figure) {
 		const struct qu_rst_node *c = rw_child(d, QU_RST_DIRECTIVE_CONTENT);
 		const struct qu_rst_node *b = c ? c->first : NULL;

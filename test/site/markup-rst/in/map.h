@@ -43,3 +43,9 @@ void map_set(struct map *m, void *addr);
  * Return: the address.
  */
 void *map_rd(struct map *m);
+
+/**
+ * map_clear: - clear a mapping
+ * @m: the mapping
+ */
+void map_clear(struct map *m);

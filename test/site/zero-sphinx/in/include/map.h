@@ -22,7 +22,12 @@
  *
  * .. warning:: Never on the stack.
  *
- * Text after the warning.
+ * Text after the warning. The `guide <guide.html>`_ is a page of
+ * Documentation/ that includes this comment, as is the figure:
+ *
+ * .. kernel-figure:: map.dot
+ *
+ *    How a map maps.
  */
 struct map {
 	void *vaddr;
@@ -43,3 +48,9 @@ void map_set(struct map *m, void *addr);
  * Return: the address.
  */
 void *map_rd(struct map *m);
+
+/**
+ * map_clear: - clear a mapping
+ * @m: the mapping
+ */
+void map_clear(struct map *m);
