@@ -67,8 +67,8 @@ static uint64_t global_key(const struct qu_site *site,
 	h_str(h, c->edit_url);
 	h_str(h, c->srctree);
 	h_u64(h, c->allow_html);
-	/* a Sphinx project reads comments as reST */
 	h_u64(h, c->sphinx);
+	h_u64(h, c->comment_markup);
 	h_str(h, site->srctree);
 	h_u64(h, site->zero_config);
 	/* other sites' inventories decide where references link */

@@ -88,8 +88,9 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 
 		/*
 		 * reST labels as Sphinx's std:label, C-domain declarations
-		 * (c:function, ...) under their name; the first page of a
-		 * name is its home, as qu_graph_label() finds it.
+		 * (c:function, ...) under their name, glossary terms as
+		 * std:term as written; the first page of a name is its
+		 * home, as qu_graph_label() finds it.
 		 */
 		for (size_t k = 0; k < p->nlabels; k++) {
 			const struct qu_label *lb = &p->labels[k];
@@ -97,7 +98,10 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 			if (strchr(lb->name, ' ') || strchr(lb->id, ' ') ||
 			    qu_graph_label(g, lb->name, &home) != lb)
 				continue;
-			if (lb->role)
+			if (lb->role && !strcmp(lb->role, "std:term"))
+				qu_buf_addf(&body, "%s std:term -1 %s#%s -\n",
+					    lb->title, p->out, lb->id);
+			else if (lb->role)
 				qu_buf_addf(&body, "%s %s 1 %s#%s -\n",
 					    lb->name + 2, lb->role, p->out,
 					    lb->id);

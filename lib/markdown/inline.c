@@ -406,6 +406,79 @@ static const char *lit(cmark_node *n)
 }
 
 /*
+ * The length of a reST role (":c:type:", ":ref:") ending @t's @len
+ * bytes, or 0: a kernel comment's ":c:type:`foo`" reads in Markdown as
+ * the text ":c:type:" and the code "foo".
+ */
+static size_t role_len(const char *t, size_t len)
+{
+	size_t i = len - 1, parts = 0;
+
+	if (len < 3 || t[len - 1] != ':')
+		return 0;
+	for (;;) {
+		size_t e = i;
+
+		while (i > 0 && t[i - 1] >= 'a' && t[i - 1] <= 'z')
+			i--;
+		if (i == e || i == 0 || t[i - 1] != ':')
+			return 0;
+		i--;
+		/* ":name:" or ":domain:name:" */
+		if (++parts == 2 || i == 0 || t[i - 1] < 'a' || t[i - 1] > 'z')
+			break;
+	}
+	if (i > 0 && (word(t[i - 1]) || t[i - 1] == ':' || t[i - 1] == '`'))
+		return 0;
+	return len - i;
+}
+
+/*
+ * The code after a reST role: "title <target>" shows the title; a C
+ * role (":c:func:", ":c:type:", ...) links its target when the graph
+ * knows it, as Sphinx's C domain does; other roles show their text.
+ */
+static void role(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *r,
+		 size_t rlen, const char *s, uint32_t line)
+{
+	size_t len = strlen(s), tl = len;
+	const char *target = s, *lt = memchr(s, '<', len);
+	struct qu_buf amb = QU_BUF_INIT, shown = QU_BUF_INIT;
+	uint32_t sym = QU_NONE;
+
+	if (lt && len > 2 && s[len - 1] == '>' && lt > s && lt[-1] == ' ') {
+		target = lt + 1;
+		tl = (size_t)(s + len - 1 - target);
+		len = (size_t)(lt - 1 - s);
+	}
+	if (target[0] == '~' || target[0] == '!') {
+		target++;
+		tl--;
+	}
+	if (rlen > 3 && !strncmp(r, ":c:", 3) && tl)
+		sym = qu_graph_lookup(ctx->g, target, tl, &ctx->from, &amb);
+	/* Sphinx writes a function's parentheses (add_function_parentheses) */
+	if (target == s && rlen == 8 && !strncmp(r, ":c:func:", 8) && len &&
+	    s[len - 1] != ')') {
+		qu_buf_add(&shown, s, len);
+		qu_buf_adds(&shown, "()");
+		s = shown.buf;
+		len = shown.len;
+	}
+	if (sym != QU_NONE) {
+		if (amb.len)
+			warn_ambiguous(ctx, line, target, tl, sym, &amb);
+		code(ctx, xref(ctx, parent, sym), NULL, s, len);
+	} else if (rlen > 3 && !strncmp(r, ":c:", 3)) {
+		code(ctx, parent, NULL, s, len);
+	} else {
+		md_text(ctx->doc, parent, s, len);
+	}
+	qu_buf_fini(&shown);
+	qu_buf_fini(&amb);
+}
+
+/*
  * The inline nodes from @first on, under @parent. @plain (headings, link
  * text) keeps text as it is: no links inside links, none in headings.
  */
@@ -448,6 +521,19 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 			       cmark_node_get_type(next) == CMARK_NODE_TEXT) {
 				qu_buf_adds(&run, lit(next));
 				next = cmark_node_next(next);
+			}
+			/* :c:type:`foo` in a comment: text ":c:type:", code */
+			if (!plain && ctx->comment && next &&
+			    cmark_node_get_type(next) == CMARK_NODE_CODE &&
+			    role_len(run.buf, run.len)) {
+				size_t rl = role_len(run.buf, run.len);
+
+				text_run(ctx, parent, run.buf, run.len - rl,
+					 plain, line);
+				role(ctx, parent, run.buf + run.len - rl, rl,
+				     lit(next), line);
+				next = cmark_node_next(next);
+				break;
 			}
 			/* [`foo()`]: text "[", code, text "]..." */
 			after = next ? cmark_node_next(next) : NULL;

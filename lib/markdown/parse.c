@@ -7,7 +7,8 @@
  * table around each inline parse, so two parses at once can lose syntax:
  * every parse takes the context's mutex; the AST walk that follows runs
  * in parallel. Before parsing a comment, reStructuredText literal blocks
- * ("text::" then an indented block) become fenced blocks, line for line.
+ * ("text::" then an indented block) and code blocks become fenced
+ * blocks, line for line, and admonitions GitHub alerts.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,12 +63,143 @@ struct line {
 };
 
 /*
- * "Paragraph::", a blank line, an indented block: the kernel's habit from
- * reStructuredText. The blank line becomes the opening fence and the
- * blank line after the block the closing one, so lines keep their
- * numbers; the block is dedented.
+ * A comment's reST directive that Markdown has a form for: code blocks
+ * become fenced blocks, admonitions GitHub alerts.
  */
-static void rst_literals(struct qu_buf *out, const char *t, size_t len)
+static const struct {
+	const char *name;
+	const char *alert;
+} rst_directives[] = {
+	{"code-block", NULL},
+	{"code", NULL},
+	{"sourcecode", NULL},
+	{"note", "NOTE"},
+	{"hint", "TIP"},
+	{"tip", "TIP"},
+	{"important", "IMPORTANT"},
+	{"attention", "IMPORTANT"},
+	{"warning", "WARNING"},
+	{"caution", "CAUTION"},
+	{"danger", "CAUTION"},
+	{"error", "CAUTION"},
+};
+
+/*
+ * Admonitions nest (a note holding a code block is read again inside);
+ * past this depth, which only a hostile comment reaches, the directive
+ * stays as text, so a comment of nested notes cannot exhaust the stack.
+ */
+#define RST_MAX_NEST 8
+
+/* ".. name:: argument": the row of rst_directives[], or -1. */
+static int rst_directive(const char *l, size_t len, const char **arg,
+			 size_t *arglen)
+{
+	const char *dc;
+	size_t k, nl;
+
+	if (len < 5 || strncmp(l, ".. ", 3))
+		return -1;
+	dc = memmem(l + 3, len - 3, "::", 2);
+	if (!dc)
+		return -1;
+	nl = (size_t)(dc - l - 3);
+	for (k = 0; k < QU_ARRAY_SIZE(rst_directives); k++)
+		if (strlen(rst_directives[k].name) == nl &&
+		    !strncmp(l + 3, rst_directives[k].name, nl))
+			break;
+	if (k == QU_ARRAY_SIZE(rst_directives))
+		return -1;
+	*arg = dc + 2;
+	*arglen = (size_t)(l + len - *arg);
+	while (*arglen && (**arg == ' ' || **arg == '\t')) {
+		(*arg)++;
+		(*arglen)--;
+	}
+	while (*arglen &&
+	       ((*arg)[*arglen - 1] == ' ' || (*arg)[*arglen - 1] == '\r'))
+		(*arglen)--;
+	return (int)k;
+}
+
+static void rst_blocks(struct qu_buf *out, const char *t, size_t len,
+		       unsigned depth);
+
+/*
+ * Lines @i on of @v that are blank or indented deeper than @ind: a
+ * directive's or a literal block's body. Returns the end, trailing
+ * blank lines left out; *@min_out is the least indent (SIZE_MAX: none).
+ */
+static size_t body_end(const struct line *v, size_t n, size_t i, size_t ind,
+		       size_t *min_out)
+{
+	size_t j, min = SIZE_MAX;
+
+	for (j = i; j < n; j++) {
+		if (blank(v[j].p, v[j].len))
+			continue;
+		if (indent_of(v[j].p, v[j].len) <= ind)
+			break;
+		if (indent_of(v[j].p, v[j].len) < min)
+			min = indent_of(v[j].p, v[j].len);
+	}
+	while (j > i && blank(v[j - 1].p, v[j - 1].len))
+		j--;
+	*min_out = min;
+	return j;
+}
+
+/*
+ * An admonition at line @i as a GitHub alert: "> [!NOTE]", then its
+ * body, read again for reST habits, each line quoted. Text after the
+ * "::" takes one more line. Returns the last line consumed.
+ */
+static size_t rst_alert(struct qu_buf *out, const struct line *v, size_t n,
+			size_t i, size_t ind, const char *alert,
+			const char *arg, size_t arglen, unsigned depth)
+{
+	struct qu_buf body = QU_BUF_INIT, done = QU_BUF_INIT;
+	size_t j, k, min, pos;
+
+	j = body_end(v, n, i + 1, ind, &min);
+	qu_buf_addf(out, "> [!%s]\n", alert);
+	if (arglen) {
+		qu_buf_adds(out, "> ");
+		qu_buf_add(out, arg, arglen);
+		qu_buf_addc(out, '\n');
+	}
+	for (k = i + 1; k < j; k++) {
+		if (!blank(v[k].p, v[k].len))
+			qu_buf_add(&body, v[k].p + min, v[k].len - min);
+		qu_buf_addc(&body, '\n');
+	}
+	rst_blocks(&done, body.buf, body.len, depth + 1);
+	for (pos = 0; pos < done.len;) {
+		const char *nl = memchr(done.buf + pos, '\n', done.len - pos);
+		size_t eol = nl ? (size_t)(nl - done.buf) : done.len;
+
+		qu_buf_addc(out, '>');
+		if (eol > pos)
+			qu_buf_addc(out, ' ');
+		qu_buf_add(out, done.buf + pos, eol - pos);
+		qu_buf_addc(out, '\n');
+		pos = eol + 1;
+	}
+	qu_buf_fini(&body);
+	qu_buf_fini(&done);
+	return j - 1;
+}
+
+/*
+ * The kernel's habits from reStructuredText, in a comment read as
+ * Markdown. "Paragraph::", a blank line, an indented block: the blank
+ * line becomes the opening fence and the blank line after the block the
+ * closing one, so lines keep their numbers; the block is dedented.
+ * ".. code-block:: c" is read the same way, its line and its options
+ * left blank. Admonitions (".. note::") become alerts (rst_alert()).
+ */
+static void rst_blocks(struct qu_buf *out, const char *t, size_t len,
+		       unsigned depth)
 {
 	struct line *v = NULL;
 	size_t n = 0, alloc = 0, i, pos = 0;
@@ -86,13 +218,58 @@ static void rst_literals(struct qu_buf *out, const char *t, size_t len)
 	for (i = 0; i < n; i++) {
 		const char *l = v[i].p;
 		size_t ll = v[i].len, ind = indent_of(l, ll), e = ll, j, k;
-		size_t min = SIZE_MAX;
+		size_t min;
 
 		while (e > ind && (l[e - 1] == ' ' || l[e - 1] == '\r'))
 			e--;
 		if (e - ind >= 3 && (!strncmp(l + ind, "```", 3) ||
 				     !strncmp(l + ind, "~~~", 3)))
 			fenced = !fenced;
+		if (!fenced && depth < RST_MAX_NEST) {
+			const char *arg;
+			size_t arglen;
+			int d = rst_directive(l + ind, e - ind, &arg, &arglen);
+
+			if (d >= 0 && rst_directives[d].alert) {
+				i = rst_alert(out, v, n, i, ind,
+					      rst_directives[d].alert, arg,
+					      arglen, depth);
+				continue;
+			}
+			if (d >= 0) {
+				/* the options, then a blank line, the code */
+				for (j = i + 1;
+				     j < n && !blank(v[j].p, v[j].len) &&
+				     indent_of(v[j].p, v[j].len) > ind &&
+				     v[j].p[indent_of(v[j].p, v[j].len)] == ':';
+				     j++)
+					;
+				if (j < n && blank(v[j].p, v[j].len))
+					k = body_end(v, n, j + 1, ind, &min);
+				else
+					min = SIZE_MAX;
+				if (min != SIZE_MAX) {
+					for (; i < j; i++)
+						qu_buf_addc(out, '\n');
+					qu_buf_adds(out, "~~~~~~~~ ");
+					qu_buf_add(out, arg, arglen);
+					qu_buf_addc(out, '\n');
+					for (j = i + 1; j < k; j++) {
+						if (!blank(v[j].p, v[j].len))
+							qu_buf_add(out,
+								   v[j].p + min,
+								   v[j].len -
+									   min);
+						qu_buf_addc(out, '\n');
+					}
+					qu_buf_adds(out, "~~~~~~~~\n");
+					i = k < n && blank(v[k].p, v[k].len)
+						    ? k
+						    : k - 1;
+					continue;
+				}
+			}
+		}
 		if (fenced || e < ind + 2 || strncmp(l + e - 2, "::", 2) ||
 		    i + 2 >= n || !blank(v[i + 1].p, v[i + 1].len)) {
 			qu_buf_add(out, l, ll);
@@ -100,16 +277,7 @@ static void rst_literals(struct qu_buf *out, const char *t, size_t len)
 			continue;
 		}
 		/* the block: lines indented deeper than the "::" line */
-		for (j = i + 2; j < n; j++) {
-			if (blank(v[j].p, v[j].len))
-				continue;
-			if (indent_of(v[j].p, v[j].len) <= ind)
-				break;
-			if (indent_of(v[j].p, v[j].len) < min)
-				min = indent_of(v[j].p, v[j].len);
-		}
-		while (j > i + 2 && blank(v[j - 1].p, v[j - 1].len))
-			j--;
+		j = body_end(v, n, i + 2, ind, &min);
 		if (min == SIZE_MAX) {
 			qu_buf_add(out, l, ll);
 			qu_buf_addc(out, '\n');
@@ -149,7 +317,7 @@ cmark_node *md_parse(struct qu_md *md, const char *text, size_t len, bool rst)
 	size_t i;
 
 	if (rst && len > 2 && memmem(text, len, "::", 2)) {
-		rst_literals(&fixed, text, len);
+		rst_blocks(&fixed, text, len, 0);
 		text = fixed.buf;
 		len = fixed.len;
 	}

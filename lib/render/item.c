@@ -202,13 +202,13 @@ static void refs(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 }
 
 /*
- * A comment's text: reST in a Sphinx project (as the kernel's
- * kernel-doc extension hands it to Sphinx), Markdown otherwise.
+ * A comment's text in the site's comment markup: reST as the kernel's
+ * kernel-doc extension hands it to Sphinx, or Markdown.
  */
 static void body(const struct qu_render *r, struct qu_md_ctx *ctx,
 		 xmlNodePtr parent, const char *text, uint32_t line)
 {
-	if (r->site->cfg.sphinx)
+	if (r->site->cfg.comment_markup == QU_MARKUP_RST)
 		render_rst_text(r, ctx, parent, text, strlen(text), false);
 	else
 		qu_md_render(ctx, parent, text, strlen(text), line);
@@ -352,7 +352,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 	title(r, doc, sec, it, pl->anchor);
 	if (it->brief && *it->brief) {
 		p = r_el(doc, sec, "p", "qu-brief");
-		if (r->site->cfg.sphinx)
+		if (r->site->cfg.comment_markup == QU_MARKUP_RST)
 			render_rst_text(r, ctx, p, it->brief,
 					strlen(it->brief), true);
 		else

@@ -381,21 +381,8 @@ static void split_title(const char *s, struct qu_buf *title,
 /* A label as Sphinx normalises it: lower case, blanks joined. */
 void rw_norm_label(struct qu_buf *out, const char *s)
 {
-	bool sp = false;
-
 	qu_buf_reset(out);
-	for (; *s; s++) {
-		char c = *s;
-
-		if (c == ' ' || c == '\n' || c == '\t') {
-			sp = out->len > 0;
-			continue;
-		}
-		if (sp)
-			qu_buf_addc(out, ' ');
-		sp = false;
-		qu_buf_addc(out, c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
-	}
+	qu_rst_norm_name(out, s, strlen(s));
 }
 
 static void unresolved(struct rw *w, xmlNodePtr parent,
@@ -407,9 +394,13 @@ static void unresolved(struct rw *w, xmlNodePtr parent,
 	     "as text", what, shown);
 }
 
-/* :ref:`label` and :ref:`Title <label>`: a label of any page. */
+/*
+ * :ref:`label` and :ref:`Title <label>`: a label of any page. With
+ * @term, :term:`name` and :term:`text <name>`: a glossary's term of any
+ * page (its text as written, as Sphinx shows it).
+ */
 static void role_ref(struct rw *w, xmlNodePtr parent,
-		     const struct qu_rst_node *n, const char *s)
+		     const struct qu_rst_node *n, const char *s, bool term)
 {
 	struct qu_buf title = QU_BUF_INIT, target = QU_BUF_INIT;
 	struct qu_buf key = QU_BUF_INIT;
@@ -417,10 +408,13 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 	uint32_t page;
 
 	split_title(s, &title, &target);
-	rw_norm_label(&key, target.buf);
+	if (term)
+		qu_rst_term_key(&key, target.buf, target.len);
+	else
+		rw_norm_label(&key, target.buf);
 	l = qu_graph_label(w->r->g, key.buf, &page);
 	if (!l) {
-		unresolved(w, parent, n, ":ref: label",
+		unresolved(w, parent, n, term ? ":term:" : ":ref: label",
 			   title.len ? title.buf : target.buf);
 	} else {
 		xmlNodePtr a;
@@ -430,12 +424,12 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 			qu_site_relpath(&w->href, w->f->out,
 					w->r->site->pages[page].out);
 		qu_buf_addf(&w->href, "#%s", l->id);
-		a = r_el(w->doc, parent, "a", "qu-ref");
+		a = r_el(w->doc, parent, "a", term ? "qu-term" : "qu-ref");
 		r_attr(a, "href", w->href.buf);
 		r_text(w->doc, a,
-		       title.len ? title.buf
-		       : l->title ? l->title
-				  : target.buf);
+		       title.len	   ? title.buf
+		       : l->title && !term ? l->title
+					   : target.buf);
 	}
 	qu_buf_fini(&title);
 	qu_buf_fini(&target);
@@ -575,14 +569,13 @@ static const struct {
 	const char *name;
 	const char *el;
 } role_looks[] = {
-	{"file", "code"},     {"samp", "code"},	    {"command", "strong"},
-	{"program", "strong"}, {"option", "code"},   {"envvar", "code"},
-	{"kbd", "kbd"},	      {"abbr", "abbr"},	    {"dfn", "em"},
-	{"math", "code"},     {"manpage", "em"},    {"menuselection", "em"},
-	{"guilabel", "em"},   {"mimetype", "em"},   {"regexp", "code"},
-	{"term", "em"},	      {"numref", "em"},	    {"code", "code"},
-	{"c:expr", "code"},   {"c:texpr", "code"},  {"rfc", "strong"},
-	{"pep", "strong"},
+	{"file", "code"},      {"samp", "code"},   {"command", "strong"},
+	{"program", "strong"}, {"option", "code"}, {"envvar", "code"},
+	{"kbd", "kbd"},	       {"abbr", "abbr"},   {"dfn", "em"},
+	{"math", "code"},      {"manpage", "em"},  {"menuselection", "em"},
+	{"guilabel", "em"},    {"mimetype", "em"}, {"regexp", "code"},
+	{"numref", "em"},      {"code", "code"},   {"c:expr", "code"},
+	{"c:texpr", "code"},   {"rfc", "strong"},  {"pep", "strong"},
 };
 
 static void role(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
@@ -594,8 +587,8 @@ static void role(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 	qu_rst_plain(&s, n);
 	if (!name)
 		name = "";
-	if (!strcmp(name, "ref")) {
-		role_ref(w, parent, n, s.buf);
+	if (!strcmp(name, "ref") || !strcmp(name, "term")) {
+		role_ref(w, parent, n, s.buf, name[0] == 't');
 	} else if (!strcmp(name, "doc")) {
 		role_doc(w, parent, n, s.buf);
 	} else if (!strncmp(name, "c:", 2) &&
@@ -645,6 +638,19 @@ static bool link_ok(struct rw *w, const struct qu_rst_node *n,
 	warn(w, QU_W_UNSAFE_URL, n->off, "dropping the link target '%s'",
 	     url);
 	return false;
+}
+
+/*
+ * A URI relative to the page holding it ("kasan.html"): a comment means
+ * the page of Documentation/ that pulls it in, which only a Sphinx
+ * project has; elsewhere the text stays unlinked.
+ */
+static bool relative(const char *uri)
+{
+	size_t k = strspn(uri, "abcdefghijklmnopqrstuvwxyz"
+			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+
+	return uri[0] != '/' && uri[0] != '#' && uri[k] != ':';
 }
 
 /*
@@ -704,7 +710,7 @@ static void reference(struct rw *w, xmlNodePtr parent,
 			qu_buf_fini(&key);
 		}
 	}
-	if (uri)
+	if (uri && !(w->comment && !w->r->site->cfg.sphinx && relative(uri)))
 		qu_buf_adds(&w->href, uri);
 	if (plain || !w->href.len || !link_ok(w, n, w->href.buf)) {
 		if (!plain && !w->href.len && name)
@@ -1176,6 +1182,12 @@ static size_t backrefs(struct rw *w, xmlNodePtr el, const char *name)
 }
 
 /* One body element (and, for a section, everything in it). */
+/* A <dd> holding @c's blocks: a definition, a field's or option's body. */
+static void rw_dd(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *c)
+{
+	rw_blocks(w, r_el(w->doc, parent, "dd", NULL), c->first);
+}
+
 void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 {
 	const struct qu_rst_node *c;
@@ -1219,7 +1231,15 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		rw_blocks(w, r_el(w->doc, parent, "li", NULL), n->first);
 		break;
 	case QU_RST_DEFINITION_LIST:
-		rw_blocks(w, r_el(w->doc, parent, "dl", NULL), n->first);
+	case QU_RST_FIELD_LIST:
+	case QU_RST_OPTION_LIST:
+		rw_blocks(w,
+			  r_el(w->doc, parent, "dl",
+			       n->kind == QU_RST_FIELD_LIST ? "qu-field-list"
+			       : n->kind == QU_RST_OPTION_LIST
+				       ? "qu-option-list"
+				       : NULL),
+			  n->first);
 		break;
 	case QU_RST_DEFINITION_LIST_ITEM:
 		for (c = n->first; c; c = c->next) {
@@ -1234,14 +1254,9 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 						"qu-classifier"),
 					c->first, false);
 			} else if (c->kind == QU_RST_DEFINITION) {
-				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
-				       c->first);
+				rw_dd(w, parent, c);
 			}
 		}
-		break;
-	case QU_RST_FIELD_LIST:
-		rw_blocks(w, r_el(w->doc, parent, "dl", "qu-field-list"),
-		       n->first);
 		break;
 	case QU_RST_FIELD:
 		for (c = n->first; c; c = c->next)
@@ -1249,12 +1264,7 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 				rw_inlines(w, r_el(w->doc, parent, "dt", NULL),
 					c->first, false);
 			else if (c->kind == QU_RST_FIELD_BODY)
-				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
-				       c->first);
-		break;
-	case QU_RST_OPTION_LIST:
-		rw_blocks(w, r_el(w->doc, parent, "dl", "qu-option-list"),
-		       n->first);
+				rw_dd(w, parent, c);
 		break;
 	case QU_RST_OPTION_LIST_ITEM:
 		for (c = n->first; c; c = c->next) {
@@ -1283,8 +1293,7 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 					       w->href.buf);
 				}
 			} else if (c->kind == QU_RST_DESCRIPTION) {
-				rw_blocks(w, r_el(w->doc, parent, "dd", NULL),
-				       c->first);
+				rw_dd(w, parent, c);
 			}
 		}
 		break;
@@ -1671,6 +1680,31 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
  * (@param, %CONST, &struct foo, func()). Headings in it start at h5, below
  * the item's own. @inline_only: a brief, its paragraph's inline nodes.
  */
+/*
+ * A brief goes in a paragraph: a brief that reads as blocks ("- Copy a
+ * string", a bullet list) gives their paragraphs' inlines and the plain
+ * text of the rest, one after the other, so that no block lands in the
+ * <p>. Golden: test/site/markup-rst (map_rd()).
+ */
+static void brief_inlines(struct rw *w, xmlNodePtr parent)
+{
+	const struct qu_rst_node *b;
+	struct qu_buf t = QU_BUF_INIT;
+
+	for (b = w->rd->root->first; b; b = b->next) {
+		if (b != w->rd->root->first)
+			r_text(w->doc, parent, " ");
+		if (b->kind == QU_RST_PARAGRAPH) {
+			rw_inlines(w, parent, b->first, false);
+			continue;
+		}
+		qu_buf_reset(&t);
+		qu_rst_plain(&t, b);
+		r_text(w->doc, parent, t.buf);
+	}
+	qu_buf_fini(&t);
+}
+
 void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 		     xmlNodePtr parent, const char *text, size_t len,
 		     bool inline_only)
@@ -1704,10 +1738,8 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_init(&w.fnum);
 	qu_map_init(&w.tocref);
 	collect(&w, w.rd->root, 0, &name);
-	if (inline_only && w.rd->root->first &&
-	    w.rd->root->first->kind == QU_RST_PARAGRAPH &&
-	    !w.rd->root->first->next)
-		rw_inlines(&w, parent, w.rd->root->first->first, false);
+	if (inline_only)
+		brief_inlines(&w, parent);
 	else
 		rw_blocks(&w, parent, w.rd->root->first);
 	qu_diags_fini(&scratch);

@@ -9,6 +9,7 @@
  * glossary, only, raw; what is not rendered faithfully is shown as its
  * source with -Wrst-unrendered.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -394,30 +395,34 @@ static bool cond_atom(struct cond *c, int depth)
 	       (l == 11 && !strncmp(s, "format_html", 11));
 }
 
-static bool cond_and(struct cond *c, int depth)
+typedef bool cond_fn(struct cond *c, int depth);
+
+/* "A and B and ..." or "A or B or ...": @sub's terms joined by @op. */
+static bool cond_join(struct cond *c, int depth, const char *op, cond_fn *sub)
 {
-	bool v = cond_atom(c, depth);
+	size_t ol = strlen(op);
+	bool v = sub(c, depth);
 
 	for (;;) {
+		bool t;
+
 		cond_blank(c);
-		if (strncmp(c->p, "and", 3) || depth > 64)
+		if (strncmp(c->p, op, ol) || depth > 64)
 			return v;
-		c->p += 3;
-		v = cond_atom(c, depth + 1) && v;
+		c->p += ol;
+		t = sub(c, depth + 1);
+		v = op[0] == 'a' ? t && v : t || v;
 	}
+}
+
+static bool cond_and(struct cond *c, int depth)
+{
+	return cond_join(c, depth, "and", cond_atom);
 }
 
 static bool cond_or(struct cond *c, int depth)
 {
-	bool v = cond_and(c, depth);
-
-	for (;;) {
-		cond_blank(c);
-		if (strncmp(c->p, "or", 2) || depth > 64)
-			return v;
-		c->p += 2;
-		v = cond_and(c, depth + 1) || v;
-	}
+	return cond_join(c, depth, "or", cond_and);
 }
 
 /*
@@ -683,12 +688,22 @@ static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 
 	if (args)
 		qu_rst_plain(&src, args);
-	/* a .dot or .svg the kernel's extension converts stays its name */
-	img = r_el(w->doc, box, "img", NULL);
-	if (src.len && qu_md_url_is_safe(src.buf))
-		r_attr(img, "src", src.buf);
-	alt = rw_option(w, d, "alt");
-	r_attr(img, "alt", alt ? alt : "");
+	/*
+	 * A .dot or .svg the kernel's extension converts stays its name. A
+	 * comment's picture is relative to the page of Documentation/
+	 * pulling it in, which only a Sphinx project has: elsewhere its
+	 * name is shown instead.
+	 */
+	if (w->comment && !w->r->site->cfg.sphinx && src.len &&
+	    !strstr(src.buf, "://")) {
+		r_text(w->doc, r_el(w->doc, box, "code", NULL), src.buf);
+	} else {
+		img = r_el(w->doc, box, "img", NULL);
+		if (src.len && qu_md_url_is_safe(src.buf))
+			r_attr(img, "src", src.buf);
+		alt = rw_option(w, d, "alt");
+		r_attr(img, "alt", alt ? alt : "");
+	}
 	if (figure) {
 		const struct qu_rst_node *c = rw_child(d, QU_RST_DIRECTIVE_CONTENT);
 		const struct qu_rst_node *b = c ? c->first : NULL;
@@ -710,71 +725,64 @@ static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 
 /*
  * glossary: "term" lines, each followed by its indented definition; each
- * term gets Sphinx's id "term-NAME".
+ * term gets Sphinx's id (qu_rst_term_id()), which :term: links to, and
+ * its definition is read as reST, as Sphinx reads it.
  */
 static void glossary(struct rw *w, xmlNodePtr parent,
 		     const struct qu_rst_node *d)
 {
 	const struct qu_rst_node *c = rw_child(d, QU_RST_DIRECTIVE_CONTENT);
-	struct qu_buf body = QU_BUF_INIT, def = QU_BUF_INIT;
+	struct qu_buf body = QU_BUF_INIT, def = QU_BUF_INIT, id = QU_BUF_INIT;
 	xmlNodePtr dl = r_el(w->doc, parent, "dl", "qu-glossary"), dd = NULL;
+	size_t indent = SIZE_MAX;
 	const char *p;
 
 	if (c)
 		qu_rst_plain(&body, c);
-	for (p = body.buf; *p;) {
+	for (p = body.buf;;) {
 		const char *nl = strchr(p, '\n');
-		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		size_t l = nl ? (size_t)(nl - p) : strlen(p), tl = 0;
+		bool term = *p && qu_rst_glossary_term(&tl, p, l);
 
-		if (l && p[0] != ' ' && p[0] != '\t') {
-			xmlNodePtr dt;
+		if ((term || !*p) && dd && def.len) {
+			struct qu_rst_doc *sub = sub_parse(w, def.buf, def.len);
 
-			if (dd && def.len)
-				r_text(w->doc, r_el(w->doc, dd, "p", NULL),
-				       def.buf);
+			rw_blocks(w, dd, sub->root->first);
+			qu_rst_free(sub);
+		}
+		if (!*p)
+			break;
+		if (term) {
+			xmlNodePtr dt = r_el(w->doc, dl, "dt", NULL);
+
 			qu_buf_reset(&def);
-			dt = r_el(w->doc, dl, "dt", NULL);
-			qu_buf_reset(&w->href);
-			qu_buf_adds(&w->href, "term-");
-			for (size_t i = 0; i < l; i++) {
-				char ch = p[i];
-
-				if ((ch >= 'a' && ch <= 'z') ||
-				    (ch >= '0' && ch <= '9'))
-					qu_buf_addc(&w->href, ch);
-				else if (ch >= 'A' && ch <= 'Z')
-					qu_buf_addc(&w->href, (char)(ch + 32));
-				else if (w->href.buf[w->href.len - 1] != '-')
-					qu_buf_addc(&w->href, '-');
-			}
-			while (w->href.buf[w->href.len - 1] == '-')
-				w->href.buf[--w->href.len] = 0;
-			r_attr(dt, "id", w->href.buf);
+			qu_rst_term_id(&id, p, tl);
+			r_attr(dt, "id", id.buf);
 			qu_buf_reset(&w->tmp);
-			qu_buf_add(&w->tmp, p, l);
+			qu_buf_add(&w->tmp, p, tl);
 			r_text(w->doc, dt, w->tmp.buf);
+			rw_headerlink(w, dt, id.buf);
 			dd = r_el(w->doc, dl, "dd", NULL);
-		} else if (l && dd) {
-			const char *s = p;
-			size_t sl = l;
+			indent = SIZE_MAX;
+		} else if (dd) {
+			/* the first line of a definition sets its indent */
+			size_t in = strspn(p, " \t");
 
-			while (sl && (*s == ' ' || *s == '\t')) {
-				s++;
-				sl--;
+			if (in > l)
+				in = l;
+			if (indent == SIZE_MAX && in < l)
+				indent = in;
+			if (in < l) {
+				in = in < indent ? in : indent;
+				qu_buf_add(&def, p + in, l - in);
 			}
-			if (def.len)
-				qu_buf_addc(&def, ' ');
-			qu_buf_add(&def, s, sl);
-		} else if (!l && dd && def.len) {
-			r_text(w->doc, r_el(w->doc, dd, "p", NULL), def.buf);
-			qu_buf_reset(&def);
+			qu_buf_addc(&def, '\n');
 		}
 		p += l + (nl != NULL);
 	}
-	if (dd && def.len)
-		r_text(w->doc, r_el(w->doc, dd, "p", NULL), def.buf);
 	qu_buf_fini(&body);
 	qu_buf_fini(&def);
+	qu_buf_fini(&id);
 }
 
 /*
@@ -875,47 +883,18 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 #define MAX_INCLUDE_DEPTH 8
 
 /*
- * include and literalinclude: the file the site read, cut by
+ * include and literalinclude: the file the site read, already cut by
  * :start-after: / :end-before: / :start-line: / :end-line:, shown as a
  * literal block (:literal:, :code:, literalinclude) or read as reST in
- * place of the directive.
+ * place of the directive (its sections and labels are the page's: the
+ * site read them from the same text).
  */
 static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 		    const struct qu_part *part, bool literal)
 {
 	const char *t = part->text, *e = part->text + part->len, *o;
 	const char *lang = NULL;
-	size_t k;
 
-	if ((o = rw_option(w, d, "start-line"))) {
-		for (k = strtoul(o, NULL, 10); k && t < e; k--) {
-			const char *nl = memchr(t, '\n', (size_t)(e - t));
-
-			t = nl ? nl + 1 : e;
-		}
-	}
-	if ((o = rw_option(w, d, "end-line"))) {
-		const char *p = t;
-
-		for (k = strtoul(o, NULL, 10); k && p < e; k--) {
-			const char *nl = memchr(p, '\n', (size_t)(e - p));
-
-			p = nl ? nl + 1 : e;
-		}
-		e = p;
-	}
-	if ((o = rw_option(w, d, "start-after")) && *o) {
-		const char *m = memmem(t, (size_t)(e - t), o, strlen(o));
-
-		if (m)
-			t = m + strlen(o);
-	}
-	if ((o = rw_option(w, d, "end-before")) && *o) {
-		const char *m = memmem(t, (size_t)(e - t), o, strlen(o));
-
-		if (m)
-			e = m;
-	}
 	if (rw_option(w, d, "literal"))
 		literal = true;
 	if ((o = rw_option(w, d, "code")) || (o = rw_option(w, d, "language"))) {

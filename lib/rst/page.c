@@ -214,6 +214,49 @@ static const char *c_role(const struct qu_rst_node *d)
 	return "c:type";
 }
 
+bool qu_rst_glossary_term(size_t *term_len, const char *line, size_t len)
+{
+	const char *cl;
+
+	if (!len || line[0] == ' ' || line[0] == '\t')
+		return false;
+	/* "term : classifier", as Sphinx's split_term_classifiers() */
+	cl = memmem(line, len, " : ", 3);
+	*term_len = cl ? (size_t)(cl - line) : len;
+	while (*term_len &&
+	       (line[*term_len - 1] == ' ' || line[*term_len - 1] == '\r'))
+		(*term_len)--;
+	return true;
+}
+
+/* A glossary's terms: labels with role "std:term" that :term: finds. */
+static void glossary(struct walk *w, const struct qu_rst_node *d)
+{
+	struct qu_buf body = QU_BUF_INIT, term = QU_BUF_INIT;
+	const struct qu_rst_node *c;
+	const char *p, *nl;
+
+	for (c = d->first; c; c = c->next)
+		if (c->kind == QU_RST_DIRECTIVE_CONTENT)
+			qu_rst_plain(&body, c);
+	for (p = body.buf; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		size_t l, tl;
+
+		nl = strchr(p, '\n');
+		l = nl ? (size_t)(nl - p) : strlen(p);
+		if (!qu_rst_glossary_term(&tl, p, l))
+			continue;
+		qu_rst_term_key(&w->b, p, tl);
+		qu_rst_term_id(&w->a, p, tl);
+		qu_buf_reset(&term);
+		qu_buf_add(&term, p, tl);
+		w->sink->label(w->payload, w->b.buf, w->a.buf, term.buf,
+			       "std:term");
+	}
+	qu_buf_fini(&body);
+	qu_buf_fini(&term);
+}
+
 static void label(struct walk *w, const struct qu_rst_node *n)
 {
 	const struct qu_rst_node *sec;
@@ -258,6 +301,9 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 		return;
 	case QU_RST_DIRECTIVE:
 		directive(w, n);
+		if (qu_rst_attr(n, "name") &&
+		    !strcmp(qu_rst_attr(n, "name"), "glossary"))
+			glossary(w, n);
 		/* a C-domain declaration: :c:func: and friends find it */
 		for (size_t k = 0; qu_rst_c_decl_id(&w->a, n, k); k++)
 			if (w->a.len)

@@ -197,6 +197,50 @@ bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
 		      size_t index);
 
 /**
+ * qu_rst_term_id() - the id Sphinx gives a glossary term
+ * @out: reset, then receives "term-NAME": Sphinx's make_id() of
+ *	"term-" and the term (sphinx/util/nodes.py), case, dots and
+ *	underscores kept, other runs of characters as one hyphen
+ * @term: the term's text
+ * @len: its length
+ *
+ * A term defined twice on a page gets the same id, where Sphinx numbers
+ * the second ("term-1").
+ */
+void qu_rst_term_id(struct qu_buf *out, const char *term, size_t len);
+
+/**
+ * qu_rst_norm_name() - a label or term as Sphinx looks it up
+ * @out: receives (appended) @s in lower case (ASCII), runs of blanks as
+ *	one space, none at either end
+ * @s: the name
+ * @len: its length
+ */
+void qu_rst_norm_name(struct qu_buf *out, const char *s, size_t len);
+
+/**
+ * qu_rst_term_key() - the label name under which a glossary term is found
+ * @out: reset, then receives "T:" and the term in lower case, blanks
+ *	joined: no reST label (always lower case) can take it, and :term:
+ *	finds a term in any case, as Sphinx's fallback does
+ * @term: the term, or the target of a :term: role
+ * @len: its length
+ */
+void qu_rst_term_key(struct qu_buf *out, const char *term, size_t len);
+
+/**
+ * qu_rst_glossary_term() - whether a line of a glossary's content is a term
+ * @term_len: receives the length of the term, a classifier
+ *	(" : classifier") and trailing blanks left out
+ * @line: the line, as the directive's content keeps it (dedented)
+ * @len: its length
+ *
+ * Return: true for a term (a line not indented and not blank); the
+ * indented lines after it are its definition.
+ */
+bool qu_rst_glossary_term(size_t *term_len, const char *line, size_t len);
+
+/**
  * qu_rst_labelled() - what a label (".. _name:") names
  * @t: a target node
  *

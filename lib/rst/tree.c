@@ -191,16 +191,28 @@ static const char *const latin[] = {
 	"z", "z", "z", "s",
 };
 
-/* docutils' make_id(): lower case, accents dropped, runs of anything but
+/* An ASCII id character: docutils' [a-z0-9], Sphinx's [a-zA-Z0-9._]. */
+static bool id_char(unsigned char ch, bool sphinx)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+	       (sphinx && ((ch >= 'A' && ch <= 'Z') || ch == '.' || ch == '_'));
+}
+
+/*
+ * docutils' make_id(): lower case, accents dropped, runs of anything but
  * [a-z0-9] become one hyphen, leading digits and hyphens and trailing
- * hyphens go. */
-void rst_make_id(struct qu_buf *out, const char *s, size_t len)
+ * hyphens go. With @sphinx, Sphinx's _make_id() (sphinx/util/nodes.py):
+ * case, dots and underscores are kept; an accented capital becomes a
+ * small ASCII letter all the same.
+ */
+static void make_id(struct qu_buf *out, const char *s, size_t len, bool sphinx)
 {
 	bool dash = false;
 	size_t start = out->len;
 
 	for (size_t i = 0; i < len; i++) {
-		unsigned char ch = tolower((unsigned char)s[i]);
+		unsigned char ch = sphinx ? (unsigned char)s[i]
+					  : tolower((unsigned char)s[i]);
 		const char *rep = NULL;
 		char one[2] = { 0, 0 };
 
@@ -242,12 +254,14 @@ void rst_make_id(struct qu_buf *out, const char *s, size_t len)
 emit:
 		for (; *rep; rep++) {
 			ch = (unsigned char)*rep;
-			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+			if (id_char(ch, sphinx)) {
 				if (dash && out->len > start)
 					qu_buf_addc(out, '-');
 				dash = false;
 				/* an id begins with a letter */
-				if (out->len == start && !(ch >= 'a' && ch <= 'z'))
+				if (out->len == start &&
+				    !((ch >= 'a' && ch <= 'z') ||
+				      (sphinx && ch >= 'A' && ch <= 'Z')))
 					continue;
 				qu_buf_addc(out, ch);
 			} else {
@@ -255,6 +269,52 @@ emit:
 			}
 		}
 	}
+}
+
+void rst_make_id(struct qu_buf *out, const char *s, size_t len)
+{
+	make_id(out, s, len, false);
+}
+
+void qu_rst_term_id(struct qu_buf *out, const char *term, size_t len)
+{
+	struct qu_buf t = QU_BUF_INIT;
+
+	/* the whole "term-..." is made an id: digits after "term-" stay */
+	qu_buf_adds(&t, "term-");
+	qu_buf_add(&t, term, len);
+	qu_buf_reset(out);
+	make_id(out, t.buf, t.len, true);
+	/* nothing of the term is left: Sphinx numbers it ("term-0") */
+	if (!strcmp(out->buf, "term"))
+		qu_buf_adds(out, "-0");
+	qu_buf_fini(&t);
+}
+
+void qu_rst_norm_name(struct qu_buf *out, const char *s, size_t len)
+{
+	size_t start = out->len;
+	bool sp = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			sp = out->len > start;
+			continue;
+		}
+		if (sp)
+			qu_buf_addc(out, ' ');
+		sp = false;
+		qu_buf_addc(out, c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
+	}
+}
+
+void qu_rst_term_key(struct qu_buf *out, const char *term, size_t len)
+{
+	qu_buf_reset(out);
+	qu_buf_adds(out, "T:");
+	qu_rst_norm_name(out, term, len);
 }
 
 static uintptr_t next_count(struct rst_ctx *c, const char *prefix)

@@ -147,9 +147,10 @@ static int load(yaml_document_t *doc, struct qu_diags *diags, const char *path,
 }
 
 static const char *const config_keys[] = {
-	"title",      "srctree", "theme",      "base_url",
-	"source_url", "edit_url", "version", "allow_html", "man", "exclude",
-	"intersphinx", "versions", "last_changed",
+	"title",	  "srctree",	 "theme",      "base_url",
+	"source_url",	  "edit_url",	 "version",    "allow_html",
+	"man",		  "exclude",	 "intersphinx", "versions",
+	"last_changed",	  "comment_markup",
 };
 
 bool qu_site_label_is_ok(const char *l)
@@ -461,7 +462,20 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			set(&out->edit_url, val);
 		else if (!strcmp(key, "version"))
 			set(&out->version, val);
-		else if (boolean(val) >= 0 && !strcmp(key, "man"))
+		else if (!strcmp(key, "comment_markup")) {
+			if (!strcmp(val, "rst"))
+				out->comment_markup = QU_MARKUP_RST;
+			else if (!strcmp(val, "markdown"))
+				out->comment_markup = QU_MARKUP_MARKDOWN;
+			else {
+				qu_diag(diags, QU_W_BAD_CONFIG, path, vline,
+					vcol,
+					"'comment_markup' must be rst or "
+					"markdown, not '%s'",
+					val);
+				ret = -1;
+			}
+		} else if (boolean(val) >= 0 && !strcmp(key, "man"))
 			out->man = boolean(val);
 		else if (boolean(val) >= 0 && !strcmp(key, "last_changed"))
 			out->no_last_changed = !boolean(val);

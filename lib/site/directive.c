@@ -516,17 +516,121 @@ struct rst_load {
 	struct qu_site *s;
 	struct qu_page *pg;
 	size_t halloc, lalloc;
+	unsigned level; /* of the page's own section being read */
 };
+
+static const char *dir_option(const struct qu_site_directive *d,
+			      const char *name)
+{
+	for (size_t i = 0; i < d->nopts; i++)
+		if (!strcmp(d->opts[i].name, name))
+			return d->opts[i].value;
+	return NULL;
+}
+
+/* The start of line @n (0-based) of @t..@e, or @e. */
+static const char *line_at(const char *t, const char *e, unsigned long n)
+{
+	for (; n && t < e; n--) {
+		const char *nl = memchr(t, '\n', (size_t)(e - t));
+
+		t = nl ? nl + 1 : e;
+	}
+	return t;
+}
+
+/*
+ * What an include takes of the file: lines :start-line: to :end-line:
+ * (both counted from the file's start, as docutils slices them), then
+ * what follows :start-after: and precedes :end-before:.
+ */
+static void include_cut(const char **t_io, const char **e_io,
+			const struct qu_site_directive *d)
+{
+	const char *t = *t_io, *e = *e_io, *o, *m;
+
+	if ((o = dir_option(d, "end-line")))
+		e = line_at(t, e, strtoul(o, NULL, 10));
+	if ((o = dir_option(d, "start-line")))
+		t = line_at(t, e, strtoul(o, NULL, 10));
+	if ((o = dir_option(d, "start-after")) && *o &&
+	    (m = memmem(t, (size_t)(e - t), o, strlen(o))))
+		t = m + strlen(o);
+	if ((o = dir_option(d, "end-before")) && *o &&
+	    (m = memmem(t, (size_t)(e - t), o, strlen(o))))
+		e = m;
+	*t_io = t;
+	*e_io = e;
+}
+
+/* An included reST file's sections and labels, into the including page. */
+struct inc_load {
+	struct rst_load *rl;
+	unsigned base;
+};
+
+static void inc_directive(void *payload, const struct qu_site_directive *d)
+{
+	/* the renderer shows an include in an included file as its source */
+	(void)payload;
+	(void)d;
+}
+
+static void inc_heading(void *payload, unsigned level, const char *text,
+			const char *id, uint32_t line)
+{
+	struct inc_load *il = payload;
+
+	site_add_heading(il->rl->s, il->rl->pg, &il->rl->halloc,
+			 il->base + level, text, id, line);
+}
+
+static void rst_label(void *payload, const char *name, const char *id,
+		      const char *title, const char *role);
+
+static void inc_label(void *payload, const char *name, const char *id,
+		      const char *title, const char *role)
+{
+	struct inc_load *il = payload;
+
+	rst_label(il->rl, name, id, title, role);
+}
+
+/*
+ * The sections of an included reST file are sections of the page, under
+ * the section holding the include, as the renderer nests them (docutils
+ * would share the page's title styles; a file whose first style is one
+ * the page uses above the include nests deeper here). Its parse
+ * diagnostics stay unsaid, as the renderer's second parse of it does.
+ */
+static void include_read(struct rst_load *rl, const char *text, size_t len)
+{
+	static const struct qu_site_rst_sink sink = {inc_directive, inc_heading,
+						     inc_label};
+	struct inc_load il = {rl, rl->level};
+	struct qu_diags scratch;
+	struct qu_page *pg = rl->pg;
+
+	if (!rl->s->reader->rst)
+		return;
+	qu_diags_init(&scratch);
+	rl->s->reader->rst(rl->s->reader->rst_ctx, &scratch, pg->diag_path,
+			   text, len, &sink, &il);
+	qu_diags_fini(&scratch);
+}
 
 /*
  * An include: the file, relative to the page's folder ("/x" to the
  * Sphinx project's root), read now like every other input, confined to
- * the docs root and the source tree. "<isonum.txt>" names docutils' own
- * substitution sets: nothing to read, nothing shown.
+ * the docs root and the source tree, and cut as its options say.
+ * "<isonum.txt>" names docutils' own substitution sets: nothing to read,
+ * nothing shown.
  */
-static void include(struct qu_site *s, struct qu_page *pg,
-		    const struct qu_site_directive *d)
+static void include(struct rst_load *rl, const struct qu_site_directive *d)
 {
+	struct qu_site *s = rl->s;
+	struct qu_page *pg = rl->pg;
+	const char *t, *e;
 	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT, err = QU_BUF_INIT;
 	const char *sl = strrchr(pg->src, '/');
 	struct qu_part *p;
@@ -555,10 +659,16 @@ static void include(struct qu_site *s, struct qu_page *pg,
 			d->col, "%s, ignoring the %s", err.buf, d->name);
 		goto out;
 	}
+	t = text.buf;
+	e = text.buf + text.len;
+	include_cut(&t, &e, d);
 	p = add_part(pg, QU_PART_INCLUDE, d->line);
-	p->text = site_strndup(s, text.buf, text.len);
-	p->len = text.len;
+	p->text = site_strndup(s, t, (size_t)(e - t));
+	p->len = (size_t)(e - t);
 	p->file = site_strndup(s, path.buf, path.len);
+	if (!strcmp(d->name, "include") && !dir_option(d, "literal") &&
+	    !dir_option(d, "code") && !dir_option(d, "language"))
+		include_read(rl, p->text, p->len);
 out:
 	qu_buf_fini(&path);
 	qu_buf_fini(&text);
@@ -609,7 +719,7 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 		c = nl ? nl + 1 : c + strlen(c);
 	}
 	if (!strcmp(d->name, "include") || !strcmp(d->name, "literalinclude"))
-		include(rl->s, rl->pg, d);
+		include(rl, d);
 	else if (!strcmp(d->name, "kernel-doc"))
 		kernel_doc(rl->s, rl->pg, d->line, d->arg, strlen(d->arg), opts,
 			   nopts, body, nbody);
@@ -627,14 +737,10 @@ static void rst_heading(void *payload, unsigned level, const char *text,
 			const char *id, uint32_t line)
 {
 	struct rst_load *rl = payload;
-	struct qu_heading *h;
 
-	QU_VEC_GROW(rl->pg->headings, rl->pg->nheadings, rl->halloc);
-	h = &rl->pg->headings[rl->pg->nheadings++];
-	h->text = site_strdup(rl->s, text);
-	h->id = site_strdup(rl->s, id);
-	h->level = level;
-	h->line = line;
+	/* the page's sections come in order: the last holds what follows */
+	rl->level = level;
+	site_add_heading(rl->s, rl->pg, &rl->halloc, level, text, id, line);
 }
 
 static void rst_label(void *payload, const char *name, const char *id,
@@ -656,7 +762,7 @@ void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,
 {
 	static const struct qu_site_rst_sink sink = {rst_directive,
 						     rst_heading, rst_label};
-	struct rst_load rl = {s, pg, 0, 0};
+	struct rst_load rl = {s, pg, 0, 0, 0};
 	struct qu_part *p = add_part(pg, QU_PART_RST, 1);
 
 	p->text = text;
@@ -667,14 +773,7 @@ void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,
 		s->reader->rst(s->reader->rst_ctx, &s->diags, pg->diag_path,
 			       text, len, &sink, &rl);
 	/* the arrays live in the site's arena like everything else */
-	if (pg->nheadings) {
-		struct qu_heading *v = qu_arena_memdup(
-			&s->arena, pg->headings,
-			pg->nheadings * sizeof(*v));
-
-		free(pg->headings);
-		pg->headings = v;
-	}
+	site_arena_headings(s, pg);
 	if (pg->nlabels) {
 		struct qu_label *v = qu_arena_memdup(
 			&s->arena, pg->labels, pg->nlabels * sizeof(*v));

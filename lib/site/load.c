@@ -244,18 +244,26 @@ struct heads {
 	size_t alloc;
 };
 
+void site_add_heading(struct qu_site *s, struct qu_page *pg, size_t *alloc,
+		      unsigned level, const char *text, const char *id,
+		      uint32_t line)
+{
+	struct qu_heading *v;
+
+	QU_VEC_GROW(pg->headings, pg->nheadings, *alloc);
+	v = &pg->headings[pg->nheadings++];
+	v->text = site_strdup(s, text);
+	v->id = site_strdup(s, id);
+	v->level = level;
+	v->line = line;
+}
+
 static void on_heading(void *payload, unsigned level, const char *text,
 		       const char *id, uint32_t line)
 {
 	struct heads *h = payload;
-	struct qu_heading *v;
 
-	QU_VEC_GROW(h->pg->headings, h->pg->nheadings, h->alloc);
-	v = &h->pg->headings[h->pg->nheadings++];
-	v->text = site_strdup(h->s, text);
-	v->id = site_strdup(h->s, id);
-	v->level = level;
-	v->line = line;
+	site_add_heading(h->s, h->pg, &h->alloc, level, text, id, line);
 }
 
 void site_page_headings(struct qu_site *s, struct qu_page *pg)
@@ -265,6 +273,11 @@ void site_page_headings(struct qu_site *s, struct qu_page *pg)
 	pg->headings = NULL;
 	pg->nheadings = 0;
 	s->reader->headings(s->reader->ctx, pg, on_heading, &h);
+	site_arena_headings(s, pg);
+}
+
+void site_arena_headings(struct qu_site *s, struct qu_page *pg)
+{
 	/* the array lives in the site's arena like everything else */
 	if (pg->nheadings) {
 		struct qu_heading *v = qu_arena_memdup(
@@ -495,6 +508,29 @@ static bool sphinx_conf(struct qu_site *s, struct qu_buf *path, int *up_out)
 	return false;
 }
 
+/*
+ * Comments are reST where Sphinx reads them: in a Sphinx project, and in
+ * the zero-config build of a tree whose Documentation/conf.py is
+ * Sphinx's (a kernel tree, whose comments the kernel's kernel-doc
+ * extension hands to Sphinx). Elsewhere they are Markdown.
+ */
+static enum qu_markup default_markup(const struct qu_site *s,
+				     struct qu_buf *path)
+{
+	struct qu_fstat st;
+
+	if (s->cfg.sphinx)
+		return QU_MARKUP_RST;
+	if (!s->zero_config)
+		return QU_MARKUP_MARKDOWN;
+	qu_buf_reset(path);
+	qu_buf_addf(path, "%s/Documentation/conf.py", s->root);
+	if (qu_files_stat(s->files, &st, path->buf, true) == 0 &&
+	    st.kind == QU_FK_FILE)
+		return QU_MARKUP_RST;
+	return QU_MARKUP_MARKDOWN;
+}
+
 int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		 const struct qu_site_reader *rd, struct qu_buf *err)
 {
@@ -533,6 +569,8 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 	} else {
 		out->zero_config = true;
 	}
+	if (out->cfg.comment_markup == QU_MARKUP_DEFAULT)
+		out->cfg.comment_markup = default_markup(out, &path);
 
 	/* The source tree: the configured one, else git's, else the parent. */
 	qu_buf_reset(&path);

@@ -56,6 +56,19 @@ struct qu_version {
 };
 
 /**
+ * enum qu_markup - the markup kernel-doc comments are written in
+ * @QU_MARKUP_DEFAULT: not configured; qu_site_load() replaces it with
+ *	the site's default (see qu_site_load())
+ * @QU_MARKUP_MARKDOWN: Markdown, with the kernel's reST habits understood
+ * @QU_MARKUP_RST: reStructuredText, as the kernel's Sphinx reads them
+ */
+enum qu_markup {
+	QU_MARKUP_DEFAULT,
+	QU_MARKUP_MARKDOWN,
+	QU_MARKUP_RST,
+};
+
+/**
  * struct qu_config - quire.yml; every key optional
  * @title: the site's title
  * @srctree: the C source tree, relative to the docs root; NULL for the
@@ -73,6 +86,8 @@ struct qu_version {
  * @sphinx: the docs root is a Sphinx project (conf.py and index.rst, no
  *	quire.yml): its pages are reST, its title conf.py's project
  * @conf_py: the conf.py read, for a Sphinx project
+ * @comment_markup: how kernel-doc comments are read (comment_markup:);
+ *	never QU_MARKUP_DEFAULT once qu_site_load() has returned
  * @no_last_changed: "last_changed: false": show no dates (no walk over
  *	history)
  * @intersphinx: other sites to link into (intersphinx:), in the order given
@@ -96,6 +111,7 @@ struct qu_config {
 	bool man;
 	bool sphinx;
 	char *conf_py;
+	enum qu_markup comment_markup;
 	bool no_last_changed;
 	struct qu_intersphinx *intersphinx;
 	size_t nintersphinx;
@@ -278,7 +294,9 @@ struct qu_heading {
  * @id: the element id it gives on the page
  * @title: the title of the section it labels, or NULL
  * @role: for a C-domain declaration (name "c.NAME"), its inventory role
- *	("c:function", "c:macro", ...); NULL for a reST label
+ *	("c:function", "c:macro", ...); "std:term" for a glossary term
+ *	(name "T:term", in lower case; @title the term as written); NULL
+ *	for a reST label
  */
 struct qu_label {
 	const char *name;
@@ -391,8 +409,10 @@ struct qu_site_directive {
  * @heading: a section: level (1 for the page's title), plain text, id,
  *	1-based line
  * @label: a label (".. _name:" before a section or a block) with the id
- *	it gives and the labelled section's title, or NULL; or a C-domain
- *	declaration ("c.NAME", its role, such as "c:function")
+ *	it gives and the labelled section's title, or NULL; a C-domain
+ *	declaration ("c.NAME", its role, such as "c:function"); or a
+ *	glossary term (qu_rst_term_key()'s "T:name", its id, the term as
+ *	written, role "std:term")
  */
 struct qu_site_rst_sink {
 	void (*directive)(void *payload, const struct qu_site_directive *d);
@@ -498,6 +518,9 @@ struct qu_site {
  * qu_site_zero_pages(). Toctree entries are resolved and every page no
  * toctree names hangs under its folder's index page, else the home page,
  * by (order, path). Bad input becomes diagnostics in @out->diags.
+ * Unless quire.yml says, comments are reST (QU_MARKUP_RST) in a Sphinx
+ * project and in a zero-config tree with a Documentation/conf.py (a
+ * kernel tree), Markdown elsewhere.
  *
  * Return: 0, or -1 on an environment error (message in @err).
  */

@@ -33,6 +33,12 @@ void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,
 void site_conf_py(struct qu_site *s, const char *path, const char *text,
 		  size_t len);
 void site_page_headings(struct qu_site *s, struct qu_page *pg);
+/* @pg's headings moved from the heap into the site's arena */
+void site_arena_headings(struct qu_site *s, struct qu_page *pg);
+/* one more heading of @pg (its vector's capacity in *@alloc) */
+void site_add_heading(struct qu_site *s, struct qu_page *pg, size_t *alloc,
+		      unsigned level, const char *text, const char *id,
+		      uint32_t line);
 void site_link_pages(struct qu_site *s);
 bool site_excluded(const struct qu_site *s, const char *rel);
 void site_normalise(struct qu_buf *out, const char *dir, const char *rel,

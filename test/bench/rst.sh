@@ -5,42 +5,113 @@
 # -q (parse only) against docutils.core.publish_doctree() with the
 # transforms docutils always runs, and against docutils' bare parser
 # (test/rst/docutils_tree.py's, no transforms: the tree quire builds).
-# Each runs RUNS times (default 3) on one processor; prints the median
-# wall time of each and the ratios. Not part of the test suite: timing
-# stays out of the tests.
+# With -s, the whole site instead: Sphinx builds Documentation/SUBDIR as
+# "make htmldocs SPHINXDIRS=SUBDIR" does (sphinx-build with the kernel's
+# conf.py and scripts/kernel-doc), and quire builds the same unmodified
+# folder (quire build Documentation/SUBDIR), one after the other in the
+# same run, one job each; prints the median wall time, CPU time and peak
+# memory of each and the ratios. Each runs RUNS times (default 3) on one
+# processor. Not part of the test suite: timing stays out of the tests.
 #
-# usage: test/bench/rst.sh [-q RST_DUMP] [-t TREE] [-n RUNS]
+# usage: test/bench/rst.sh [-q RST_DUMP] [-b QUIRE] [-t TREE] [-n RUNS]
+#                          [-s SUBDIR]...
 #   RST_DUMP  the driver (default: build/test/rst/rst-dump)
-#   TREE      an unpacked kernel tree (default: the Debian tarball's
-#             Documentation/, unpacked once into build-bench/)
+#   QUIRE     the quire binary for -s (default: build/cmd/quire/quire)
+#   TREE      an unpacked kernel tree (default: the Debian tarball,
+#             unpacked once into build-bench/: Documentation/, or the
+#             whole tree for -s)
+#   SUBDIR    a folder of Documentation/ to build both ways (core-api,
+#             driver-api, ...); repeat for several. Needs python3-sphinx.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dump=$root/build/test/rst/rst-dump
 tree=
+quire=$root/build/cmd/quire/quire
 runs=3
-while getopts q:t:n: opt; do
+subdirs=()
+while getopts q:b:t:n:s: opt; do
 	case $opt in
 	q) dump=$(realpath "$OPTARG") ;;
+	b) quire=$(realpath "$OPTARG") ;;
 	t) tree=$(realpath "$OPTARG") ;;
 	n) runs=$OPTARG ;;
-	*) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	s) subdirs+=("$OPTARG") ;;
+	*) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0fx", a / b; else print "inf" }'; }
+
+# The median of the numbers on stdin.
+med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# sitebench NAME CMD...: run RUNS times under /usr/bin/time on one
+# processor; print the medians and set w_NAME, u_NAME (s) and m_NAME (KB).
+sitebench() {
+	local name=$1 i ws=() us=() ms=()
+	shift
+	for i in $(seq "$runs"); do
+		rm -rf "$out/$name"
+		/usr/bin/time -f '%e %U %S %M' -o "$out/time" \
+			taskset -c 0 "$@" > "$out/$name.log" 2>&1 ||
+			{ echo "rst.sh: $name failed, see its log:" >&2; tail -5 "$out/$name.log" >&2; exit 1; }
+		read -r w u sy m < "$out/time"
+		ws+=("$w")
+		us+=("$(awk -v a="$u" -v b="$sy" 'BEGIN { printf "%.2f", a + b }')")
+		ms+=("$m")
+	done
+	w=$(printf '%s\n' "${ws[@]}" | med)
+	u=$(printf '%s\n' "${us[@]}" | med)
+	m=$(printf '%s\n' "${ms[@]}" | med)
+	printf '  %-7s wall %8.2f s   cpu %8.2f s   peak %7.0f MB   (wall runs: %s)\n' \
+		"$name" "$w" "$u" "$((m / 1024))" "${ws[*]}"
+	eval "w_$name=$w u_$name=$u m_$name=$m"
+}
+
+# unpack doc|all: the Debian tarball's Documentation/, or all of it,
+# once into build-bench/; sets tree.
+unpack() {
+	local tarball=/usr/src/linux-source-6.1.tar.xz what=()
+	[ -f $tarball ] || { echo "rst.sh: $tarball is absent (apt-get install linux-source-6.1)" >&2; exit 2; }
+	tree=$root/build-bench/linux-source-6.1
+	[ -f "$tree/.unpacked-$1" ] && return
+	[ "$1" = all ] || what=(--wildcards 'linux-source-6.1/Documentation/*')
+	echo "unpacking $1 of $tarball into $root/build-bench ..."
+	mkdir -p "$root/build-bench"
+	tar -xJf $tarball -C "$root/build-bench" "${what[@]}"
+	touch "$tree/.unpacked-$1"
+	[ "$1" = doc ] || touch "$tree/.unpacked-doc"
+}
+
+if [ ${#subdirs[@]} -gt 0 ]; then
+	command -v sphinx-build > /dev/null ||
+		{ echo "rst.sh: -s needs sphinx-build (apt-get install python3-sphinx)" >&2; exit 2; }
+	[ -x "$quire" ] || { echo "rst.sh: no quire at $quire (ninja -C build)" >&2; exit 2; }
+	[ -n "$tree" ] || unpack all
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+	cd "$tree"
+	echo "Sphinx $(sphinx-build --version | awk '{ print $2 }') and quire, one job each, median of $runs runs"
+	for d in "${subdirs[@]}"; do
+		[ -d "Documentation/$d" ] || { echo "rst.sh: no Documentation/$d in $tree" >&2; exit 2; }
+		echo "Documentation/$d ($(find "Documentation/$d" -name '*.rst' | wc -l) .rst files):"
+		sitebench sphinx sphinx-build -j1 -q -b html -c "$tree/Documentation" \
+			-d "$out/sphinx-doctrees" -D kerneldoc_srctree="$tree" \
+			-D kerneldoc_bin="$tree/scripts/kernel-doc" \
+			"$tree/Documentation/$d" "$out/sphinx"
+		rm -rf "$out/sphinx-doctrees"
+		sitebench quire "$quire" build "Documentation/$d" -o "$out/quire" \
+			-j1 --no-cache --quiet
+		echo "  quire is $(ratio "$w_sphinx" "$w_quire") faster (wall)," \
+			"$(ratio "$u_sphinx" "$u_quire") (cpu), uses" \
+			"$(ratio "$m_sphinx" "$m_quire") less memory"
+	done
+	exit 0
+fi
 [ -x "$dump" ] || { echo "rst.sh: no rst-dump at $dump (ninja -C build)" >&2; exit 2; }
 python3 -c 'import docutils' 2>/dev/null ||
 	{ echo "rst.sh: needs python3-docutils" >&2; exit 2; }
-if [ -z "$tree" ]; then
-	tarball=/usr/src/linux-source-6.1.tar.xz
-	[ -f $tarball ] || { echo "rst.sh: $tarball is absent (apt-get install linux-source-6.1)" >&2; exit 2; }
-	tree=$root/build-bench/linux-source-6.1
-	if [ ! -f "$tree/.unpacked-doc" ]; then
-		echo "unpacking Documentation/ of $tarball into $root/build-bench ..."
-		mkdir -p "$root/build-bench"
-		tar -xJf $tarball -C "$root/build-bench" --wildcards 'linux-source-6.1/Documentation/*'
-		touch "$tree/.unpacked-doc"
-	fi
-fi
+[ -n "$tree" ] || unpack doc
 cd "$tree/Documentation"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -96,7 +167,6 @@ median() {
 median quire "$dump" -q $(cat "$out/files")
 median docutils-parser python3 "$out/doctree.py" parser "$root/test/rst" "$out/files"
 median docutils-publish-doctree python3 "$out/doctree.py" doctree "$root/test/rst" "$out/files"
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0fx", a / b; else print "inf" }'; }
 echo
 echo "quire vs docutils' parser:          $(ratio "$t_docutils_parser" "$t_quire") faster"
 echo "quire vs publish_doctree():         $(ratio "$t_docutils_publish_doctree" "$t_quire") faster"

@@ -680,7 +680,7 @@ def config_types(root):
     docs(root, 'docs', {'index.md': '---\ntitle: [a, b]\norder: first\n'
                         '---\n# Home\n'}, srctree='.',
          extra='title: [a, list]\nallow_html: maybe\nexclude: {a: 1}\n'
-         'theme: ../../../../etc\n')
+         'comment_markup: html\ntheme: ../../../../etc\n')
     return ([('build', lambda: build(root, 'docs'), 2)], [],
             lambda root: [] if not os.path.exists(os.path.join(root, 'out'))
             else ['out was written'])
