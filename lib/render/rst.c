@@ -394,6 +394,49 @@ static void unresolved(struct rw *w, xmlNodePtr parent,
 	     "as text", what, shown);
 }
 
+/* A link out of the page's text, to @href as it is. */
+static void link_to(struct rw *w, xmlNodePtr parent, const char *cls,
+		    const char *href, const char *text)
+{
+	xmlNodePtr a = r_el(w->doc, parent, "a", cls);
+
+	r_attr(a, "href", href);
+	r_text(w->doc, a, text);
+}
+
+/*
+ * A :ref: label no page has: Sphinx's standard labels for the general
+ * index and the search page (both in every quire site; "modindex", of
+ * Python modules, is not), else a label of another site's inventory.
+ */
+static bool ref_elsewhere(struct rw *w, xmlNodePtr parent, const char *key,
+			  const struct qu_buf *title)
+{
+	static const struct {
+		const char *label, *out, *text;
+	} std[] = {
+		{"genindex", "genindex.html", "Index"},
+		{"search", "search.html", "Search Page"},
+	};
+	const char *url, *shown;
+	size_t i;
+
+	for (i = 0; i < QU_ARRAY_SIZE(std); i++)
+		if (!strcmp(key, std[i].label)) {
+			qu_buf_reset(&w->href);
+			qu_site_relpath(&w->href, w->f->out, std[i].out);
+			link_to(w, parent, "qu-ref", w->href.buf,
+				title->len ? title->buf : std[i].text);
+			return true;
+		}
+	url = qu_graph_extern_std(w->r->g, false, key, &shown);
+	if (!url)
+		return false;
+	link_to(w, parent, "qu-ref qu-extern", url,
+		title->len ? title->buf : shown ? shown : key);
+	return true;
+}
+
 /*
  * :ref:`label` and :ref:`Title <label>`: a label of any page. With
  * @term, :term:`name` and :term:`text <name>`: a glossary's term of any
@@ -413,7 +456,9 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 	else
 		rw_norm_label(&key, target.buf);
 	l = qu_graph_label(w->r->g, key.buf, &page);
-	if (!l) {
+	if (!l && !term && ref_elsewhere(w, parent, key.buf, &title)) {
+		/* Sphinx's own labels, or another site's (intersphinx:) */
+	} else if (!l) {
 		unresolved(w, parent, n, term ? ":term:" : ":ref: label",
 			   title.len ? title.buf : target.buf);
 	} else {
@@ -487,8 +532,19 @@ static void role_doc(struct rw *w, xmlNodePtr parent,
 		page = qu_site_find_page(w->r->site, path.buf);
 	}
 	if (page == QU_NONE) {
-		unresolved(w, parent, n, ":doc: page",
-			   title.len ? title.buf : target.buf);
+		/* a page of another site (intersphinx:), named as written */
+		const char *shown,
+			*url = qu_graph_extern_std(w->r->g, true, target.buf,
+						   &shown);
+
+		if (url)
+			link_to(w, parent, "qu-doc-ref qu-extern", url,
+				title.len ? title.buf
+				: shown	  ? shown
+					  : target.buf);
+		else
+			unresolved(w, parent, n, ":doc: page",
+				   title.len ? title.buf : target.buf);
 	} else {
 		xmlNodePtr a;
 

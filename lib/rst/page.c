@@ -257,6 +257,23 @@ static void glossary(struct walk *w, const struct qu_rst_node *d)
 	qu_buf_fini(&term);
 }
 
+/*
+ * A section title's source as written (docutils' rawsource: its markup
+ * kept), normalised as :ref: looks labels up: the name Sphinx's
+ * autosectionlabel gives the section.
+ */
+static void title_name(struct qu_buf *out, const struct qu_rst_doc *doc,
+		       const struct qu_rst_node *t)
+{
+	const char *p = doc->src + t->off, *end = doc->src + doc->len;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+	while (l && (p[l - 1] == ' ' || p[l - 1] == '\r'))
+		l--;
+	qu_rst_norm_name(out, p, l);
+}
+
 static void label(struct walk *w, const struct qu_rst_node *n)
 {
 	const struct qu_rst_node *sec;
@@ -285,11 +302,15 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 
 		w->depth++;
 		if (t && qu_rst_attr_item(&w->a, n, "ids", 0)) {
+			struct qu_buf raw = QU_BUF_INIT;
+
 			qu_buf_reset(&w->b);
 			qu_rst_plain(&w->b, t);
+			title_name(&raw, w->doc, t);
 			w->sink->heading(w->payload, w->depth, w->b.buf,
-					 w->a.buf,
+					 w->a.buf, raw.buf,
 					 qu_lines_find(&w->doc->lines, t->off));
+			qu_buf_fini(&raw);
 		}
 		for (c = n->first; c; c = c->next)
 			walk(w, c);

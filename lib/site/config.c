@@ -653,6 +653,70 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
 }
 
 /*
+ * Sphinx's autosectionlabel, from conf.py: on when the extension's name
+ * is a string on a line that is not a comment (the extensions list),
+ * with autosectionlabel_prefix_document = True and
+ * autosectionlabel_maxdepth = N read as plain assignments.
+ */
+static void conf_autosection(struct qu_site *s, const char *text, size_t len)
+{
+	static const char ext[] = "sphinx.ext.autosectionlabel";
+	static const char pre[] = "autosectionlabel_prefix_document";
+	static const char dep[] = "autosectionlabel_maxdepth";
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *l = text + pos, *nl = memchr(l, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - l) : len - pos, i = 0;
+		const char *hit;
+
+		pos += ll + 1;
+		while (i < ll && (l[i] == ' ' || l[i] == '\t'))
+			i++;
+		if (i < ll && l[i] == '#')
+			continue;
+		hit = memmem(l, ll, ext, sizeof(ext) - 1);
+		if (hit && hit > l && (hit[-1] == '\'' || hit[-1] == '"') &&
+		    (size_t)(hit - l) + sizeof(ext) - 1 < ll &&
+		    hit[sizeof(ext) - 1] == hit[-1])
+			s->cfg.autosection = true;
+		if (i)
+			continue;
+		if (ll > sizeof(pre) && !strncmp(l, pre, sizeof(pre) - 1) &&
+		    !isalnum((unsigned char)l[sizeof(pre) - 1]) &&
+		    l[sizeof(pre) - 1] != '_') {
+			const char *eq = memchr(l, '=', ll);
+
+			if (eq) {
+				size_t k = (size_t)(eq - l) + 1;
+
+				while (k < ll && l[k] == ' ')
+					k++;
+				s->cfg.autosection_prefix =
+					ll - k >= 4 && !strncmp(l + k, "True", 4);
+			}
+		}
+		if (ll > sizeof(dep) && !strncmp(l, dep, sizeof(dep) - 1) &&
+		    !isalnum((unsigned char)l[sizeof(dep) - 1]) &&
+		    l[sizeof(dep) - 1] != '_') {
+			const char *eq = memchr(l, '=', ll);
+
+			if (eq) {
+				size_t k = (size_t)(eq - l) + 1;
+				unsigned v = 0;
+
+				while (k < ll && l[k] == ' ')
+					k++;
+				while (k < ll && isdigit((unsigned char)l[k]) &&
+				       v < 1000)
+					v = v * 10 + (unsigned)(l[k++] - '0');
+				s->cfg.autosection_depth = v;
+			}
+		}
+	}
+}
+
+/*
  * A Sphinx project's conf.py is Python: quire never runs it, it only
  * takes the settings it needs from top-level assignments of plain string
  * literals ("project = 'The Linux Kernel'"); anything computed is left
@@ -704,6 +768,7 @@ void site_conf_py(struct qu_site *s, const char *path, const char *text,
 		free(vals[k]);
 		vals[k] = qu_xstrndup(l + i, j - i);
 	}
+	conf_autosection(s, text, len);
 	if (!s->cfg.title && vals[0]) {
 		s->cfg.title = vals[0];
 		vals[0] = NULL;

@@ -10,6 +10,7 @@
  * between directives goes to it untouched. Options are the block's
  * leading ":key: value" lines; the rest is its body.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -576,17 +577,20 @@ static void inc_directive(void *payload, const struct qu_site_directive *d)
 	(void)d;
 }
 
+static void rst_label(void *payload, const char *name, const char *id,
+		      const char *title, const char *role);
+static void section_label(struct rst_load *rl, unsigned level,
+			  const char *text, const char *id, const char *name);
+
 static void inc_heading(void *payload, unsigned level, const char *text,
-			const char *id, uint32_t line)
+			const char *id, const char *name, uint32_t line)
 {
 	struct inc_load *il = payload;
 
 	site_add_heading(il->rl->s, il->rl->pg, &il->rl->halloc,
 			 il->base + level, text, id, line);
+	section_label(il->rl, il->base + level, text, id, name);
 }
-
-static void rst_label(void *payload, const char *name, const char *id,
-		      const char *title, const char *role);
 
 static void inc_label(void *payload, const char *name, const char *id,
 		      const char *title, const char *role)
@@ -734,13 +738,14 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 }
 
 static void rst_heading(void *payload, unsigned level, const char *text,
-			const char *id, uint32_t line)
+			const char *id, const char *name, uint32_t line)
 {
 	struct rst_load *rl = payload;
 
 	/* the page's sections come in order: the last holds what follows */
 	rl->level = level;
 	site_add_heading(rl->s, rl->pg, &rl->halloc, level, text, id, line);
+	section_label(rl, level, text, id, name);
 }
 
 static void rst_label(void *payload, const char *name, const char *id,
@@ -755,6 +760,35 @@ static void rst_label(void *payload, const char *name, const char *id,
 	l->id = site_strdup(rl->s, id);
 	l->title = title ? site_strdup(rl->s, title) : NULL;
 	l->role = role ? site_strdup(rl->s, role) : NULL;
+}
+
+/*
+ * Sphinx's autosectionlabel (conf.py): a section down to the depth it
+ * sets is a label, named by its title as written, after "DOCNAME:" with
+ * autosectionlabel_prefix_document; the whole name in lower case.
+ */
+static void section_label(struct rst_load *rl, unsigned level,
+			  const char *text, const char *id, const char *name)
+{
+	const struct qu_config *c = &rl->s->cfg;
+	struct qu_buf n = QU_BUF_INIT;
+
+	if (!c->autosection || !name || !*name ||
+	    (c->autosection_depth && level > c->autosection_depth))
+		return;
+	if (c->autosection_prefix && rl->pg->src) {
+		const char *src = rl->pg->src;
+		size_t l = strlen(src);
+
+		if (l > 4 && !strcmp(src + l - 4, ".rst"))
+			l -= 4;
+		for (size_t i = 0; i < l; i++)
+			qu_buf_addc(&n, (char)tolower((unsigned char)src[i]));
+		qu_buf_addc(&n, ':');
+	}
+	qu_buf_adds(&n, name);
+	rst_label(rl, n.buf, id, text, NULL);
+	qu_buf_fini(&n);
 }
 
 void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,

@@ -90,6 +90,11 @@ enum qu_markup {
  *	never QU_MARKUP_DEFAULT once qu_site_load() has returned
  * @no_last_changed: "last_changed: false": show no dates (no walk over
  *	history)
+ * @autosection: a Sphinx project whose conf.py loads autosectionlabel:
+ *	sections are labels named by their titles
+ * @autosection_prefix: autosectionlabel_prefix_document: "DOCNAME:" first
+ * @autosection_depth: autosectionlabel_maxdepth: sections down to this
+ *	level (1 the page's title), or 0 for all
  * @intersphinx: other sites to link into (intersphinx:), in the order given
  * @nintersphinx: how many
  * @versions: the versions to build, in the order given (switcher order)
@@ -113,6 +118,9 @@ struct qu_config {
 	char *conf_py;
 	enum qu_markup comment_markup;
 	bool no_last_changed;
+	bool autosection;
+	bool autosection_prefix;
+	unsigned autosection_depth;
 	struct qu_intersphinx *intersphinx;
 	size_t nintersphinx;
 	struct qu_version *versions;
@@ -407,7 +415,8 @@ struct qu_site_directive {
  * @directive: a kernel-doc, toctree, include or literalinclude
  *	directive, in page order
  * @heading: a section: level (1 for the page's title), plain text, id,
- *	1-based line
+ *	its title as written normalised as :ref: looks labels up (the name
+ *	Sphinx's autosectionlabel gives it), 1-based line
  * @label: a label (".. _name:" before a section or a block) with the id
  *	it gives and the labelled section's title, or NULL; a C-domain
  *	declaration ("c.NAME", its role, such as "c:function"); or a
@@ -417,7 +426,7 @@ struct qu_site_directive {
 struct qu_site_rst_sink {
 	void (*directive)(void *payload, const struct qu_site_directive *d);
 	void (*heading)(void *payload, unsigned level, const char *text,
-			const char *id, uint32_t line);
+			const char *id, const char *name, uint32_t line);
 	void (*label)(void *payload, const char *name, const char *id,
 		      const char *title, const char *role);
 };

@@ -28,10 +28,10 @@ static void on_directive(void *payload, const struct qu_site_directive *d)
 }
 
 static void on_heading(void *payload, unsigned level, const char *text,
-		       const char *id, uint32_t line)
+		       const char *id, const char *name, uint32_t line)
 {
 	(void)payload;
-	assert(level >= 1 && text && id && *id && line >= 1);
+	assert(level >= 1 && text && id && *id && name && line >= 1);
 }
 
 static void on_label(void *payload, const char *name, const char *id,
@@ -40,7 +40,8 @@ static void on_label(void *payload, const char *name, const char *id,
 	(void)payload;
 	(void)title;
 	assert(name && id && *id);
-	assert(!role || !strncmp(name, "c.", 2));
+	assert(!role || !strncmp(name, "c.", 2) ||
+	       (!strcmp(role, "std:term") && !strncmp(name, "T:", 2)));
 }
 
 /* Every C-domain directive's signatures give an id or nothing. */

@@ -11,8 +11,10 @@ automatic references (ring_init(), struct ring), explicit ones
 ([`RING_SIZE()`], [text][struct ring.head]) and a comment's highlights
 (&struct ring, %RING_DROP) link to the first site's pages and anchors;
 that a symbol of the site itself still wins; that a name in neither
-still warns as a broken link; and that a missing or corrupt inventory
-is reported and the build goes on.
+still warns as a broken link; that :ref: and :doc: of a reST page link
+to the labels and pages of a site Sphinx built (labels with blanks, as
+autosectionlabel names sections; "site:label" naming one site); and
+that a missing or corrupt inventory is reported and the build goes on.
 """
 import html.parser
 import os
@@ -122,6 +124,79 @@ def build(src, out):
     return r.returncode, r.stderr
 
 
+SPHINX_CONF = """project = 'Guide'
+extensions = ['sphinx.ext.autosectionlabel']
+autosectionlabel_prefix_document = True
+"""
+
+GUIDE = """=====
+Guide
+=====
+
+.. _setting-up:
+
+Setting up the ring
+===================
+
+Words.
+"""
+
+RST_PAGE = """=====
+Notes
+=====
+
+See :ref:`setting-up`, :ref:`the guide's section <guide:Setting up the
+ring>`, :ref:`guide:setting-up` (one site named), :doc:`guide` and
+:doc:`its page <guide>`; :ref:`no-such-label` names nothing.
+"""
+
+
+def sphinx_site(tmp, app, out):
+    """:ref: and :doc: into a site Sphinx built (labels with blanks, as
+    autosectionlabel names sections), by intersphinx: name or not."""
+    sphinx = ["/usr/bin/python3", "-m", "sphinx"]
+    if subprocess.run(sphinx + ["--version"], capture_output=True).returncode:
+        print("skip: Sphinx labels (apt install python3-sphinx)")
+        return
+    src = os.path.join(tmp, "guide")
+    write(src, "conf.py", SPHINX_CONF)
+    write(src, "index.rst", ".. toctree::\n\n   guide\n")
+    write(src, "guide.rst", GUIDE)
+    r = subprocess.run(sphinx + ["-q", "-b", "html", src,
+                                 os.path.join(tmp, "guide-html")],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "sphinx-build: " + r.stderr)
+    shutil.copy(os.path.join(tmp, "guide-html", "objects.inv"),
+                os.path.join(app, "inv", "guide.inv"))
+    gbase = "https://guide.example.org/"
+    write(app, "quire.yml", "title: App\nsrctree: .\nintersphinx:\n"
+          "  ring:\n    url: %s\n    inventory: inv/ring.inv\n"
+          "  guide:\n    url: %s\n    inventory: inv/guide.inv\n"
+          % (BASE, gbase))
+    write(app, "notes.rst", RST_PAGE)
+    code, err = build(app, out)
+    check(code == 0, "app site with reST: exit %d: %s" % (code, err))
+    check("'no-such-label'" in err, "no-such-label did not warn: " + err)
+    page = Links(os.path.join(out, "notes.html"))
+    want = {
+        "Setting up the ring": gbase + "guide.html#setting-up",
+        "the guide's section": gbase + "guide.html#setting-up-the-ring",
+        "Guide": gbase + "guide.html",
+        "its page": gbase + "guide.html",
+    }
+    for text, url in want.items():
+        check(url in page.href(text),
+              "%s: %r, not %s" % (text, page.href(text), url))
+    check(len(page.href("Setting up the ring")) == 2,
+          "guide:setting-up (one site named) did not link: %r" % page.links)
+    ext = [c for h, c, t in page.links if h and h.startswith(gbase)]
+    check(len(ext) == 5 and all("qu-extern" in c for c in ext),
+          "links into the Sphinx site: %r" % page.links)
+    os.remove(os.path.join(app, "notes.rst"))
+    write(app, "quire.yml", "title: App\nsrctree: .\nintersphinx:\n"
+          "  ring:\n    url: %s\n    inventory: inv/ring.inv\n" % BASE)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         ring = os.path.join(tmp, "ring")
@@ -162,6 +237,8 @@ def main():
               "the site's own ring_free() must win: %r" %
               page.href("ring_free()"))
         check(not page.href("nothere()"), "nothere() became a link")
+
+        sphinx_site(tmp, app, out)
 
         # a missing inventory and a corrupt one: reported, built anyway
         os.remove(os.path.join(app, "inv", "ring.inv"))
