@@ -877,6 +877,44 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 }
 
 /*
+ * A code block with :caption: or :name: sits in Sphinx's wrapper, which
+ * holds the caption with its permalink and the id :ref: links to (the
+ * name's, else the next automatic one); the block goes into what this
+ * returns.
+ */
+static xmlNodePtr code_wrapper(struct rw *w, xmlNodePtr parent,
+			       const struct qu_rst_node *d)
+{
+	const char *cap = rw_option(w, d, "caption"), *name;
+	struct qu_buf c = QU_BUF_INIT, id = QU_BUF_INIT;
+	xmlNodePtr box;
+
+	/* rw_option()'s answer lasts until its next call */
+	if (cap)
+		qu_buf_adds(&c, cap);
+	name = rw_option(w, d, "name");
+	if (!c.len && !name)
+		return parent;
+	if (name && *name)
+		qu_rst_name_id(&id, name, strlen(name));
+	box = r_el(w->doc, parent, "div", "literal-block-wrapper");
+	if (id.len) {
+		r_attr(box, "id", id.buf);
+	} else {
+		rw_caption_id(w, box, NULL, &id);
+	}
+	if (c.len) {
+		xmlNodePtr cd = r_el(w->doc, box, "div", "code-block-caption");
+
+		r_text(w->doc, r_el(w->doc, cd, "span", "caption-text"), c.buf);
+		rw_headerlink(w, cd, id.buf);
+	}
+	qu_buf_fini(&c);
+	qu_buf_fini(&id);
+	return box;
+}
+
+/*
  * Nested includes: a file including itself would never end. Sphinx has
  * no limit but Python's recursion; the kernel nests two deep.
  */
@@ -997,8 +1035,9 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 		   !strcmp(name, "sourcecode")) {
 		if (c)
 			qu_rst_plain(&body, c);
-		rw_code_text(w, parent, arg.len ? arg.buf : w->lang, body.buf,
-			  body.len);
+		rw_code_text(w, code_wrapper(w, parent, d), arg.len ? arg.buf
+								 : w->lang,
+			     body.buf, body.len);
 	} else if (!strcmp(name, "parsed-literal") || !strcmp(name, "math") ||
 		   !strcmp(name, "productionlist")) {
 		if (c)

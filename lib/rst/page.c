@@ -274,6 +274,50 @@ static void title_name(struct qu_buf *out, const struct qu_rst_doc *doc,
 	qu_rst_norm_name(out, p, l);
 }
 
+/* A directive's option as text, into @out; false when it has none. */
+static bool option(struct qu_buf *out, const struct qu_rst_node *d,
+		   const char *name)
+{
+	const struct qu_rst_node *c;
+
+	for (c = d->first; c; c = c->next) {
+		const char *n = qu_rst_attr(c, "name");
+
+		if (c->kind == QU_RST_DIRECTIVE_OPTION && n &&
+		    !strcmp(n, name)) {
+			qu_buf_reset(out);
+			qu_rst_plain(out, c);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A code block's :name: is a label (docutils' add_name()), its :caption:
+ * what :ref: shows, as Sphinx has them.
+ */
+static void code_name(struct walk *w, const struct qu_rst_node *d)
+{
+	const char *dn = qu_rst_attr(d, "name");
+	struct qu_buf name = QU_BUF_INIT, cap = QU_BUF_INIT;
+
+	if (dn && (!strcmp(dn, "code-block") || !strcmp(dn, "code") ||
+		   !strcmp(dn, "sourcecode")) &&
+	    option(&w->b, d, "name") && w->b.len) {
+		qu_rst_norm_name(&name, w->b.buf, w->b.len);
+		qu_rst_name_id(&w->a, w->b.buf, w->b.len);
+		if (w->a.len)
+			w->sink->label(w->payload, name.buf, w->a.buf,
+				       option(&cap, d, "caption") && cap.len
+					       ? cap.buf
+					       : NULL,
+				       NULL);
+	}
+	qu_buf_fini(&name);
+	qu_buf_fini(&cap);
+}
+
 static void label(struct walk *w, const struct qu_rst_node *n)
 {
 	const struct qu_rst_node *sec;
@@ -325,6 +369,7 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 		if (qu_rst_attr(n, "name") &&
 		    !strcmp(qu_rst_attr(n, "name"), "glossary"))
 			glossary(w, n);
+		code_name(w, n);
 		/* a C-domain declaration: :c:func: and friends find it */
 		for (size_t k = 0; qu_rst_c_decl_id(&w->a, n, k); k++)
 			if (w->a.len)

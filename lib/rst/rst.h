@@ -197,6 +197,15 @@ bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
 		      size_t index);
 
 /**
+ * qu_rst_name_id() - the id docutils gives an explicit name
+ * @out: reset, then receives make_id() of @name (docutils' rule: lower
+ *	case, accents dropped, runs of other characters as one hyphen)
+ * @name: a :name: option's value
+ * @len: its length
+ */
+void qu_rst_name_id(struct qu_buf *out, const char *name, size_t len);
+
+/**
  * qu_rst_term_id() - the id Sphinx gives a glossary term
  * @out: reset, then receives "term-NAME": Sphinx's make_id() of
  *	"term-" and the term (sphinx/util/nodes.py), case, dots and

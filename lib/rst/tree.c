@@ -276,6 +276,12 @@ void rst_make_id(struct qu_buf *out, const char *s, size_t len)
 	make_id(out, s, len, false);
 }
 
+void qu_rst_name_id(struct qu_buf *out, const char *name, size_t len)
+{
+	qu_buf_reset(out);
+	make_id(out, name, len, false);
+}
+
 void qu_rst_term_id(struct qu_buf *out, const char *term, size_t len)
 {
 	struct qu_buf t = QU_BUF_INIT;
