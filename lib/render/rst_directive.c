@@ -1031,6 +1031,17 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 			include(w, parent, d, part, name[0] == 'l');
 		else if (w->includes)
 			rw_unrendered(w, parent, d, "an include in an included file");
+	} else if (!strcmp(name, "maintainers-include")) {
+		size_t k;
+		const struct qu_part *part =
+			w->includes ? NULL : part_at(w, d->off, &k);
+
+		/* the site made the reST of MAINTAINERS; none: it said why */
+		if (part && part->kind == QU_PART_INCLUDE)
+			include(w, parent, d, part, false);
+		else if (w->includes)
+			rw_unrendered(w, parent, d,
+				      "maintainers-include in an included file");
 	} else if (!strcmp(name, "code-block") || !strcmp(name, "code") ||
 		   !strcmp(name, "sourcecode")) {
 		if (c)

@@ -103,7 +103,8 @@ static void directive(struct walk *w, const struct qu_rst_node *n)
 	size_t nopts = 0, i;
 
 	if (!name || (strcmp(name, "kernel-doc") && strcmp(name, "toctree") &&
-		      strcmp(name, "include") && strcmp(name, "literalinclude")))
+		      strcmp(name, "include") && strcmp(name, "literalinclude") &&
+		      strcmp(name, "maintainers-include")))
 		return;
 	for (c = n->first; c; c = c->next) {
 		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS) {

@@ -679,6 +679,52 @@ out:
 	qu_buf_fini(&err);
 }
 
+/*
+ * maintainers-include: the tree's MAINTAINERS file, as the kernel's
+ * extension turns it into reST, read in place of the directive as an
+ * include is (its sections and label are the page's). The extension
+ * finds the file above the page's Documentation/ folder: the source tree.
+ */
+static void maintainers_include(struct rst_load *rl,
+				const struct qu_site_directive *d)
+{
+	struct qu_site *s = rl->s;
+	struct qu_page *pg = rl->pg;
+	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT, err = QU_BUF_INIT;
+	struct qu_buf rst = QU_BUF_INIT;
+	struct qu_part *p;
+
+	qu_buf_addf(&path, "%s/MAINTAINERS", s->srctree ? s->srctree : s->root);
+	switch (site_check_read(s, path.buf, "MAINTAINERS", pg->diag_path,
+				d->line, d->col, false)) {
+	case SITE_READ_OK:
+		break;
+	case SITE_READ_MISSING:
+		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, d->line,
+			d->col, "%s: no file '%s', ignoring it", d->name,
+			path.buf);
+		/* fall through */
+	case SITE_READ_REFUSED:
+		goto out;
+	}
+	if (qu_file_read(&text, path.buf, &err) < 0) {
+		qu_diag(&s->diags, QU_W_UNREADABLE, pg->diag_path, d->line,
+			d->col, "%s, ignoring the %s", err.buf, d->name);
+		goto out;
+	}
+	qu_site_maintainers_rst(&rst, text.buf, text.len);
+	p = add_part(pg, QU_PART_INCLUDE, d->line);
+	p->text = site_strndup(s, rst.buf, rst.len);
+	p->len = rst.len;
+	p->file = site_strndup(s, path.buf, path.len);
+	include_read(rl, p->text, p->len);
+out:
+	qu_buf_fini(&path);
+	qu_buf_fini(&text);
+	qu_buf_fini(&err);
+	qu_buf_fini(&rst);
+}
+
 static void rst_directive(void *payload, const struct qu_site_directive *d)
 {
 	struct rst_load *rl = payload;
@@ -724,6 +770,8 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 	}
 	if (!strcmp(d->name, "include") || !strcmp(d->name, "literalinclude"))
 		include(rl, d);
+	else if (!strcmp(d->name, "maintainers-include"))
+		maintainers_include(rl, d);
 	else if (!strcmp(d->name, "kernel-doc"))
 		kernel_doc(rl->s, rl->pg, d->line, d->arg, strlen(d->arg), opts,
 			   nopts, body, nbody);

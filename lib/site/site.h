@@ -589,4 +589,18 @@ void qu_site_relpath(struct qu_buf *out, const char *from, const char *to);
  */
 void qu_site_fini(struct qu_site *s);
 
+/**
+ * qu_site_maintainers_rst() - the kernel's MAINTAINERS file as reST
+ * @out: receives the reST (appended)
+ * @text: the file's bytes
+ * @len: their length
+ *
+ * What the kernel's maintainers-include directive reads in its place
+ * (Documentation/sphinx/maintainers_include.py), line for line: the
+ * label "maintainers", the descriptions as a line block, a section for
+ * each subsystem with a field for each kind of entry. Any bytes give
+ * some text.
+ */
+void qu_site_maintainers_rst(struct qu_buf *out, const char *text, size_t len);
+
 #endif /* QU_SITE_SITE_H */

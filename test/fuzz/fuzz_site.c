@@ -2,9 +2,10 @@
 /*
  * fuzz_site.c - fuzz harness of lib/site's readers: the directive
  * splitter and its option parser (continuation lines, backslashes,
- * conflicts), a page's front matter, and quire.yml. The first byte
- * chooses: even, the rest is a page (front matter, then Markdown with
- * {kernel-doc} and {toctree} blocks); odd, the rest is quire.yml. The
+ * conflicts), a page's front matter, quire.yml and the reST made of a
+ * MAINTAINERS file. The first byte chooses: even, the rest is a page
+ * (front matter, then Markdown with {kernel-doc} and {toctree} blocks);
+ * odd, the rest is quire.yml and MAINTAINERS. The
  * source tree does not exist, so no directive reads a file. The page's
  * markup is read by lib/markdown's reader, as builds read it.
  */
@@ -67,9 +68,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && (data[0] & 1)) {
 		struct qu_config cfg;
 
+		struct qu_buf rst = QU_BUF_INIT;
+
 		memset(&cfg, 0, sizeof(cfg));
 		qu_site_config_parse(&cfg, &s.diags, "quire.yml", text, len);
 		qu_config_fini(&cfg);
+		/* the same bytes as a MAINTAINERS file: some reST, labelled */
+		qu_site_maintainers_rst(&rst, text, len);
+		if (strncmp(rst.buf, ".. _maintainers:\n", 17))
+			__builtin_trap();
+		qu_buf_fini(&rst);
 	} else {
 		memset(&pg, 0, sizeof(pg));
 		pg.diag_path = "page.md";
