@@ -658,6 +658,21 @@ int site_front_matter(struct qu_site *s, struct qu_page *pg, const char *text,
  * with autosectionlabel_prefix_document = True and
  * autosectionlabel_maxdepth = N read as plain assignments.
  */
+/* The value of "KEY = value" on line @l (@ll bytes), or NULL. */
+static const char *assigned(const char *l, size_t ll, const char *key)
+{
+	size_t kl = strlen(key), k;
+	const char *eq;
+
+	if (ll <= kl || strncmp(l, key, kl) ||
+	    isalnum((unsigned char)l[kl]) || l[kl] == '_' ||
+	    !(eq = memchr(l, '=', ll)))
+		return NULL;
+	for (k = (size_t)(eq - l) + 1; k < ll && l[k] == ' '; k++)
+		;
+	return l + k;
+}
+
 static void conf_autosection(struct qu_site *s, const char *text, size_t len)
 {
 	static const char ext[] = "sphinx.ext.autosectionlabel";
@@ -668,7 +683,7 @@ static void conf_autosection(struct qu_site *s, const char *text, size_t len)
 	while (pos < len) {
 		const char *l = text + pos, *nl = memchr(l, '\n', len - pos);
 		size_t ll = nl ? (size_t)(nl - l) : len - pos, i = 0;
-		const char *hit;
+		const char *hit, *v;
 
 		pos += ll + 1;
 		while (i < ll && (l[i] == ' ' || l[i] == '\t'))
@@ -682,36 +697,16 @@ static void conf_autosection(struct qu_site *s, const char *text, size_t len)
 			s->cfg.autosection = true;
 		if (i)
 			continue;
-		if (ll > sizeof(pre) && !strncmp(l, pre, sizeof(pre) - 1) &&
-		    !isalnum((unsigned char)l[sizeof(pre) - 1]) &&
-		    l[sizeof(pre) - 1] != '_') {
-			const char *eq = memchr(l, '=', ll);
+		if ((v = assigned(l, ll, pre)))
+			s->cfg.autosection_prefix =
+				(size_t)(l + ll - v) >= 4 && !strncmp(v, "True", 4);
+		if ((v = assigned(l, ll, dep))) {
+			unsigned n = 0;
 
-			if (eq) {
-				size_t k = (size_t)(eq - l) + 1;
-
-				while (k < ll && l[k] == ' ')
-					k++;
-				s->cfg.autosection_prefix =
-					ll - k >= 4 && !strncmp(l + k, "True", 4);
-			}
-		}
-		if (ll > sizeof(dep) && !strncmp(l, dep, sizeof(dep) - 1) &&
-		    !isalnum((unsigned char)l[sizeof(dep) - 1]) &&
-		    l[sizeof(dep) - 1] != '_') {
-			const char *eq = memchr(l, '=', ll);
-
-			if (eq) {
-				size_t k = (size_t)(eq - l) + 1;
-				unsigned v = 0;
-
-				while (k < ll && l[k] == ' ')
-					k++;
-				while (k < ll && isdigit((unsigned char)l[k]) &&
-				       v < 1000)
-					v = v * 10 + (unsigned)(l[k++] - '0');
-				s->cfg.autosection_depth = v;
-			}
+			while (v < l + ll && isdigit((unsigned char)*v) &&
+			       n < 1000)
+				n = n * 10 + (unsigned)(*v++ - '0');
+			s->cfg.autosection_depth = n;
 		}
 	}
 }

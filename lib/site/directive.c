@@ -624,6 +624,53 @@ static void include_read(struct rst_load *rl, const char *text, size_t len)
 }
 
 /*
+ * Read the file @path a directive names (@shown as the page writes it)
+ * into @text, confined as every input is; -1 after saying why not.
+ */
+static int read_named(struct rst_load *rl, const struct qu_site_directive *d,
+		      const char *path, const char *shown, struct qu_buf *text)
+{
+	struct qu_site *s = rl->s;
+	struct qu_page *pg = rl->pg;
+	struct qu_buf err = QU_BUF_INIT;
+	int r = -1;
+
+	switch (site_check_read(s, path, shown, pg->diag_path, d->line,
+				d->col, false)) {
+	case SITE_READ_OK:
+		break;
+	case SITE_READ_MISSING:
+		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, d->line,
+			d->col, "%s names no file '%s', ignoring it", d->name,
+			shown);
+		/* fall through */
+	case SITE_READ_REFUSED:
+		return -1;
+	}
+	if (qu_file_read(text, path, &err) < 0)
+		qu_diag(&s->diags, QU_W_UNREADABLE, pg->diag_path, d->line,
+			d->col, "%s, ignoring the %s", err.buf, d->name);
+	else
+		r = 0;
+	qu_buf_fini(&err);
+	return r;
+}
+
+/* The included text, a part of the page; @rst: its sections are too. */
+static void add_included(struct rst_load *rl, const struct qu_site_directive *d,
+			 const char *text, size_t len, const char *path,
+			 bool rst)
+{
+	struct qu_part *p = add_part(rl->pg, QU_PART_INCLUDE, d->line);
+
+	p->text = site_strndup(rl->s, text, len);
+	p->len = len;
+	p->file = site_strdup(rl->s, path);
+	if (rst)
+		include_read(rl, p->text, p->len);
+}
+
+/*
  * An include: the file, relative to the page's folder ("/x" to the
  * Sphinx project's root), read now like every other input, confined to
  * the docs root and the source tree, and cut as its options say.
@@ -635,9 +682,8 @@ static void include(struct rst_load *rl, const struct qu_site_directive *d)
 	struct qu_site *s = rl->s;
 	struct qu_page *pg = rl->pg;
 	const char *t, *e;
-	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT, err = QU_BUF_INIT;
+	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT;
 	const char *sl = strrchr(pg->src, '/');
-	struct qu_part *p;
 
 	if (d->arg[0] == '<' || !d->arg[0])
 		return;
@@ -646,37 +692,18 @@ static void include(struct rst_load *rl, const struct qu_site_directive *d)
 	else
 		qu_buf_addf(&path, "%s/%.*s%s", s->root,
 			    sl ? (int)(sl - pg->src + 1) : 0, pg->src, d->arg);
-	switch (site_check_read(s, path.buf, d->arg, pg->diag_path, d->line,
-				d->col, false)) {
-	case SITE_READ_OK:
-		break;
-	case SITE_READ_MISSING:
-		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, d->line,
-			d->col, "%s names no file '%s', ignoring it", d->name,
-			d->arg);
-		/* fall through */
-	case SITE_READ_REFUSED:
-		goto out;
+	if (read_named(rl, d, path.buf, d->arg, &text) == 0) {
+		t = text.buf;
+		e = text.buf + text.len;
+		include_cut(&t, &e, d);
+		add_included(rl, d, t, (size_t)(e - t), path.buf,
+			     !strcmp(d->name, "include") &&
+				     !dir_option(d, "literal") &&
+				     !dir_option(d, "code") &&
+				     !dir_option(d, "language"));
 	}
-	if (qu_file_read(&text, path.buf, &err) < 0) {
-		qu_diag(&s->diags, QU_W_UNREADABLE, pg->diag_path, d->line,
-			d->col, "%s, ignoring the %s", err.buf, d->name);
-		goto out;
-	}
-	t = text.buf;
-	e = text.buf + text.len;
-	include_cut(&t, &e, d);
-	p = add_part(pg, QU_PART_INCLUDE, d->line);
-	p->text = site_strndup(s, t, (size_t)(e - t));
-	p->len = (size_t)(e - t);
-	p->file = site_strndup(s, path.buf, path.len);
-	if (!strcmp(d->name, "include") && !dir_option(d, "literal") &&
-	    !dir_option(d, "code") && !dir_option(d, "language"))
-		include_read(rl, p->text, p->len);
-out:
 	qu_buf_fini(&path);
 	qu_buf_fini(&text);
-	qu_buf_fini(&err);
 }
 
 /*
@@ -689,39 +716,16 @@ static void maintainers_include(struct rst_load *rl,
 				const struct qu_site_directive *d)
 {
 	struct qu_site *s = rl->s;
-	struct qu_page *pg = rl->pg;
-	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT, err = QU_BUF_INIT;
+	struct qu_buf path = QU_BUF_INIT, text = QU_BUF_INIT;
 	struct qu_buf rst = QU_BUF_INIT;
-	struct qu_part *p;
 
 	qu_buf_addf(&path, "%s/MAINTAINERS", s->srctree ? s->srctree : s->root);
-	switch (site_check_read(s, path.buf, "MAINTAINERS", pg->diag_path,
-				d->line, d->col, false)) {
-	case SITE_READ_OK:
-		break;
-	case SITE_READ_MISSING:
-		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, d->line,
-			d->col, "%s: no file '%s', ignoring it", d->name,
-			path.buf);
-		/* fall through */
-	case SITE_READ_REFUSED:
-		goto out;
+	if (read_named(rl, d, path.buf, path.buf, &text) == 0) {
+		qu_site_maintainers_rst(&rst, text.buf, text.len);
+		add_included(rl, d, rst.buf, rst.len, path.buf, true);
 	}
-	if (qu_file_read(&text, path.buf, &err) < 0) {
-		qu_diag(&s->diags, QU_W_UNREADABLE, pg->diag_path, d->line,
-			d->col, "%s, ignoring the %s", err.buf, d->name);
-		goto out;
-	}
-	qu_site_maintainers_rst(&rst, text.buf, text.len);
-	p = add_part(pg, QU_PART_INCLUDE, d->line);
-	p->text = site_strndup(s, rst.buf, rst.len);
-	p->len = rst.len;
-	p->file = site_strndup(s, path.buf, path.len);
-	include_read(rl, p->text, p->len);
-out:
 	qu_buf_fini(&path);
 	qu_buf_fini(&text);
-	qu_buf_fini(&err);
 	qu_buf_fini(&rst);
 }
 

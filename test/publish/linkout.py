@@ -58,6 +58,12 @@ class Links(html.parser.HTMLParser):
     def href(self, text):
         return [h for h, c, t in self.links if t == text]
 
+    def check_links(self, want):
+        """Each text of @want links (among others) to its URL."""
+        for text, url in want.items():
+            check(url in self.href(text),
+                  "%s: %r, not %s" % (text, self.href(text), url))
+
 
 RING = """/**
  * struct ring - a ring
@@ -184,9 +190,7 @@ def sphinx_site(tmp, app, out):
         "Guide": gbase + "guide.html",
         "its page": gbase + "guide.html",
     }
-    for text, url in want.items():
-        check(url in page.href(text),
-              "%s: %r, not %s" % (text, page.href(text), url))
+    page.check_links(want)
     check(len(page.href("Setting up the ring")) == 2,
           "guide:setting-up (one site named) did not link: %r" % page.links)
     ext = [c for h, c, t in page.links if h and h.startswith(gbase)]
@@ -227,9 +231,7 @@ def main():
             "the head": BASE + "index.html#c.ring.head",
             "RING_DROP": BASE + "index.html#c.ring_mode.RING_DROP",
         }
-        for text, url in want.items():
-            check(url in page.href(text),
-                  "%s: %r, not %s" % (text, page.href(text), url))
+        page.check_links(want)
         ext = [c for h, c, t in page.links if h and h.startswith(BASE)]
         check(ext and all("qu-extern" in c for c in ext),
               "external links lack class qu-extern: %r" % ext)
