@@ -417,9 +417,9 @@ static bool is_fp(const char *s)
 {
 	const char *open = strchr(s, '(');
 
-	if (!open)
+	if (!open || !open[1])
 		return false;
-	for (const char *r = open + 2; *r && r[-1]; r++) {
+	for (const char *r = open + 2; *r; r++) {
 		if (*r != ')')
 			continue;
 		if (*kdoc_skip_space(r + 1) == '(')
