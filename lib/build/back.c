@@ -17,6 +17,7 @@
  * keeps its inode and modification time (so rsync and HTTP caches skip
  * it).
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +46,7 @@ struct compose {
 	struct qu_arena arena;	/* the paths and the entries */
 	const char *live, *sparse, *back;
 	const char *skip;	/* a folder of OUT's not to keep, or NULL */
+	struct qu_out_list *list;	/* qu_out_list_read()'s */
 	struct qu_buf a, b;
 	size_t nlinked, nwritten, nremoved;
 };
@@ -301,6 +303,179 @@ io:
 		    strerror(errno));
 out:
 	qu_buf_fini(&rel);
+	qu_buf_fini(&c.a);
+	qu_buf_fini(&c.b);
+	qu_map_fini(&c.want);
+	qu_arena_fini(&c.arena);
+	return r;
+}
+
+/* quire serve's folder, updated in place ------------------------------- */
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void qu_out_list_fini(struct qu_out_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+	l->valid = false;
+}
+
+static int list_file(struct compose *c, const char *rel, const struct stat *st)
+{
+	struct qu_out_list *l = c->list;
+
+	(void)st;
+	l->v = qu_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = qu_xstrdup(rel);
+	return 0;
+}
+
+int qu_out_list_read(struct qu_out_list *l, const char *dir)
+{
+	struct compose c;
+	struct qu_buf rel = QU_BUF_INIT;
+	int r;
+
+	qu_out_list_fini(l);
+	memset(&c, 0, sizeof(c));
+	c.list = l;
+	r = walk(&c, dir, &rel, list_file, NULL);
+	qu_buf_fini(&rel);
+	qu_buf_fini(&c.a);
+	qsort(l->v, l->n, sizeof(*l->v), cmp_path);
+	l->valid = r == 0;
+	if (r < 0)
+		qu_out_list_fini(l);
+	return r;
+}
+
+/* Whether @rel is @dir or lies below it ("" holds everything). */
+static bool below(const char *rel, const char *dir)
+{
+	size_t l = strlen(dir);
+
+	return !l || (!strncmp(rel, dir, l) && (!rel[l] || rel[l] == '/'));
+}
+
+/* Remove @rel's folders below @root that it left empty. */
+static void prune_dirs(struct qu_buf *p, size_t root_len)
+{
+	char *sl;
+
+	while ((sl = strrchr(p->buf, '/')) && (size_t)(sl - p->buf) > root_len) {
+		*sl = 0;
+		p->len = (size_t)(sl - p->buf);
+		/* a folder that still holds something says ENOTEMPTY */
+		if (rmdir(p->buf) < 0)
+			break;
+	}
+}
+
+int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
+		 const char *const *kept_dirs, size_t nkept_dirs,
+		 const char *skip, struct qu_out_list *live, struct qu_buf *err)
+{
+	struct compose c;
+	struct qu_buf rel = QU_BUF_INIT, p = QU_BUF_INIT, q = QU_BUF_INIT;
+	size_t root_len = strlen(o->abs), i, k;
+	char **next = NULL;
+	size_t nnext = 0;
+	int r = -1;
+
+	assert(live->valid);
+	memset(&c, 0, sizeof(c));
+	qu_map_init(&c.want);
+	qu_arena_init(&c.arena);
+	if (walk(&c, o->tmp, &rel, from_sparse, NULL) < 0) {
+		qu_buf_addf(err, "%s: cannot read: %s", o->tmp,
+			    strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < nkept; i++)
+		want_add(&c, kept[i], FROM_LIVE);
+	for (i = 0; i < live->n; i++)
+		for (k = 0; k < nkept_dirs; k++)
+			if (below(live->v[i], kept_dirs[k]) &&
+			    !(skip && below(live->v[i], skip)))
+				want_add(&c, live->v[i], FROM_LIVE);
+	/*
+	 * From here on OUT changes: a failure leaves it neither the last
+	 * site nor the new one, so the list is dropped and the next build
+	 * writes a whole site again.
+	 */
+	live->valid = false;
+	/* the files no longer wanted first: a new file may take the path */
+	for (i = 0; i < live->n; i++) {
+		if (qu_map_get(&c.want, live->v[i], strlen(live->v[i])))
+			continue;
+		qu_buf_reset(&p);
+		qu_buf_addf(&p, "%s/%s", o->abs, live->v[i]);
+		if (unlink(p.buf) < 0 && errno != ENOENT) {
+			qu_buf_addf(err, "%s: cannot remove: %s", p.buf,
+				    strerror(errno));
+			goto out;
+		}
+		prune_dirs(&p, root_len);
+	}
+	for (i = 0; i < c.want.cap; i++) {
+		const struct qu_map_slot *s = &c.want.slots[i];
+		const struct want *w = s->value;
+		struct stat ls, ns;
+
+		if (!s->key)
+			continue;
+		next = qu_xrealloc(next, (nnext + 1) * sizeof(*next));
+		next[nnext++] = qu_xstrdup(s->key);
+		if (w->from != FROM_NEW)
+			continue;
+		qu_buf_reset(&p);
+		qu_buf_addf(&p, "%s/%s", o->abs, s->key);
+		qu_buf_reset(&q);
+		qu_buf_addf(&q, "%s/%s", o->tmp, s->key);
+		if (lstat(q.buf, &ns) < 0)
+			goto fail;
+		/* the same bytes keep OUT's file, its inode and its time */
+		if (!lstat(p.buf, &ls) && S_ISREG(ls.st_mode) &&
+		    ls.st_size == ns.st_size &&
+		    same_bytes(p.buf, q.buf, ns.st_size))
+			continue;
+		if (parent_dir(&p, err) < 0 || rename(q.buf, p.buf) < 0)
+			goto fail;
+	}
+	qsort(next, nnext, sizeof(*next), cmp_path);
+	qu_out_list_fini(live);
+	live->v = next;
+	live->n = nnext;
+	live->valid = true;
+	next = NULL;
+	nnext = 0;
+	qu_rm_tree(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	r = 0;
+	goto out;
+fail:
+	if (!err->len)
+		qu_buf_addf(err, "%s: cannot update the site: %s", p.buf,
+			    strerror(errno));
+out:
+	for (i = 0; i < nnext; i++)
+		free(next[i]);
+	free(next);
+	if (!live->valid)
+		qu_out_list_fini(live);
+	qu_buf_fini(&rel);
+	qu_buf_fini(&p);
+	qu_buf_fini(&q);
 	qu_buf_fini(&c.a);
 	qu_buf_fini(&c.b);
 	qu_map_fini(&c.want);

@@ -45,6 +45,11 @@
  * @defer_search: when pages changed, keep the last site's search index
  *	and leave the new one to qu_build_search() (quire serve, which
  *	reloads the tabs in between)
+ * @in_place: update @out file by file (qu_out_apply()) once a build
+ *	has written it whole, instead of exchanging it with a new folder:
+ *	for quire serve's private folder, where a rebuild's cost should
+ *	follow what changed; a reader may then see a page of the new site
+ *	beside one of the last, never part of a file
  * @memo: keep lib/search's and lib/graph's memos for a next build that
  *	takes them (qu_build_reuse()): its index then tokenizes, and its
  *	graph reads the comments of, only what changed (quire serve)
@@ -88,6 +93,7 @@ struct qu_build_opts {
 	size_t version_cur;
 	size_t version_latest;
 	bool memo;
+	bool in_place;
 };
 
 /**

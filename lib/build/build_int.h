@@ -87,6 +87,56 @@ int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
 int qu_out_commit(struct qu_out *o, struct qu_buf *err);
 
 /**
+ * struct qu_out_list - the files of a site folder, relative to it, sorted
+ * @v: the paths
+ * @n: how many
+ * @valid: the folder holds these files and no other (qu_out_apply()
+ *	drops the list when it fails half-way)
+ */
+struct qu_out_list {
+	char **v;
+	size_t n;
+	bool valid;
+};
+
+/**
+ * qu_out_list_read() - list the files of a site folder
+ * @l: replaced
+ * @dir: the folder
+ *
+ * Return: 0, or -1 (@l is then empty and not valid).
+ */
+int qu_out_list_read(struct qu_out_list *l, const char *dir);
+
+/** qu_out_list_fini() - free @l and make it empty and not valid */
+void qu_out_list_fini(struct qu_out_list *l);
+
+/**
+ * qu_out_apply() - bring @o->abs to the new site file by file
+ * @o: a sparse folder, fully written
+ * @kept: the files the new site keeps from @o->abs
+ * @nkept: how many
+ * @kept_dirs: folders whose every file the new site keeps ("" for all)
+ * @nkept_dirs: how many
+ * @skip: a folder @kept_dirs leave out, or NULL
+ * @live: the files @o->abs holds, valid; becomes the new site's
+ * @err: receives a one-line message on failure
+ *
+ * For a folder only quire serve reads, in place of the compose and the
+ * exchange: the files @live has and the new site has not are removed,
+ * and each file of @o->tmp whose bytes differ from @o->abs's is renamed
+ * over it, so a reader gets a file's old bytes or its new ones, never a
+ * part. The cost follows what changed, where the exchange's follows the
+ * size of the site. @o->tmp is then removed.
+ *
+ * Return: 0, or -1 (@o->abs may then hold part of the new site; @live is
+ * dropped, and the next build writes a whole site).
+ */
+int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
+		 const char *const *kept_dirs, size_t nkept_dirs,
+		 const char *skip, struct qu_out_list *live, struct qu_buf *err);
+
+/**
  * qu_out_fini() - remove an uncommitted folder and free @o
  * @o: the folder
  */

@@ -82,6 +82,9 @@ struct qu_build {
 	bool linked;
 	bool uptodate;
 	struct qu_build *prev;
+	/* opts->in_place: the files OUT holds; this build updates it so */
+	struct qu_out_list live;
+	bool in_place;
 	/* qu_build_changed(): the inputs that may have changed, sorted */
 	char **hint;
 	size_t nhint;
@@ -819,6 +822,11 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 	b->imemo = prev ? prev->imemo : NULL;
 	if (prev)
 		prev->imemo = NULL;
+	/* and what OUT holds, when a failed build left it as it was */
+	if (prev && b->opts->in_place) {
+		b->live = prev->live;
+		memset(&prev->live, 0, sizeof(prev->live));
+	}
 }
 
 void qu_build_changed(struct qu_build *b, const char *const *paths,
@@ -1536,8 +1544,38 @@ static void write_stamp(struct qu_build *b)
 	qu_buf_fini(&err);
 }
 
-/* A sparse folder over the kept pages and index: the back tree composed. */
-static int compose(struct qu_build *b, struct qu_buf *err)
+/*
+ * opts->in_place: update OUT file by file when the build before left the
+ * list of its files; else a site swapped in whole, whose files are then
+ * listed for the next build.
+ */
+static void begin_in_place(struct qu_build *b)
+{
+	b->in_place = b->opts->in_place && b->live.valid;
+	if (b->in_place)
+		b->out.sparse = true;
+}
+
+static int commit(struct qu_build *b, const char *const *kept, size_t nkept,
+		  const char *const *dirs, size_t ndirs, const char *skip,
+		  struct qu_buf *err)
+{
+	if (b->in_place)
+		return qu_out_apply(&b->out, kept, nkept, dirs, ndirs, skip,
+				    &b->live, err);
+	qu_out_list_fini(&b->live);
+	if (b->out.sparse && qu_out_compose(&b->out, kept, nkept, dirs, ndirs,
+					    skip, err) < 0)
+		return -1;
+	if (qu_out_commit(&b->out, err) < 0)
+		return -1;
+	if (b->opts->in_place)
+		qu_out_list_read(&b->live, b->out_abs);
+	return 0;
+}
+
+/* The new site: the files written over the kept pages and index. */
+static int finish(struct qu_build *b, struct qu_buf *err)
 {
 	size_t nout = b->site.npages + b->render.nextras;
 	const char **kept =
@@ -1552,8 +1590,7 @@ static int compose(struct qu_build *b, struct qu_buf *err)
 	/* the search index's files it wrote with the same bytes */
 	for (i = 0; i < b->nsearch_kept; i++)
 		kept[n++] = b->search_kept[i];
-	r = qu_out_compose(&b->out, kept, n, dirs, b->keep_search ? 1 : 0,
-			   NULL, err);
+	r = commit(b, kept, n, dirs, b->keep_search ? 1 : 0, NULL, err);
 	free(kept);
 	return r;
 }
@@ -1609,8 +1646,10 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	if (b->cache_dir)
 		build_back_path(&tmp, b->cache_dir, b->out_abs);
 	if (qu_out_begin(&b->out, b->out_abs, tmp.len ? tmp.buf : NULL,
-			 err) < 0 ||
-	    make_dirs(b, err) < 0)
+			 err) < 0)
+		goto out;
+	begin_in_place(b);
+	if (make_dirs(b, err) < 0)
 		goto out;
 	ntasks = b->site.npages + b->render.nextras;
 	b->page_diags = qu_xcalloc(b->site.npages + 1, sizeof(*b->page_diags));
@@ -1656,9 +1695,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			      b->site.nsources, err) < 0)
 		goto out;
 	phase(b, "cache");
-	if (b->out.sparse && compose(b, err) < 0)
-		goto out;
-	if (qu_out_commit(&b->out, err) < 0)
+	if (finish(b, err) < 0)
 		goto out;
 	phase(b, "write");
 	if (write_depfile(b, err) < 0)
@@ -1690,6 +1727,7 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 	if (qu_out_begin(&b->out, b->out_abs, back.len ? back.buf : NULL,
 			 err) < 0)
 		goto out;
+	begin_in_place(b);
 	/* without a back tree, the rest of the site is linked in whole */
 	if (!b->out.sparse && link_site(b, "_search") < 0) {
 		qu_buf_addf(err, "%s: cannot link the site", b->out.tmp);
@@ -1699,12 +1737,9 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 		goto out;
 	phase(b, "index");
 	b->search_pending = false;
-	if (b->out.sparse &&
-	    qu_out_compose(&b->out, (const char *const *)b->search_kept,
-			   b->nsearch_kept, all, 1, "_search", err) < 0)
-		goto out;
 	if ((b->cache_dir && save_state(b, err) < 0) ||
-	    qu_out_commit(&b->out, err) < 0)
+	    commit(b, (const char *const *)b->search_kept, b->nsearch_kept,
+		   all, 1, "_search", err) < 0)
 		goto out;
 	phase(b, "swap");
 	r = 1;
@@ -1759,6 +1794,7 @@ void qu_build_free(struct qu_build *b)
 	if (!b)
 		return;
 	qu_out_fini(&b->out);
+	qu_out_list_fini(&b->live);
 	qu_render_fini(&b->render);
 	qu_md_free(b->md);
 	if (b->graph.site)

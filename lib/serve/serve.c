@@ -506,6 +506,8 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	s.bopts.no_history = true;
 	/* the search index of a rebuild redoes only what changed */
 	s.bopts.memo = true;
+	/* its folder is its own: rebuilt in place, file by file */
+	s.bopts.in_place = true;
 	/* QUIRE_TIMING=1: each phase of every rebuild, as quire build says */
 	s.bopts.timing = getenv("QUIRE_TIMING") != NULL;
 	s.root_abs = qu_path_resolve(opts->dir);

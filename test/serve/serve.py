@@ -462,6 +462,82 @@ def watches_follow_inputs(srv, docs, proj):
     ok('a source written between plain writes is read again')
 
 
+def wait_search(srv, n, timeout=30):
+    """Wait for build @n's search index (or a build after it)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with srv.cond:
+            seen = 0
+            for l in srv.lines:
+                if re.match(r'quire serve: build \d+', l):
+                    seen += 1
+                elif seen >= n and 'quire serve: search index' in l:
+                    return True
+        time.sleep(0.05)
+    return False
+
+
+def tree_files(top):
+    got = {}
+    for d, dirs, names in os.walk(top):
+        for name in names + [x for x in dirs
+                             if os.path.islink(os.path.join(d, x))]:
+            path = os.path.join(d, name)
+            rel = os.path.relpath(path, top)
+            if os.path.islink(path):
+                got[rel] = 'symlink'
+            else:
+                with open(path, 'rb') as f:
+                    got[rel] = f.read()
+    return got
+
+
+def site_is_clean_build(srv, quire, docs, env, work, site):
+    """After every edit above, and a page and its folder removed, the
+    served folder (updated in place, file by file) holds what a clean
+    build writes: the same files, byte for byte, and no other, and no
+    folder left empty."""
+    sub = os.path.join(docs, 'gonedir')
+    os.makedirs(sub)
+    with open(os.path.join(sub, 'gone.md'), 'w') as f:
+        f.write('# Gone\n\nsoon gone words\n')
+    n = srv.builds()
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        st, _, body = srv.get('/gonedir/gone.html')
+        if st == 200 and b'soon gone words' in body:
+            break
+        time.sleep(0.05)
+    else:
+        fail('a new page in a new folder is not served')
+        return
+    n = srv.builds()
+    shutil.rmtree(sub)
+    if not srv.wait_builds(n + 1) or not wait_search(srv, n + 1):
+        fail('no rebuild and search index after a folder was removed')
+        return
+    clean = os.path.join(work, 'clean-all')
+    r = subprocess.run([quire, 'build', docs, '-o', clean, '--no-cache'],
+                       capture_output=True, env=env)
+    if r.returncode != 0:
+        fail('clean build for the site check exited %d' % r.returncode)
+        return
+    want, got = tree_files(clean), tree_files(site)
+    shutil.rmtree(clean)
+    missing = sorted(set(want) - set(got))
+    extra = sorted(set(got) - set(want))
+    differ = sorted(k for k in want if k in got and want[k] != got[k])
+    empty = [os.path.relpath(d, site) for d, dirs, names in os.walk(site)
+             if not dirs and not names]
+    if missing or extra or differ or empty:
+        fail('the served folder is not a clean build: missing %s, extra %s,'
+             ' different %s, empty folders %s' %
+             (missing[:5], extra[:5], differ[:5], empty[:5]))
+    else:
+        ok('the served folder equals a clean build (%d files), a removed '
+           'page and its folder gone' % len(want))
+
+
 def saves_during_builds(srv, docs, what):
     """A save that lands while a build runs (or just after its
     announcement) starts the next build: none is lost. The second save
@@ -583,12 +659,16 @@ def main():
         try:
             types_and_headers(srv, docs, quire, env, work)
             traversal(srv, work)
+            # the symlinks planted for it are no files of the site
+            os.unlink(os.path.join(site, 'out'))
+            os.unlink(os.path.join(site, 'loop'))
             concurrent(srv)
             edits(srv, docs, env)
             new_warnings(srv, docs)
             saves_during_builds(srv, docs, 'inotify')
             search_follows(srv, quire, docs, env, work)
             watches_follow_inputs(srv, docs, proj)
+            site_is_clean_build(srv, quire, docs, env, work, site)
         finally:
             srv.p.send_signal(signal.SIGTERM)
             try:
