@@ -124,6 +124,7 @@ struct qu_graph_exports {
  * @arena: owns the arrays and strings
  * @ext: the entries of other sites' inventories (intersphinx:), sorted
  * @next: how many
+ * @kbuf: the map key being made (placement)
  */
 struct qu_graph {
 	const struct qu_site *site;
@@ -145,6 +146,7 @@ struct qu_graph {
 	struct qu_arena arena;
 	struct graph_extern *ext;
 	size_t next;
+	struct qu_buf kbuf;
 };
 
 /**

@@ -32,39 +32,56 @@ uint32_t graph_find_unit(const struct qu_graph *g, const char *path)
 }
 
 /* Claim @id on @page, or the first free "id-N"; returns the arena copy. */
+/* Append @v in decimal. */
+static void add_u32(struct qu_buf *b, uint32_t v)
+{
+	char d[10];
+	size_t n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		qu_buf_addc(b, d[--n]);
+}
+
 static const char *claim(struct qu_graph *g, uint32_t page, const char *id)
 {
-	struct qu_buf key = QU_BUF_INIT;
-	size_t base;
-	unsigned n = 1;
-	void **slot, *v;
-	char *k;
+	struct qu_buf *key = &g->kbuf;
+	struct qu_map_slot *s;
+	size_t base, idlen = strlen(id);
+	bool added;
 
-	qu_buf_addf(&key, "%u#", page);
-	base = key.len;
-	qu_buf_adds(&key, id);
+	qu_buf_reset(key);
+	add_u32(key, page);
+	qu_buf_addc(key, '#');
+	base = key->len;
+	qu_buf_add(key, id, idlen);
+	s = qu_map_intern(&g->anchors, key->buf, key->len, &g->arena, &added);
 	/*
 	 * A taken anchor holds the last suffix given for it, so the n-th
 	 * item of one name does not probe "-2" to "-n" again (anchors are
 	 * never freed): the same anchors in linear time.
 	 */
-	v = qu_map_get(&g->anchors, key.buf, key.len);
-	if (v) {
-		size_t idlen = key.len;
+	if (!added) {
+		const char *taken = s->key;
+		size_t tlen = s->klen;
+		uint32_t n = (uint32_t)(uintptr_t)s->value;
 
-		n = (unsigned)(uintptr_t)v;
 		do {
-			key.len = base;
-			qu_buf_addf(&key, "%s-%u", id, ++n);
-		} while (qu_map_get(&g->anchors, key.buf, key.len));
-		*qu_map_slot(&g->anchors, key.buf, idlen) =
-			(void *)(uintptr_t)n;
+			key->len = base + idlen;
+			qu_buf_addc(key, '-');
+			add_u32(key, ++n);
+			s = qu_map_intern(&g->anchors, key->buf, key->len,
+					  &g->arena, &added);
+		} while (!added);
+		*qu_map_slot(&g->anchors, taken, tlen) = (void *)(uintptr_t)n;
+		/* the slot of the new anchor may have moved: find it again */
+		s = qu_map_intern(&g->anchors, key->buf, key->len, &g->arena,
+				  &added);
 	}
-	k = qu_arena_strndup(&g->arena, key.buf, key.len);
-	slot = qu_map_slot(&g->anchors, k, key.len);
-	*slot = (void *)1;
-	qu_buf_fini(&key);
-	return k + base;
+	s->value = (void *)1;
+	return s->key + base;
 }
 
 /*
@@ -76,11 +93,11 @@ static uint32_t add_sym(struct qu_graph *g, const char *name, enum qu_ns ns,
 			enum qu_kind kind, uint32_t unit, uint32_t item,
 			uint32_t param, uint32_t page, const char *anchor)
 {
-	struct qu_buf key = QU_BUF_INIT;
+	struct qu_buf *key = &g->kbuf;
+	struct qu_map_slot *slot;
 	struct qu_sym *s;
 	uint32_t idx = (uint32_t)g->nsyms;
-	void *val;
-	char *k;
+	bool added;
 
 	QU_VEC_GROW(g->syms, g->nsyms, g->sym_alloc);
 	s = &g->syms[g->nsyms++];
@@ -94,21 +111,19 @@ static uint32_t add_sym(struct qu_graph *g, const char *name, enum qu_ns ns,
 	s->page = page;
 	s->anchor = anchor;
 	s->next = QU_NONE;
-	qu_buf_addc(&key, (char)('0' + ns));
-	qu_buf_adds(&key, name);
-	val = qu_map_get(&g->map, key.buf, key.len);
-	if (!val) {
-		k = qu_arena_strndup(&g->arena, key.buf, key.len);
-		*qu_map_slot(&g->map, k, key.len) =
-			(void *)(uintptr_t)(idx + 1);
+	qu_buf_reset(key);
+	qu_buf_addc(key, (char)('0' + ns));
+	qu_buf_adds(key, name);
+	slot = qu_map_intern(&g->map, key->buf, key->len, &g->arena, &added);
+	if (added) {
+		slot->value = (void *)(uintptr_t)(idx + 1);
 	} else {
-		uint32_t j = (uint32_t)(uintptr_t)val - 1;
+		uint32_t j = (uint32_t)(uintptr_t)slot->value - 1;
 
 		while (g->syms[j].next != QU_NONE)
 			j = g->syms[j].next;
 		g->syms[j].next = idx;
 	}
-	qu_buf_fini(&key);
 	return idx;
 }
 
@@ -145,14 +160,18 @@ static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 		struct qu_buf b = QU_BUF_INIT;
 		const char *pa;
 
-		qu_buf_addf(&b, "%s.%s", anchor, p->name);
+		qu_buf_adds(&b, anchor);
+		qu_buf_addc(&b, '.');
+		qu_buf_adds(&b, p->name);
 		pa = claim(g, page, b.buf);
 		if (it->kind == QU_KIND_ENUM) {
 			add_sym(g, p->name, QU_NS_ORD, it->kind, unit, item,
 				(uint32_t)i, page, pa);
 		} else {
 			qu_buf_reset(&b);
-			qu_buf_addf(&b, "%s.%s", it->name, p->name);
+			qu_buf_adds(&b, it->name);
+			qu_buf_addc(&b, '.');
+			qu_buf_adds(&b, p->name);
 			add_sym(g, qu_arena_strndup(&g->arena, b.buf, b.len),
 				QU_NS_MEMBER, it->kind, unit, item, (uint32_t)i,
 				page, pa);
@@ -177,7 +196,9 @@ static void params_anchors(struct qu_graph *g, uint32_t page,
 		return;
 	for (i = 0; i < it->nparams; i++) {
 		qu_buf_reset(&b);
-		qu_buf_addf(&b, "%s.%s", anchor, it->params[i].name);
+		qu_buf_adds(&b, anchor);
+		qu_buf_addc(&b, '.');
+		qu_buf_adds(&b, it->params[i].name);
 		claim(g, page, b.buf);
 	}
 	qu_buf_fini(&b);
@@ -236,7 +257,8 @@ static void place(struct qu_graph *g, uint32_t **homes, uint32_t page,
 		qu_buf_fini(&b);
 		return;
 	}
-	qu_buf_addf(&b, "c.%s", it->name);
+	qu_buf_adds(&b, "c.");
+	qu_buf_adds(&b, it->name);
 	pl->anchor = claim(g, page, b.buf);
 	qu_buf_fini(&b);
 	if (homes[unit][item] != QU_NONE) {
@@ -414,7 +436,14 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	qu_map_init(&g->anchors);
 	qu_map_init(&g->labels);
 	qu_arena_init(&g->arena);
+	qu_buf_init(&g->kbuf);
 	homes = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(*homes));
+	/* room for every item and member, as a zero-config site places */
+	for (i = 0, k = 0; i < g->nunits; i++)
+		for (p = 0; p < units[i].nitems; p++)
+			k += 1 + units[i].items[p].nparams;
+	qu_map_reserve(&g->map, k);
+	qu_map_reserve(&g->anchors, k);
 	for (i = 0; i < g->nunits; i++) {
 		homes[i] = qu_xmalloc((units[i].nitems + 1) * sizeof(uint32_t));
 		memset(homes[i], 0xff,
@@ -458,5 +487,6 @@ void qu_graph_fini(struct qu_graph *g)
 	qu_map_fini(&g->anchors);
 	qu_map_fini(&g->labels);
 	qu_arena_fini(&g->arena);
+	qu_buf_fini(&g->kbuf);
 	memset(g, 0, sizeof(*g));
 }

@@ -97,6 +97,36 @@ void **qu_map_slot(struct qu_map *m, const char *key, size_t klen)
 	return &s->value;
 }
 
+struct qu_map_slot *qu_map_intern(struct qu_map *m, const char *key,
+				  size_t klen, struct qu_arena *a, bool *added)
+{
+	uint64_t h = qu_hash(key, klen);
+	struct qu_map_slot *s;
+
+	if ((m->n + 1) * 2 > m->cap)
+		grow(m);
+	s = find(m, key, klen, h);
+	*added = !s->key;
+	if (!s->key) {
+		s->key = qu_arena_strndup(a, key, klen);
+		s->klen = klen;
+		s->hash = h;
+		s->value = NULL;
+		m->n++;
+	}
+	return s;
+}
+
+void qu_map_reserve(struct qu_map *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 16;
+
+	while (n * 2 > cap)
+		cap *= 2;
+	while (m->cap < cap)
+		grow(m);
+}
+
 void qu_map_put(struct qu_map *m, const char *key, void *value)
 {
 	*qu_map_slot(m, key, strlen(key)) = value;

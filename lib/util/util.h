@@ -838,6 +838,30 @@ void **qu_map_slot(struct qu_map *m, const char *key, size_t klen);
  */
 void qu_map_put(struct qu_map *m, const char *key, void *value);
 
+/**
+ * qu_map_intern() - find or add a key, copying an added key into @a
+ * @m: the map
+ * @key: the key, which need not outlive the call
+ * @klen: its length
+ * @a: where an added key's copy lives
+ * @added: set to whether the key was added (its value is then NULL)
+ *
+ * One hash and one probe, where qu_map_get() then qu_map_slot() take two.
+ *
+ * Return: the key's slot (its key is the copy), valid until the next
+ * key is added.
+ */
+struct qu_map_slot *qu_map_intern(struct qu_map *m, const char *key,
+				  size_t klen, struct qu_arena *a, bool *added);
+
+/**
+ * qu_map_reserve() - make room for @n keys, so that adding them never
+ *	grows the table
+ * @m: the map
+ * @n: how many keys it will hold
+ */
+void qu_map_reserve(struct qu_map *m, size_t n);
+
 /* Progress ------------------------------------------------------------ */
 
 /**
