@@ -50,6 +50,9 @@
  *	for quire serve's private folder, where a rebuild's cost should
  *	follow what changed; a reader may then see a page of the new site
  *	beside one of the last, never part of a file
+ * @lister: NULL, or where the site's walk lists folders (quire serve's
+ *	qu_files_memo_files(), when its watcher saw no file made, moved or
+ *	deleted)
  * @memo: keep lib/search's and lib/graph's memos for a next build that
  *	takes them (qu_build_reuse()): its index then tokenizes, and its
  *	graph reads the comments of, only what changed (quire serve)
@@ -94,6 +97,7 @@ struct qu_build_opts {
 	size_t version_latest;
 	bool memo;
 	bool in_place;
+	const struct qu_files *lister;
 };
 
 /**

@@ -398,6 +398,8 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	/* and lib/rst reads the reST pages: directives, sections, labels */
 	b->reader.rst = qu_rst_site_read;
 	b->reader.rst_ctx = NULL;
+	if (!opts->rev)
+		b->site.lister = opts->lister;
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, &b->reader,
 			 err) < 0)
 		goto out;
@@ -1304,12 +1306,18 @@ static void theme_deps(struct qu_build *b)
 }
 
 /* Whether the last site has a page, as a file that can be kept. */
+static int cmp_str(const void *a, const void *b);
+
 static bool in_last_site(const struct qu_build *b, const char *out)
 {
 	struct qu_buf p = QU_BUF_INIT;
 	struct stat st;
 	bool r;
 
+	/* quire serve's folder: the list of its files says */
+	if (b->opts->in_place && b->live.valid)
+		return bsearch(&out, b->live.v, b->live.n, sizeof(char *),
+			       cmp_str) != NULL;
 	qu_buf_addf(&p, "%s/%s", b->out_abs, out);
 	r = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
 	qu_buf_fini(&p);

@@ -48,6 +48,8 @@ enum qu_ns {
  * @page: the home page, or QU_NONE when no page shows the item
  * @anchor: the element id on @page
  * @next: the next symbol with the same namespace and name, or QU_NONE
+ * @first: the first symbol of that namespace and name (itself when it
+ *	is the first)
  * @refs: back-references: indices into &qu_graph.refs, sorted
  * @nrefs: how many
  */
@@ -61,6 +63,7 @@ struct qu_sym {
 	uint32_t page;
 	const char *anchor;
 	uint32_t next;
+	uint32_t first;
 	uint32_t *refs;
 	uint32_t nrefs;
 };

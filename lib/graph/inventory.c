@@ -48,7 +48,9 @@ static bool preferred(const struct qu_graph *g, uint32_t i)
 	const char *r = role(s);
 	uint32_t j;
 
-	for (j = graph_first(g, s->ns, s->name, strlen(s->name)); j != QU_NONE;
+	if (s->first == i && s->next == QU_NONE)
+		return true;
+	for (j = s->first; j != QU_NONE;
 	     j = g->syms[j].next)
 		if (j != i && !strcmp(role(&g->syms[j]), r) &&
 		    graph_prefer(g, j, i))
@@ -78,8 +80,14 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		/* names with blanks would break the line format */
 		if (strchr(s->name, ' ') || !preferred(g, (uint32_t)i))
 			continue;
-		qu_buf_addf(&body, "%s %s 1 %s#%s -\n", s->name, role(s),
-			    g->site->pages[s->page].out, s->anchor);
+		qu_buf_adds(&body, s->name);
+		qu_buf_addc(&body, ' ');
+		qu_buf_adds(&body, role(s));
+		qu_buf_adds(&body, " 1 ");
+		qu_buf_adds(&body, g->site->pages[s->page].out);
+		qu_buf_addc(&body, '#');
+		qu_buf_adds(&body, s->anchor);
+		qu_buf_adds(&body, " -\n");
 	}
 	for (i = 0; i < g->site->npages; i++) {
 		const struct qu_page *p = &g->site->pages[i];

@@ -117,9 +117,11 @@ static uint32_t add_sym(struct qu_graph *g, const char *name, enum qu_ns ns,
 	slot = qu_map_intern(&g->map, key->buf, key->len, &g->arena, &added);
 	if (added) {
 		slot->value = (void *)(uintptr_t)(idx + 1);
+		s->first = idx;
 	} else {
 		uint32_t j = (uint32_t)(uintptr_t)slot->value - 1;
 
+		s->first = j;
 		while (g->syms[j].next != QU_NONE)
 			j = g->syms[j].next;
 		g->syms[j].next = idx;

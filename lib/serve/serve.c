@@ -198,6 +198,8 @@ struct server {
 	/* each watched input file's resolved path to its build's path */
 	struct qu_map origin;
 	struct qu_arena origin_arena;
+	/* the folder listings of the last build's walk of the tree */
+	struct qu_files_memo *listings;
 };
 
 /* The list of a build's inputs, hashed in order. */
@@ -277,9 +279,10 @@ static void print_new(const struct qu_diags *now, const struct qu_diags *before)
  * One build; its outcome becomes the event every tab hears. @structure:
  * the watcher saw more than input files written since the last build
  * (enum serve_change), so the watches are laid anew even when the build
- * read the same inputs.
+ * read the same inputs. @listing: it saw files made, moved or deleted
+ * where the build lists folders.
  */
-static void rebuild(struct server *s, bool structure)
+static void rebuild(struct server *s, bool structure, bool listing)
 {
 	struct qu_build *b = NULL;
 	struct qu_buf err = QU_BUF_INIT, ev = QU_BUF_INIT, msg = QU_BUF_INIT;
@@ -296,6 +299,12 @@ static void rebuild(struct server *s, bool structure)
 	qu_arena_init(&in.arena);
 	memset(&st, 0, sizeof(st));
 	qu_buf_adds(&ev, "{\"changed\":[");
+	/*
+	 * the last walk's listings hold when the watches stood through it
+	 * and saw no file made, moved or deleted where it listed folders
+	 */
+	if (structure || listing || !s->watched || s->rewatched)
+		qu_files_memo_clear(s->listings);
 	if (qu_build_new(&b, &s->bopts, &err) == 0) {
 		/* unchanged sources come from the last build, in memory */
 		qu_build_reuse(b, s->last);
@@ -450,7 +459,7 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	sigset_t set;
 	unsigned port = 0;
 	long long first = 0, last = 0;
-	bool pending = false, structure = false;
+	bool pending = false, structure = false, listing = false;
 	int sigfd = -1, r = -1;
 	char tmpl[] = "/tmp/quire-serve-XXXXXX";
 	const char *tmpdir = getenv("TMPDIR");
@@ -508,13 +517,15 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	s.bopts.memo = true;
 	/* its folder is its own: rebuilt in place, file by file */
 	s.bopts.in_place = true;
+	s.listings = qu_files_memo_new();
+	s.bopts.lister = qu_files_memo_files(s.listings);
 	/* QUIRE_TIMING=1: each phase of every rebuild, as quire build says */
 	s.bopts.timing = getenv("QUIRE_TIMING") != NULL;
 	s.root_abs = qu_path_resolve(opts->dir);
 
 	if (serve_watch_new(&s.watch, opts->poll, err) < 0)
 		goto out;
-	rebuild(&s, true);
+	rebuild(&s, true, true);
 	if (serve_http_start(&http, &s.state, s.site, opts->bind, opts->port,
 			     &port, err) < 0)
 		goto out;
@@ -562,16 +573,17 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 		if (changed) {
 			if (!pending) {
 				first = t;
-				structure = false;
+				structure = listing = false;
 			}
 			pending = true;
 			structure |= changed == SERVE_STRUCTURE;
+			listing |= changed >= SERVE_LISTING;
 			last = t;
 		}
 		if (pending &&
 		    (t - last >= QUIET_MS || t - first >= MAX_WAIT_MS)) {
 			pending = false;
-			rebuild(&s, structure);
+			rebuild(&s, structure, listing);
 		}
 	}
 	if (!opts->quiet)
@@ -580,6 +592,7 @@ out:
 	serve_http_stop(http);
 	serve_watch_free(s.watch);
 	qu_build_free(s.last);
+	qu_files_memo_free(s.listings);
 	qu_diags_fini(&s.shown);
 	qu_map_fini(&s.origin);
 	qu_arena_fini(&s.origin_arena);

@@ -96,9 +96,12 @@ struct serve_watch;
 /**
  * enum serve_change - what a watcher saw, in rising order
  * @SERVE_NONE: nothing that is an input
- * @SERVE_CONTENT: files written, made, moved or deleted: whether the
- *	next build reads other inputs its list of them tells (when it is
- *	the last one's, the watches stand)
+ * @SERVE_CONTENT: files written (an input also when made or moved
+ *	there): whether the next build reads other inputs its list of them
+ *	tells (when it is the last one's, the watches stand)
+ * @SERVE_LISTING: as @SERVE_CONTENT, and files made, moved or deleted
+ *	where the build lists folders, or an input moved away or deleted:
+ *	the folders' listings of the last build no longer hold
  * @SERVE_STRUCTURE: a folder made, moved or deleted where the build
  *	lists folders (or one the poller cannot tell from a file), a
  *	watched folder gone, or events lost: the watches are laid anew
@@ -106,6 +109,7 @@ struct serve_watch;
 enum serve_change {
 	SERVE_NONE,
 	SERVE_CONTENT,
+	SERVE_LISTING,
 	SERVE_STRUCTURE,
 };
 

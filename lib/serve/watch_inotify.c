@@ -181,18 +181,26 @@ static int counts(const struct serve_watch *w, const struct ino *n,
 					    ? n->wd_dir[e->wd]
 					    : "",
 		    e->name);
-	if (serve_watch_has_file(w, path->buf))
-		return SERVE_CONTENT | SERVE_NOTED;
-	if (!listed)
-		return SERVE_NONE;
 	/* a new folder may hold pages to come: it must be watched */
-	if (e->mask & IN_ISDIR)
+	if (listed && (e->mask & IN_ISDIR))
 		return e->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM |
 				  IN_MOVED_TO)
 			       ? SERVE_STRUCTURE
 			       : SERVE_NONE;
+	/*
+	 * an input made or moved there (an editor's save by rename) leaves
+	 * the listing as it was; one deleted or moved away does not
+	 */
+	if (serve_watch_has_file(w, path->buf))
+		return (e->mask & (IN_DELETE | IN_MOVED_FROM) ? SERVE_LISTING
+							      : SERVE_CONTENT) |
+		       SERVE_NOTED;
+	if (!listed)
+		return SERVE_NONE;
 	/* a file where the build lists folders: perhaps a new page */
-	return SERVE_CONTENT;
+	return e->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
+		       ? SERVE_LISTING
+		       : SERVE_CONTENT;
 }
 
 static int ino_wait(struct serve_watch *w, int timeout_ms, int sigfd,

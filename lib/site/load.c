@@ -142,7 +142,8 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 	enum qu_fkind *kinds = NULL;
 	size_t nnames = 0, i;
 
-	if (qu_files_list(s->files, &names, &kinds, &nnames, dir) < 0) {
+	if (qu_files_list(s->lister ? s->lister : s->files, &names, &kinds,
+			  &nnames, dir) < 0) {
 		if (!*rel) {
 			qu_buf_addf(err, "%s: cannot open folder: %s", dir,
 				    strerror(errno));

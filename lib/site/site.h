@@ -491,6 +491,9 @@ struct qu_site_reader {
  *	are read from: NULL for the file system, or a git revision
  *	(qu_git_fs_new()); set by the caller before qu_site_load(), and
  *	must outlive the site
+ * @lister: NULL, or where the walk of the tree lists folders instead of
+ *	@files (quire serve's memo of the last walk, qu_files_memo_new());
+ *	set as @files is
  */
 struct qu_site {
 	struct qu_config cfg;
@@ -510,6 +513,7 @@ struct qu_site {
 	struct qu_diags diags;
 	const struct qu_site_reader *reader;
 	const struct qu_files *files;
+	const struct qu_files *lister;
 };
 
 /**

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -125,4 +126,128 @@ int qu_files_real(const struct qu_files *fs, struct qu_buf *out,
 		return -1;
 	qu_buf_adds(out, real);
 	return 0;
+}
+
+/* Folder listings kept between builds ----------------------------------- */
+
+struct listing {
+	char **names;
+	enum qu_fkind *kinds;
+	size_t n;
+};
+
+struct qu_files_memo {
+	struct qu_files fs;
+	pthread_mutex_t lock;
+	struct qu_map dirs;	/* folder -> struct listing */
+	struct qu_arena arena;	/* the folders, listings and names */
+};
+
+static int memo_read(void *ctx, struct qu_buf *out, const char *path,
+		     struct qu_buf *err)
+{
+	(void)ctx;
+	return qu_files_read(NULL, out, path, err);
+}
+
+static int memo_stat(void *ctx, struct qu_fstat *out, const char *path,
+		     bool follow)
+{
+	(void)ctx;
+	return qu_files_stat(NULL, out, path, follow);
+}
+
+static int memo_real(void *ctx, struct qu_buf *out, const char *path)
+{
+	(void)ctx;
+	return qu_files_real(NULL, out, path);
+}
+
+static int memo_list(void *ctx, char ***names, enum qu_fkind **kinds,
+		     size_t *n, const char *dir)
+{
+	struct qu_files_memo *m = ctx;
+	struct listing *l;
+	size_t i;
+
+	pthread_mutex_lock(&m->lock);
+	l = qu_map_get(&m->dirs, dir, strlen(dir));
+	if (!l) {
+		char **nv;
+		enum qu_fkind *kv;
+		size_t nn;
+
+		/* a folder that cannot be read is asked again next time */
+		if (qu_files_list(NULL, &nv, &kv, &nn, dir) < 0) {
+			int e = errno;
+
+			pthread_mutex_unlock(&m->lock);
+			errno = e;
+			return -1;
+		}
+		l = qu_arena_alloc(&m->arena, sizeof(*l));
+		l->n = nn;
+		l->names = qu_arena_alloc(&m->arena,
+					  (nn + 1) * sizeof(*l->names));
+		l->kinds = qu_arena_alloc(&m->arena,
+					  (nn + 1) * sizeof(*l->kinds));
+		for (i = 0; i < nn; i++) {
+			l->names[i] = qu_arena_strdup(&m->arena, nv[i]);
+			l->kinds[i] = kv[i];
+			free(nv[i]);
+		}
+		free(nv);
+		free(kv);
+		qu_map_put(&m->dirs, qu_arena_strdup(&m->arena, dir), l);
+	}
+	*n = l->n;
+	*names = qu_xcalloc(l->n + 1, sizeof(**names));
+	for (i = 0; i < l->n; i++)
+		(*names)[i] = qu_xstrdup(l->names[i]);
+	if (kinds) {
+		*kinds = qu_xcalloc(l->n + 1, sizeof(**kinds));
+		memcpy(*kinds, l->kinds, l->n * sizeof(**kinds));
+	}
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+struct qu_files_memo *qu_files_memo_new(void)
+{
+	struct qu_files_memo *m = qu_xcalloc(1, sizeof(*m));
+
+	m->fs.read = memo_read;
+	m->fs.stat = memo_stat;
+	m->fs.list = memo_list;
+	m->fs.real = memo_real;
+	m->fs.ctx = m;
+	pthread_mutex_init(&m->lock, NULL);
+	qu_map_init(&m->dirs);
+	qu_arena_init(&m->arena);
+	return m;
+}
+
+const struct qu_files *qu_files_memo_files(struct qu_files_memo *m)
+{
+	return &m->fs;
+}
+
+void qu_files_memo_clear(struct qu_files_memo *m)
+{
+	pthread_mutex_lock(&m->lock);
+	qu_map_fini(&m->dirs);
+	qu_arena_fini(&m->arena);
+	qu_map_init(&m->dirs);
+	qu_arena_init(&m->arena);
+	pthread_mutex_unlock(&m->lock);
+}
+
+void qu_files_memo_free(struct qu_files_memo *m)
+{
+	if (!m)
+		return;
+	qu_map_fini(&m->dirs);
+	qu_arena_fini(&m->arena);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
 }

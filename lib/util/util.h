@@ -665,6 +665,34 @@ int qu_files_list(const struct qu_files *fs, char ***names,
 int qu_files_real(const struct qu_files *fs, struct qu_buf *out,
 		  const char *path);
 
+/**
+ * struct qu_files_memo - the file system, with the folder listings it gave
+ *	kept until cleared
+ *
+ * For quire serve, whose watcher knows when no file was made, moved or
+ * deleted since the last build: that build's walk of the tree is then
+ * replayed from memory. Reading, stat and real paths go to the file
+ * system as they are. Thread-safe.
+ */
+struct qu_files_memo;
+
+/** qu_files_memo_new() - a memo with nothing kept */
+struct qu_files_memo *qu_files_memo_new(void);
+
+/**
+ * qu_files_memo_files() - the memo as a struct qu_files
+ * @m: the memo
+ *
+ * Return: what to read through, valid until qu_files_memo_free().
+ */
+const struct qu_files *qu_files_memo_files(struct qu_files_memo *m);
+
+/** qu_files_memo_clear() - forget every listing: the next are read anew */
+void qu_files_memo_clear(struct qu_files_memo *m);
+
+/** qu_files_memo_free() - free @m (NULL is fine) */
+void qu_files_memo_free(struct qu_files_memo *m);
+
 /* Line index ------------------------------------------------------------ */
 
 /**

@@ -497,6 +497,35 @@ def site_is_clean_build(srv, quire, docs, env, work, site):
     served folder (updated in place, file by file) holds what a clean
     build writes: the same files, byte for byte, and no other, and no
     folder left empty."""
+    def served(path, mark):
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            st, _, body = srv.get(path)
+            if (st == 200 and mark.encode() in body) or \
+                    (mark == '' and st == 404):
+                return True
+            time.sleep(0.05)
+        return False
+
+    # after writes only, a build replays the last walk's listings: a new
+    # page in a folder it listed, and the page deleted, must still be seen
+    with open(os.path.join(docs, 'json.md'), 'a') as f:
+        f.write('\nA write before a new page.\n')
+    if not served('/json.html', 'A write before a new page.'):
+        fail('a plain write is not served')
+        return
+    time.sleep(0.3)
+    extra = os.path.join(docs, 'listed.md')
+    with open(extra, 'w') as f:
+        f.write('# Listed\n\nnew listed words\n')
+    if not served('/listed.html', 'new listed words'):
+        fail('a new page after plain writes is not built')
+        return
+    os.unlink(extra)
+    if not served('/listed.html', ''):
+        fail('a deleted page after plain writes is still served')
+        return
+    ok('a page made, then deleted, after plain writes is seen each time')
     sub = os.path.join(docs, 'gonedir')
     os.makedirs(sub)
     with open(os.path.join(sub, 'gone.md'), 'w') as f:

@@ -104,7 +104,7 @@ static void one(bool poll, const char *dir, const char *file,
 	      "a save by rename over the input");
 	/* a new file where the build lists a folder: perhaps a new page */
 	save(other, "# Another page\n");
-	check(waits(w, ms), poll ? SERVE_STRUCTURE : SERVE_CONTENT, name,
+	check(waits(w, ms), poll ? SERVE_STRUCTURE : SERVE_LISTING, name,
 	      "a new file in a listed folder");
 	unlink(other);
 	waits(w, ms);
@@ -113,7 +113,7 @@ static void one(bool poll, const char *dir, const char *file,
 		perror("rename");
 		exit(1);
 	}
-	check(waits(w, ms), poll ? SERVE_STRUCTURE : SERVE_CONTENT, name,
+	check(waits(w, ms), poll ? SERVE_STRUCTURE : SERVE_LISTING, name,
 	      "an input moved away");
 	if (rename(tmp, file) < 0) {
 		perror("rename");
