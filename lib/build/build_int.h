@@ -418,6 +418,9 @@ struct build_unit_entry {
  *	the database when it is wanted
  * @get: that read's statement
  * @lock: held around it (the connection is not shared between threads)
+ * @synced: lazy, and the entries are the database's as the last
+ *	build_units_write() left it: a next build may take them as they are
+ *	instead of reading them again (build_units_take())
  */
 struct build_units {
 	struct sqlite3 *db;
@@ -427,6 +430,7 @@ struct build_units {
 	size_t n;
 	uint64_t written;
 	bool lazy;
+	bool synced;
 	struct sqlite3_stmt *get;
 	pthread_mutex_t lock;
 };
@@ -472,6 +476,13 @@ int build_units_write(struct build_units *u, uint64_t exe,
 		      const struct qu_graph_exports *ex, const bool *ok,
 		      const bool *dirty, size_t n, struct qu_buf *err);
 void build_units_fini(struct build_units *u);
+
+/*
+ * build_units_take() - move @from's open cache into @to when its entries
+ * are the database's (@from->synced): quire serve's next build then reads
+ * none of the 55,000 keys of a kernel tree again. Return: whether it did.
+ */
+bool build_units_take(struct build_units *to, struct build_units *from);
 
 struct qu_extra;
 

@@ -768,7 +768,11 @@ void qu_build_link(struct qu_build *b)
 	b->st = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st));
 	b->st_ok = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st_ok));
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
-	if (b->cache_dir) {
+	/* quire serve: the last build's open cache, as it left it */
+	if (b->cache_dir &&
+	    !(b->prev && b->prev->cache_dir &&
+	      !strcmp(b->prev->cache_dir, b->cache_dir) &&
+	      build_units_take(&b->ucache, &b->prev->ucache))) {
 		const char *why =
 			build_units_read(&b->ucache, b->cache_dir, b->exe,
 					 !b->prev);

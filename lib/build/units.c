@@ -151,7 +151,12 @@ static int open_db(sqlite3 **db, const char *path)
 		return -1;
 	sqlite3_busy_timeout(*db, 5000);
 	if (sqlite3_exec(*db,
-			 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+			 /*
+			  * mapped, a scan of the keys is no longer a
+			  * pread() of every page (12,600 on a kernel tree)
+			  */
+			 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+			 "PRAGMA mmap_size=1073741824;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(*db, schema, NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
@@ -531,6 +536,67 @@ static void put_unit(struct qu_buf *b, const struct qu_unit *u,
 	}
 }
 
+/*
+ * Make the entries what the database now holds after a write, as
+ * load_rows() would read them without bodies: a row per @ok source, new
+ * or @dirty ones as written, the others as they were.
+ */
+static void mirror(struct build_units *u, const char *const *paths,
+		   const struct build_stat *st, const struct qu_unit *units,
+		   const bool *ok, const bool *dirty, size_t n,
+		   uint64_t written)
+{
+	struct build_unit_entry *v = qu_xcalloc(n + 1, sizeof(*v));
+	struct qu_buf data = QU_BUF_INIT;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct build_unit_entry *e;
+		struct build_unit_entry *m = &v[k];
+
+		if (!ok[i])
+			continue;
+		e = build_units_find(u, paths[i]);
+		if (e && !dirty[i]) {
+			*m = *e;
+		} else {
+			m->st = st[i];
+			m->hash = units[i].hash;
+			m->ncomments = units[i].ncomments;
+		}
+		m->path_len = strlen(paths[i]);
+		m->path = (const char *)(uintptr_t)data.len;
+		m->body = NULL;
+		m->body_len = 0;
+		qu_buf_add(&data, paths[i], m->path_len + 1);
+		k++;
+	}
+	for (i = 0; i < k; i++)
+		v[i].path = data.buf + (uintptr_t)v[i].path;
+	if (k > 1)
+		qsort(v, k, sizeof(*v), cmp_entry);
+	free(u->v);
+	qu_buf_fini(&u->data);
+	u->v = v;
+	u->n = k;
+	u->data = data;
+	u->written = written;
+	u->synced = true;
+}
+
+bool build_units_take(struct build_units *to, struct build_units *from)
+{
+	if (!from->synced || !from->db || !from->get)
+		return false;
+	build_units_fini(to);
+	*to = *from;
+	/* the lock moves with the cache: @from gets a fresh one */
+	pthread_mutex_init(&to->lock, NULL);
+	memset(from, 0, sizeof(*from));
+	pthread_mutex_init(&from->lock, NULL);
+	return true;
+}
+
 int build_units_write(struct build_units *u, uint64_t exe,
 		      const char *const *paths, const struct build_stat *st,
 		      const struct qu_unit *units,
@@ -618,6 +684,8 @@ int build_units_write(struct build_units *u, uint64_t exe,
 	}
 	if (sqlite3_exec(u->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
+	if (u->lazy)
+		mirror(u, paths, st, units, ok, dirty, n, ns(&now));
 	r = 0;
 	goto out;
 fail:

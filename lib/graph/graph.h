@@ -121,7 +121,13 @@ struct qu_graph_exports {
  * @refs: the referrers, shared by every symbol's @refs
  * @nrefs: how many
  * @map: "ns name" -> first symbol index + 1
- * @anchors: "page#id" of every anchor -> non-NULL
+ * @anchors: the page being placed: each anchor id taken -> the last
+ *	suffix given for it (placement only)
+ * @page_ids: the anchor ids of each page, sorted
+ * @npage_ids: how many each
+ * @ids: the ids of the page being placed (placement only)
+ * @nids: how many
+ * @ids_alloc: room
  * @labels: a reST label's name -> where it is (see qu_graph_label())
  * @exports: per unit, its file's EXPORT_SYMBOL*() uses (not owned)
  * @arena: owns the arrays and strings
@@ -144,6 +150,11 @@ struct qu_graph {
 	size_t nrefs;
 	struct qu_map map;
 	struct qu_map anchors;
+	const char ***page_ids;
+	size_t *npage_ids;
+	const char **ids;
+	size_t nids;
+	size_t ids_alloc;
 	struct qu_map labels;
 	const struct qu_graph_exports *exports;
 	struct qu_arena arena;

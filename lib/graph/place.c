@@ -31,7 +31,6 @@ uint32_t graph_find_unit(const struct qu_graph *g, const char *path)
 	return p ? (uint32_t)(p - g->site->sources) : QU_NONE;
 }
 
-/* Claim @id on @page, or the first free "id-N"; returns the arena copy. */
 /* Append @v in decimal. */
 static void add_u32(struct qu_buf *b, uint32_t v)
 {
@@ -45,17 +44,20 @@ static void add_u32(struct qu_buf *b, uint32_t v)
 		qu_buf_addc(b, d[--n]);
 }
 
-static const char *claim(struct qu_graph *g, uint32_t page, const char *id)
+/*
+ * An anchor id on the page being placed, made unique there with
+ * "-2", "-3", ... The page's anchors are a small table, reset for each
+ * page, where one for the whole site would be large enough to miss the
+ * cache on every anchor. Returns the arena copy.
+ */
+static const char *claim(struct qu_graph *g, const char *id)
 {
 	struct qu_buf *key = &g->kbuf;
 	struct qu_map_slot *s;
-	size_t base, idlen = strlen(id);
+	size_t idlen = strlen(id);
 	bool added;
 
 	qu_buf_reset(key);
-	add_u32(key, page);
-	qu_buf_addc(key, '#');
-	base = key->len;
 	qu_buf_add(key, id, idlen);
 	s = qu_map_intern(&g->anchors, key->buf, key->len, &g->arena, &added);
 	/*
@@ -69,7 +71,7 @@ static const char *claim(struct qu_graph *g, uint32_t page, const char *id)
 		uint32_t n = (uint32_t)(uintptr_t)s->value;
 
 		do {
-			key->len = base + idlen;
+			key->len = idlen;
 			qu_buf_addc(key, '-');
 			add_u32(key, ++n);
 			s = qu_map_intern(&g->anchors, key->buf, key->len,
@@ -81,7 +83,37 @@ static const char *claim(struct qu_graph *g, uint32_t page, const char *id)
 				  &added);
 	}
 	s->value = (void *)1;
-	return s->key + base;
+	QU_VEC_GROW(g->ids, g->nids, g->ids_alloc);
+	g->ids[g->nids++] = s->key;
+	return s->key;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The placed page's anchors, sorted for qu_graph_has_anchor(). */
+static void page_done(struct qu_graph *g, size_t page)
+{
+	const char **v = qu_arena_alloc(&g->arena,
+					(g->nids + 1) * sizeof(*v));
+
+	memcpy(v, g->ids, g->nids * sizeof(*v));
+	qsort(v, g->nids, sizeof(*v), cmp_id);
+	g->page_ids[page] = v;
+	g->npage_ids[page] = g->nids;
+	g->nids = 0;
+	qu_map_reset(&g->anchors);
+}
+
+bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
+			 const char *id)
+{
+	if (page >= g->site->npages || !g->page_ids)
+		return false;
+	return bsearch(&id, g->page_ids[page], g->npage_ids[page],
+		       sizeof(char *), cmp_id) != NULL;
 }
 
 /*
@@ -165,7 +197,7 @@ static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 		qu_buf_adds(&b, anchor);
 		qu_buf_addc(&b, '.');
 		qu_buf_adds(&b, p->name);
-		pa = claim(g, page, b.buf);
+		pa = claim(g, b.buf);
 		if (it->kind == QU_KIND_ENUM) {
 			add_sym(g, p->name, QU_NS_ORD, it->kind, unit, item,
 				(uint32_t)i, page, pa);
@@ -201,7 +233,7 @@ static void params_anchors(struct qu_graph *g, uint32_t page,
 		qu_buf_adds(&b, anchor);
 		qu_buf_addc(&b, '.');
 		qu_buf_adds(&b, it->params[i].name);
-		claim(g, page, b.buf);
+		claim(g, b.buf);
 	}
 	qu_buf_fini(&b);
 }
@@ -254,14 +286,14 @@ static void place(struct qu_graph *g, uint32_t **homes, uint32_t page,
 	pl->sym = QU_NONE;
 	if (it->kind == QU_KIND_DOC) {
 		doc_anchor(&b, it->name);
-		pl->anchor = claim(g, page, b.buf);
+		pl->anchor = claim(g, b.buf);
 		pl->home = true;
 		qu_buf_fini(&b);
 		return;
 	}
 	qu_buf_adds(&b, "c.");
 	qu_buf_adds(&b, it->name);
-	pl->anchor = claim(g, page, b.buf);
+	pl->anchor = claim(g, b.buf);
 	qu_buf_fini(&b);
 	if (homes[unit][item] != QU_NONE) {
 		const struct qu_sym *s = &g->syms[homes[unit][item]];
@@ -401,7 +433,7 @@ static void add_label(struct qu_graph *g, uint32_t page,
 	void **slot = qu_map_slot(&g->labels, l->name, strlen(l->name));
 	struct label_home *h;
 
-	claim(g, page, l->id);
+	claim(g, l->id);
 	if (*slot)
 		return;
 	h = qu_arena_alloc(&g->arena, sizeof(*h));
@@ -440,12 +472,23 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	qu_arena_init(&g->arena);
 	qu_buf_init(&g->kbuf);
 	homes = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(*homes));
-	/* room for every item and member, as a zero-config site places */
+	/*
+	 * room for a symbol of every item and member, as a zero-config site
+	 * places them: the table grows no more, and is no larger than that
+	 */
 	for (i = 0, k = 0; i < g->nunits; i++)
-		for (p = 0; p < units[i].nitems; p++)
-			k += 1 + units[i].items[p].nparams;
+		for (p = 0; p < units[i].nitems; p++) {
+			const struct qu_item *it = &units[i].items[p];
+
+			k += 1;
+			if (it->kind == QU_KIND_STRUCT ||
+			    it->kind == QU_KIND_UNION ||
+			    it->kind == QU_KIND_ENUM)
+				k += it->nparams;
+		}
 	qu_map_reserve(&g->map, k);
-	qu_map_reserve(&g->anchors, k);
+	g->page_ids = qu_xcalloc(site->npages + 1, sizeof(*g->page_ids));
+	g->npage_ids = qu_xcalloc(site->npages + 1, sizeof(*g->npage_ids));
 	for (i = 0; i < g->nunits; i++) {
 		homes[i] = qu_xmalloc((units[i].nitems + 1) * sizeof(uint32_t));
 		memset(homes[i], 0xff,
@@ -457,7 +500,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		const struct qu_page *pg = &site->pages[p];
 
 		for (k = 0; k < pg->nheadings; k++)
-			claim(g, (uint32_t)p, pg->headings[k].id);
+			claim(g, pg->headings[k].id);
 		for (k = 0; k < pg->nlabels; k++)
 			add_label(g, (uint32_t)p, &pg->labels[k]);
 		g->part_start[p] = qu_arena_alloc(
@@ -469,6 +512,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 					     &pg->parts[k], diags);
 		}
 		g->part_start[p][pg->nparts] = (uint32_t)g->nplaced;
+		page_done(g, p);
 	}
 	for (i = 0; i < g->nunits; i++)
 		free(homes[i]);
@@ -490,5 +534,8 @@ void qu_graph_fini(struct qu_graph *g)
 	qu_map_fini(&g->labels);
 	qu_arena_fini(&g->arena);
 	qu_buf_fini(&g->kbuf);
+	free(g->page_ids);
+	free(g->npage_ids);
+	free(g->ids);
 	memset(g, 0, sizeof(*g));
 }

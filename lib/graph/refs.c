@@ -264,7 +264,7 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 			size_t np)
 {
 	struct qu_map keep;
-	size_t p, i;
+	size_t p, i, stale = 0;
 
 	m->gen++;
 	for (p = 0; p < np; p++) {
@@ -287,7 +287,16 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 		free(pp[p].hits);
 		free(pp[p].fresh);
 	}
+	/* most rebuilds forget nothing: the table stays as it is */
+	for (i = 0; i < m->items.cap; i++)
+		if (m->items.slots[i].key &&
+		    ((struct memo_item *)m->items.slots[i].value)->gen !=
+			    m->gen)
+			stale++;
+	if (!stale)
+		return;
 	qu_map_init(&keep);
+	qu_map_reserve(&keep, m->items.n - stale);
 	for (i = 0; i < m->items.cap; i++) {
 		struct memo_item *mi = m->items.slots[i].value;
 

@@ -401,18 +401,6 @@ const struct qu_item *qu_graph_item(const struct qu_graph *g, uint32_t sym)
 	return &g->units[g->syms[sym].unit].items[g->syms[sym].item];
 }
 
-bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
-			 const char *id)
-{
-	struct qu_buf key = QU_BUF_INIT;
-	bool r;
-
-	qu_buf_addf(&key, "%u#%s", page, id);
-	r = qu_map_get(&g->anchors, key.buf, key.len) != NULL;
-	qu_buf_fini(&key);
-	return r;
-}
-
 void qu_graph_dump(struct qu_buf *out, const struct qu_graph *g)
 {
 	static const char *const ns[] = {"ord", "tag", "member"};

@@ -665,9 +665,9 @@ int qu_files_list(const struct qu_files *fs, char ***names,
 int qu_files_real(const struct qu_files *fs, struct qu_buf *out,
 		  const char *path);
 
-/**
- * struct qu_files_memo - the file system, with the folder listings it gave
- *	kept until cleared
+/*
+ * struct qu_files_memo: the file system, with the folder listings it gave
+ * kept until cleared.
  *
  * For quire serve, whose watcher knows when no file was made, moved or
  * deleted since the last build: that build's walk of the tree is then
