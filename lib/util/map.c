@@ -79,26 +79,9 @@ static void grow(struct qu_map *m)
 	free(old.slots);
 }
 
-void **qu_map_slot(struct qu_map *m, const char *key, size_t klen)
-{
-	uint64_t h = qu_hash(key, klen);
-	struct qu_map_slot *s;
-
-	if ((m->n + 1) * 2 > m->cap)
-		grow(m);
-	s = find(m, key, klen, h);
-	if (!s->key) {
-		s->key = key;
-		s->klen = klen;
-		s->hash = h;
-		s->value = NULL;
-		m->n++;
-	}
-	return &s->value;
-}
-
-struct qu_map_slot *qu_map_intern(struct qu_map *m, const char *key,
-				  size_t klen, struct qu_arena *a, bool *added)
+/* The slot of @key, added (with a NULL value and @key itself) if new. */
+static struct qu_map_slot *add(struct qu_map *m, const char *key,
+			       size_t klen, bool *added)
 {
 	uint64_t h = qu_hash(key, klen);
 	struct qu_map_slot *s;
@@ -108,12 +91,30 @@ struct qu_map_slot *qu_map_intern(struct qu_map *m, const char *key,
 	s = find(m, key, klen, h);
 	*added = !s->key;
 	if (!s->key) {
-		s->key = qu_arena_strndup(a, key, klen);
+		s->key = key;
 		s->klen = klen;
 		s->hash = h;
 		s->value = NULL;
 		m->n++;
 	}
+	return s;
+}
+
+void **qu_map_slot(struct qu_map *m, const char *key, size_t klen)
+{
+	bool added;
+
+	return &add(m, key, klen, &added)->value;
+}
+
+struct qu_map_slot *qu_map_intern(struct qu_map *m, const char *key,
+				  size_t klen, struct qu_arena *a, bool *added)
+{
+	struct qu_map_slot *s = add(m, key, klen, added);
+
+	/* the table keeps a copy that lives on */
+	if (*added)
+		s->key = qu_arena_strndup(a, key, klen);
 	return s;
 }
 

@@ -354,6 +354,17 @@ def edits(srv, docs, env):
            (m.group(3), m.group(2)))
 
 
+def clean_build(quire, docs, env, work, what):
+    """A clean build of @docs into @work/clean-@what, or None."""
+    clean = os.path.join(work, 'clean-' + what)
+    r = subprocess.run([quire, 'build', docs, '-o', clean, '--no-cache'],
+                       capture_output=True, env=env)
+    if r.returncode != 0:
+        fail('clean build for the %s check exited %d' % (what, r.returncode))
+        return None
+    return clean
+
+
 def search_follows(srv, quire, docs, env, work):
     """The search index follows the reload and ends as a clean build's."""
     n = srv.builds()
@@ -368,11 +379,8 @@ def search_follows(srv, quire, docs, env, work):
         if done:
             break
         time.sleep(0.05)
-    clean = os.path.join(work, 'clean-search')
-    r = subprocess.run([quire, 'build', docs, '-o', clean, '--no-cache'],
-                       capture_output=True, env=env)
-    if r.returncode != 0:
-        fail('clean build for the search check exited %d' % r.returncode)
+    clean = clean_build(quire, docs, env, work, 'search')
+    if not clean:
         return
     top = os.path.join(clean, '_search')
     differ = []
@@ -545,11 +553,8 @@ def site_is_clean_build(srv, quire, docs, env, work, site):
     if not srv.wait_builds(n + 1) or not wait_search(srv, n + 1):
         fail('no rebuild and search index after a folder was removed')
         return
-    clean = os.path.join(work, 'clean-all')
-    r = subprocess.run([quire, 'build', docs, '-o', clean, '--no-cache'],
-                       capture_output=True, env=env)
-    if r.returncode != 0:
-        fail('clean build for the site check exited %d' % r.returncode)
+    clean = clean_build(quire, docs, env, work, 'site')
+    if not clean:
         return
     want, got = tree_files(clean), tree_files(site)
     shutil.rmtree(clean)
