@@ -168,6 +168,14 @@ bool qu_site_label_is_ok(const char *l)
 	return true;
 }
 
+/* A mapping pair's key and value as scalars (NULL where they are not). */
+static void pair_scalars(yaml_document_t *doc, const yaml_node_pair_t *q,
+			 const char **key, const char **value)
+{
+	*key = scalar(yaml_document_get_node(doc, q->key));
+	*value = scalar(yaml_document_get_node(doc, q->value));
+}
+
 /* versions: a list of {rev, label, latest, prerelease}. */
 static int parse_versions(struct qu_config *out, struct qu_diags *diags,
 			  const char *path, yaml_document_t *doc,
@@ -204,11 +212,9 @@ static int parse_versions(struct qu_config *out, struct qu_diags *diags,
 		}
 		for (q = m->data.mapping.pairs.start;
 		     q < m->data.mapping.pairs.top; q++) {
-			const char *qk =
-				scalar(yaml_document_get_node(doc, q->key));
-			const char *qv =
-				scalar(yaml_document_get_node(doc, q->value));
+			const char *qk, *qv;
 
+			pair_scalars(doc, q, &qk, &qv);
 			if (!qk || !qv)
 				bad = true;
 			else if (!strcmp(qk, "rev"))
@@ -291,11 +297,9 @@ static int parse_intersphinx(struct qu_config *out, struct qu_diags *diags,
 		}
 		for (q = m->data.mapping.pairs.start;
 		     q < m->data.mapping.pairs.top; q++) {
-			const char *qk =
-				scalar(yaml_document_get_node(doc, q->key));
-			const char *qv =
-				scalar(yaml_document_get_node(doc, q->value));
+			const char *qk, *qv;
 
+			pair_scalars(doc, q, &qk, &qv);
 			if (qk && qv && !strcmp(qk, "url"))
 				set(&e.url, qv);
 			else if (qk && qv && !strcmp(qk, "inventory"))

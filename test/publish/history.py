@@ -19,7 +19,6 @@ on 2023-05-06. Checks, in the HTML as parsed:
 - a shallow clone builds (dates only for what its history holds) and a
   tree without git builds without dates or links.
 """
-import html.parser
 import os
 import shutil
 import subprocess
@@ -31,46 +30,16 @@ from pubtest import ENV, QUIRE, check, git, write
 import pubtest
 
 
-class Html(html.parser.HTMLParser):
-    """Links by class, <link rel=canonical>, text by class."""
+class Html(pubtest.ClassHtml):
+    """Links by class (their own too), "view source" links, text by
+    class."""
 
-    VOID = ("meta", "link", "img", "br", "input", "hr")
+    OWN = True
 
-    def __init__(self, path):
-        super().__init__()
-        self.stack = []
-        self.text = {}
-        self.links = {}
-        self.canonical = []
-        self.in_meta = 0
-        with open(path) as f:
-            self.feed(f.read())
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        cls = (a.get("class") or "").split()
-        if tag == "link" and a.get("rel") == "canonical":
-            self.canonical.append(a.get("href"))
-        if tag == "a":
-            for c in [x for s in self.stack for x in s] + cls:
-                self.links.setdefault(c, []).append(a.get("href"))
-            if "qu-source-link" in cls:
-                self.links.setdefault("view-source", []).append(
-                    a.get("href"))
-        if tag not in self.VOID:
-            self.stack.append(cls)
-
-    def handle_endtag(self, tag):
-        if tag not in self.VOID and self.stack:
-            self.stack.pop()
-
-    def handle_data(self, data):
-        for classes in self.stack:
-            for c in classes:
-                self.text.setdefault(c, []).append(data)
-
-    def t(self, c):
-        return "".join(self.text.get(c, []))
+    def link(self, attrs, cls):
+        if "qu-source-link" in cls:
+            self.links.setdefault("view-source", []).append(
+                attrs.get("href"))
 
 
 def build(src, out, *extra, code=0):

@@ -3,10 +3,11 @@
 
 The quire under test (argv[1]), a git environment that reads no user or
 system configuration and dates commits at a fixed time, git(), write(),
-check() with its count of failures, repo(), quire_build(), same_tree()
-and result().
+check() with its count of failures, repo(), quire_build(), same_tree(),
+result(), and ClassHtml, a page's links and text by class.
 """
 import filecmp
+import html.parser
 import os
 import subprocess
 import sys
@@ -18,6 +19,52 @@ ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME="/nonexistent",
            GIT_AUTHOR_DATE="1700000000 +0000",
            GIT_COMMITTER_DATE="1700000000 +0000")
 failures = 0
+
+
+class ClassHtml(html.parser.HTMLParser):
+    """A page's links by the classes of the elements they are in (with
+    OWN, by their own classes too), its text by class, and its <link
+    rel=canonical>. A subclass may look at each link in link()."""
+
+    VOID = ("meta", "link", "img", "br", "input", "hr")
+    OWN = False
+
+    def __init__(self, path):
+        super().__init__()
+        self.stack = []
+        self.text = {}
+        self.links = {}
+        self.canonical = []
+        with open(path) as f:
+            self.feed(f.read())
+
+    def link(self, attrs, cls):
+        pass
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get("class") or "").split()
+        if tag == "link" and a.get("rel") == "canonical":
+            self.canonical.append(a.get("href"))
+        if tag == "a":
+            for c in [x for s in self.stack for x in s] + \
+                    (cls if self.OWN else []):
+                self.links.setdefault(c, []).append(a.get("href"))
+            self.link(a, cls)
+        if tag not in self.VOID:
+            self.stack.append(cls)
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        for classes in self.stack:
+            for c in classes:
+                self.text.setdefault(c, []).append(data)
+
+    def t(self, c):
+        return "".join(self.text.get(c, []))
 
 
 def check(ok, what):

@@ -15,7 +15,6 @@ banner on every version but the latest, linking to the latest; a second
 build gives the same bytes; a broken versions: entry is an error.
 """
 import filecmp
-import html.parser
 import json
 import os
 import subprocess
@@ -26,44 +25,17 @@ from pubtest import ENV, QUIRE, check, git, write
 import pubtest
 
 
-class Page(html.parser.HTMLParser):
-    VOID = ("meta", "link", "img", "br", "input", "hr")
+class Page(pubtest.ClassHtml):
+    """Links and text by class, and the switcher's current entry."""
 
     def __init__(self, path):
-        super().__init__()
-        self.stack = []
-        self.links = {}
-        self.text = {}
         self.current = []
-        self.canonical = []
-        with open(path) as f:
-            self.feed(f.read())
+        super().__init__(path)
 
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        cls = (a.get("class") or "").split()
-        if tag == "link" and a.get("rel") == "canonical":
-            self.canonical.append(a.get("href"))
-        if tag == "a":
-            for c in [x for s in self.stack for x in s]:
-                self.links.setdefault(c, []).append(a.get("href"))
-            if a.get("aria-current") == "page" and any(
-                    "qu-versions" in s for s in self.stack):
-                self.current.append(a.get("href"))
-        if tag not in self.VOID:
-            self.stack.append(cls)
-
-    def handle_endtag(self, tag):
-        if tag not in self.VOID and self.stack:
-            self.stack.pop()
-
-    def handle_data(self, data):
-        for s in self.stack:
-            for c in s:
-                self.text.setdefault(c, []).append(data)
-
-    def t(self, c):
-        return "".join(self.text.get(c, []))
+    def link(self, attrs, cls):
+        if attrs.get("aria-current") == "page" and any(
+                "qu-versions" in s for s in self.stack):
+            self.current.append(attrs.get("href"))
 
 
 BASE = "https://app.example.org/docs/"
