@@ -68,6 +68,8 @@ struct qu_build {
 	struct build_stat *st;
 	bool *st_ok;
 	bool *dirty;
+	/* per source: the unit is the last build's, taken from memory */
+	bool *taken;
 	atomic_size_t nparsed;
 	atomic_size_t nreused;
 	char *dir_abs;
@@ -521,6 +523,7 @@ static bool take_unit(struct qu_build *b, size_t i)
 		b->units[i].diags.v[k].path = b->src_paths[i];
 	b->st[i] = now;
 	b->st_ok[i] = true;
+	b->taken[i] = true;
 	/* the unit cache on disk has it as the last build left it */
 	b->dirty[i] = false;
 	atomic_fetch_add(&b->nreused, 1);
@@ -768,6 +771,7 @@ void qu_build_link(struct qu_build *b)
 	b->st = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st));
 	b->st_ok = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st_ok));
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
+	b->taken = qu_xcalloc(b->site.nsources + 1, sizeof(*b->taken));
 	/* quire serve: the last build's open cache, as it left it */
 	if (b->cache_dir &&
 	    !(b->prev && b->prev->cache_dir &&
@@ -798,8 +802,13 @@ void qu_build_link(struct qu_build *b)
 		const struct qu_graph_reader rd = {qu_md_runs, b->md,
 						   graph_memo(b)};
 
-		qu_graph_build(&b->graph, &b->site, b->units, b->exports, &rd,
-			       &b->diags, o->threads);
+		/* quire serve: the last placement, when nothing moved */
+		if (!b->prev || !b->prev->graph.site ||
+		    !qu_graph_reuse(&b->graph, &b->prev->graph, &b->site,
+				    b->units, b->exports, b->taken, &rd,
+				    &b->diags, o->threads))
+			qu_graph_build(&b->graph, &b->site, b->units,
+				       b->exports, &rd, &b->diags, o->threads);
 	}
 	for (i = 0; i < b->graph.nplaced; i++)
 		b->stats.nitems += b->graph.placed[i].home;
@@ -1846,6 +1855,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->st);
 	free(b->st_ok);
 	free(b->dirty);
+	free(b->taken);
 	build_units_fini(&b->ucache);
 	build_cache_fini(&b->cache);
 	build_deps_fini(&b->deps);

@@ -134,6 +134,8 @@ struct qu_graph_exports {
  * @ext: the entries of other sites' inventories (intersphinx:), sorted
  * @next: how many
  * @kbuf: the map key being made (placement)
+ * @ref_idx: the storage of every symbol's @refs
+ * @nplace_diags: the diagnostics placing the items gave
  */
 struct qu_graph {
 	const struct qu_site *site;
@@ -161,6 +163,8 @@ struct qu_graph {
 	struct graph_extern *ext;
 	size_t next;
 	struct qu_buf kbuf;
+	uint32_t *ref_idx;
+	size_t nplace_diags;
 };
 
 /**
@@ -234,6 +238,36 @@ void qu_graph_memo_free(struct qu_graph_memo *m);
 void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_unit *units,
 		    const struct qu_graph_exports *exports,
+		    const struct qu_graph_reader *rd, struct qu_diags *diags,
+		    unsigned threads);
+
+/**
+ * qu_graph_reuse() - take @prev's placement when the new inputs place alike
+ * @g: the graph to fill, as qu_graph_build()'s
+ * @prev: the last build's graph; on success its symbols, placements and
+ *	anchors move into @g (it stays valid for qu_graph_fini())
+ * @site: as qu_graph_build()'s
+ * @units: as qu_graph_build()'s
+ * @exports: as qu_graph_build()'s
+ * @taken: per unit, whether it is the very unit @prev placed (quire
+ *	serve's, taken from memory); the others are compared with @prev's
+ * @rd: as qu_graph_build()'s
+ * @diags: as qu_graph_build()'s
+ * @threads: as qu_graph_build()'s
+ *
+ * The items are placed alike when the sources are the same files, every
+ * page has the same output, headings, labels and kernel-doc selections,
+ * and every unit not taken has the same items (kinds, names, members)
+ * and exports; and @prev's placing gave no diagnostic. Then only the
+ * labels, the other sites' inventories and the references are made
+ * anew, which is what a comment's edit changes: the graph equals what
+ * qu_graph_build() would make.
+ *
+ * Return: true, or false (nothing done: call qu_graph_build()).
+ */
+bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
+		    const struct qu_site *site, const struct qu_unit *units,
+		    const struct qu_graph_exports *exports, const bool *taken,
 		    const struct qu_graph_reader *rd, struct qu_diags *diags,
 		    unsigned threads);
 

@@ -427,19 +427,25 @@ struct label_home {
 	const struct qu_label *label;
 };
 
-static void add_label(struct qu_graph *g, uint32_t page,
-		      const struct qu_label *l)
+static void label_home(struct qu_graph *g, uint32_t page,
+		       const struct qu_label *l)
 {
 	void **slot = qu_map_slot(&g->labels, l->name, strlen(l->name));
 	struct label_home *h;
 
-	claim(g, l->id);
 	if (*slot)
 		return;
 	h = qu_arena_alloc(&g->arena, sizeof(*h));
 	h->page = page;
 	h->label = l;
 	*slot = h;
+}
+
+static void add_label(struct qu_graph *g, uint32_t page,
+		      const struct qu_label *l)
+{
+	claim(g, l->id);
+	label_home(g, page, l);
 }
 
 const struct qu_label *qu_graph_label(const struct qu_graph *g,
@@ -471,6 +477,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	qu_map_init(&g->labels);
 	qu_arena_init(&g->arena);
 	qu_buf_init(&g->kbuf);
+	g->nplace_diags = diags->n;
 	homes = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(*homes));
 	/*
 	 * room for a symbol of every item and member, as a zero-config site
@@ -517,6 +524,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	for (i = 0; i < g->nunits; i++)
 		free(homes[i]);
 	free(homes);
+	g->nplace_diags = diags->n - g->nplace_diags;
 	graph_extern_load(g, diags);
 	if (rd)
 		graph_count_refs(g, rd, threads);
@@ -537,5 +545,166 @@ void qu_graph_fini(struct qu_graph *g)
 	free(g->page_ids);
 	free(g->npage_ids);
 	free(g->ids);
+	free(g->ref_idx);
 	memset(g, 0, sizeof(*g));
+}
+
+/* Reusing the last placement ------------------------------------------ */
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool same_strs(const char *const *a, size_t na, const char *const *b,
+		      size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (!same_str(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/* Whether two pages place items alike: what claim() and select_items() read. */
+static bool same_page(const struct qu_page *a, const struct qu_page *b)
+{
+	size_t k;
+
+	if (strcmp(a->out, b->out) || a->nheadings != b->nheadings ||
+	    a->nlabels != b->nlabels || a->nparts != b->nparts)
+		return false;
+	for (k = 0; k < a->nheadings; k++)
+		if (strcmp(a->headings[k].id, b->headings[k].id))
+			return false;
+	for (k = 0; k < a->nlabels; k++)
+		if (strcmp(a->labels[k].name, b->labels[k].name) ||
+		    strcmp(a->labels[k].id, b->labels[k].id))
+			return false;
+	for (k = 0; k < a->nparts; k++) {
+		const struct qu_kdoc_sel *x = &a->parts[k].sel,
+					 *y = &b->parts[k].sel;
+
+		if (a->parts[k].kind != b->parts[k].kind)
+			return false;
+		if (a->parts[k].kind != QU_PART_KDOC)
+			continue;
+		if (!same_str(x->path, y->path) || x->mode != y->mode ||
+		    !same_strs(x->names, x->nnames, y->names, y->nnames) ||
+		    !same_strs(x->no_names, x->nno_names, y->no_names,
+			       y->nno_names) ||
+		    !same_str(x->doc, y->doc) || x->doc_first != y->doc_first)
+			return false;
+	}
+	return true;
+}
+
+/* Whether two units have the same items, as placing reads them. */
+static bool same_unit(const struct qu_unit *a, const struct qu_unit *b,
+		      const struct qu_graph_exports *ea,
+		      const struct qu_graph_exports *eb)
+{
+	size_t i, k;
+
+	if (a->nitems != b->nitems || (ea == NULL) != (eb == NULL))
+		return false;
+	for (i = 0; i < a->nitems; i++) {
+		const struct qu_item *x = &a->items[i], *y = &b->items[i];
+
+		if (x->kind != y->kind || strcmp(x->name, y->name) ||
+		    x->nparams != y->nparams)
+			return false;
+		for (k = 0; k < x->nparams; k++)
+			if (strcmp(x->params[k].name, y->params[k].name))
+				return false;
+	}
+	if (!ea)
+		return true;
+	if (ea->n != eb->n)
+		return false;
+	for (i = 0; i < ea->n; i++)
+		if (strcmp(ea->v[i].name, eb->v[i].name) ||
+		    !same_str(ea->v[i].macro, eb->v[i].macro))
+			return false;
+	return true;
+}
+
+bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
+		    const struct qu_site *site, const struct qu_unit *units,
+		    const struct qu_graph_exports *exports, const bool *taken,
+		    const struct qu_graph_reader *rd, struct qu_diags *diags,
+		    unsigned threads)
+{
+	const struct qu_site *ps = prev->site;
+	size_t i, k;
+
+	if (!ps || prev->nplace_diags || !prev->page_ids ||
+	    site->npages != ps->npages || site->nsources != ps->nsources ||
+	    site->nsources != prev->nunits || (!exports) != (!prev->exports))
+		return false;
+	for (i = 0; i < site->nsources; i++)
+		if (strcmp(site->sources[i], ps->sources[i]) ||
+		    (!taken[i] &&
+		     !same_unit(&units[i], &prev->units[i],
+				exports ? &exports[i] : NULL,
+				exports ? &prev->exports[i] : NULL)))
+			return false;
+	for (i = 0; i < site->npages; i++)
+		if (!same_page(&site->pages[i], &ps->pages[i]))
+			return false;
+	memset(g, 0, sizeof(*g));
+	g->site = site;
+	g->units = units;
+	g->nunits = site->nsources;
+	g->exports = exports;
+	/* the placement moves; @prev keeps what is made anew */
+	g->syms = prev->syms;
+	g->nsyms = prev->nsyms;
+	g->sym_alloc = prev->sym_alloc;
+	g->placed = prev->placed;
+	g->nplaced = prev->nplaced;
+	g->placed_alloc = prev->placed_alloc;
+	g->part_start = prev->part_start;
+	g->map = prev->map;
+	g->arena = prev->arena;
+	g->page_ids = prev->page_ids;
+	g->npage_ids = prev->npage_ids;
+	prev->syms = NULL;
+	prev->nsyms = prev->sym_alloc = 0;
+	prev->placed = NULL;
+	prev->nplaced = prev->placed_alloc = 0;
+	prev->part_start = NULL;
+	prev->page_ids = NULL;
+	prev->npage_ids = NULL;
+	qu_map_init(&prev->map);
+	qu_arena_init(&prev->arena);
+	qu_map_init(&g->anchors);
+	qu_map_init(&g->labels);
+	qu_buf_init(&g->kbuf);
+	/* the names of the units read anew live in their items */
+	for (i = 0; i < g->nsyms; i++) {
+		struct qu_sym *s = &g->syms[i];
+		const struct qu_item *it;
+
+		s->refs = NULL;
+		s->nrefs = 0;
+		if (taken[s->unit])
+			continue;
+		it = &units[s->unit].items[s->item];
+		if (s->param == QU_NONE)
+			s->name = it->name;
+		else if (s->ns != QU_NS_MEMBER)
+			s->name = it->params[s->param].name;
+	}
+	/* the labels are the new site's (their anchors are placed) */
+	for (i = 0; i < site->npages; i++)
+		for (k = 0; k < site->pages[i].nlabels; k++)
+			label_home(g, (uint32_t)i, &site->pages[i].labels[k]);
+	graph_extern_load(g, diags);
+	if (rd)
+		graph_count_refs(g, rd, threads);
+	return true;
 }

@@ -341,6 +341,8 @@ void graph_count_refs(struct qu_graph *g, const struct qu_graph_reader *rd,
 	g->refs = qu_xmalloc((total ? total : 1) * sizeof(*g->refs));
 	g->nrefs = total;
 	fill = qu_xcalloc(g->nsyms ? g->nsyms : 1, sizeof(size_t));
+	free(g->ref_idx);
+	g->ref_idx = qu_xmalloc((total ? total : 1) * sizeof(*g->ref_idx));
 	/* each symbol's slice of @g->refs, then the referrers in order */
 	{
 		size_t off = 0;
@@ -370,7 +372,8 @@ void graph_count_refs(struct qu_graph *g, const struct qu_graph_reader *rd,
 		for (k = m = 0; k < n; k++)
 			if (!m || cmp_ref(&v[m - 1], &v[k]))
 				v[m++] = v[k];
-		s->refs = qu_arena_alloc(&g->arena, m * sizeof(uint32_t));
+		/* the slice's first m entries are its referrers */
+		s->refs = g->ref_idx + (v - g->refs);
 		for (k = 0; k < m; k++)
 			s->refs[k] = (uint32_t)(v - g->refs + k);
 		s->nrefs = (uint32_t)m;
