@@ -1031,17 +1031,22 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 			include(w, parent, d, part, name[0] == 'l');
 		else if (w->includes)
 			rw_unrendered(w, parent, d, "an include in an included file");
-	} else if (!strcmp(name, "maintainers-include")) {
+	} else if (!strcmp(name, "maintainers-include") ||
+		   !strcmp(name, "kernel-feat") || !strcmp(name, "kernel-abi")) {
 		size_t k;
 		const struct qu_part *part =
 			w->includes ? NULL : part_at(w, d->off, &k);
 
-		/* the site made the reST of MAINTAINERS; none: it said why */
+		/*
+		 * The site made the reST of MAINTAINERS, of the feature files
+		 * or of an ABI folder; none: it said why.
+		 */
 		if (part && part->kind == QU_PART_INCLUDE)
 			include(w, parent, d, part, false);
-		else if (w->includes)
-			rw_unrendered(w, parent, d,
-				      "maintainers-include in an included file");
+		else if (w->includes) {
+			qu_buf_addf(&body, "%s in an included file", name);
+			rw_unrendered(w, parent, d, body.buf);
+		}
 	} else if (!strcmp(name, "code-block") || !strcmp(name, "code") ||
 		   !strcmp(name, "sourcecode")) {
 		if (c)
