@@ -869,8 +869,8 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 		qu_buf_fini(&id);
 		qu_rst_free(sub);
 	}
-	rw_where(w, d->off, &line, &col);
-	qu_diag(w->diags, QU_W_RST_UNRENDERED, w->pg->diag_path, line, col,
+	qu_diag(w->diags, QU_W_RST_UNRENDERED,
+		rw_diag_where(w, d->off, &line, &col), line, col,
 		"directive 'kernel-render' is not rendered (quire draws no "
 		"DOT or SVG); showing its source");
 	qu_buf_fini(&body);
@@ -945,12 +945,17 @@ static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d
 		rw_code_text(w, parent, lang, t, (size_t)(e - t));
 	} else if (w->includes < MAX_INCLUDE_DEPTH) {
 		struct qu_rst_doc *sub = sub_parse(w, t, (size_t)(e - t));
-		const struct qu_rst_doc *save = w->rd;
+		const struct qu_rst_doc *save = w->rd, *save_ird = w->inc_rd;
+		const struct qu_part *save_inc = w->inc;
 
 		w->includes++;
 		w->rd = sub;
+		w->inc = part;
+		w->inc_rd = sub;
 		rw_blocks(w, parent, sub->root->first);
 		w->rd = save;
+		w->inc = save_inc;
+		w->inc_rd = save_ird;
 		w->includes--;
 		qu_rst_free(sub);
 	}

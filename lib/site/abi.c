@@ -1500,8 +1500,9 @@ static void output(struct abi *a, struct qu_buf *out, const char *prefix)
 				const struct abi_sym *s =
 					qu_map_get(&a->symbols, e->syms[k],
 						   strlen(e->syms[k]));
+				/* no symbol holds it: Perl's undef key is "" */
 				const struct abi_entry *x =
-					s && s->xref ? find(a, s->xref) : NULL;
+					find(a, s && s->xref ? s->xref : "");
 
 				qu_buf_adds(out, "- :ref:`");
 				escape(out, e->syms[k], strlen(e->syms[k]),

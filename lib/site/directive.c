@@ -852,6 +852,54 @@ static void debug_block(struct qu_buf *rst)
 }
 
 /*
+ * The ".. LINENO PATH#LINE" lines of kernel-abi's text: what follows
+ * each comes from that line of that file (kernel_abi.py hands Sphinx
+ * the same positions, never counting on from the line).
+ */
+static void abi_marks(struct qu_site *s, struct qu_part *p)
+{
+	static const char pre[] = ".. LINENO ";
+	const char *t = p->text, *e = p->text + p->len;
+	struct qu_part_mark *m = NULL;
+	size_t n = 0, alloc = 0;
+
+	while (t < e) {
+		const char *nl = memchr(t, '\n', (size_t)(e - t));
+		const char *le = nl ? nl : e, *hash;
+		unsigned long line = 0;
+
+		if ((size_t)(le - t) > sizeof(pre) - 1 &&
+		    !memcmp(t, pre, sizeof(pre) - 1) &&
+		    (hash = memrchr(t, '#', (size_t)(le - t))) &&
+		    hash + 1 < le) {
+			for (const char *d = hash + 1;
+			     d < le && *d >= '0' && *d <= '9' && line < UINT32_MAX;
+			     d++)
+				line = line * 10 + (unsigned long)(*d - '0');
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				m = qu_xrealloc(m, alloc * sizeof(*m));
+			}
+			m[n].off = (uint32_t)((nl ? nl + 1 : e) - p->text);
+			m[n].line = line ? (uint32_t)line : 1;
+			m[n++].path = site_strndup(
+				s, t + sizeof(pre) - 1,
+				(size_t)(hash - t) - (sizeof(pre) - 1));
+		}
+		t = nl ? nl + 1 : e;
+	}
+	if (n) {
+		struct qu_part_mark *am =
+			qu_arena_alloc(&s->arena, n * sizeof(*am));
+
+		memcpy(am, m, n * sizeof(*am));
+		p->marks = am;
+		p->nmarks = n;
+	}
+	free(m);
+}
+
+/*
  * kernel-feat and kernel-abi: the reST the kernel's scripts make of a
  * folder (get_feat.pl of Documentation/features, get_abi.pl of a folder
  * of Documentation/ABI), read in place of the directive as an include
@@ -934,6 +982,8 @@ static void kernel_folder(struct rst_load *rl, const struct qu_site_directive *d
 				   (f.ninputs + 1) * sizeof(*p->inputs));
 	memcpy(p->inputs, f.inputs, f.ninputs * sizeof(*p->inputs));
 	p->ninputs = f.ninputs;
+	if (!feat && !dir_option(d, "debug"))
+		abi_marks(s, p);
 out:
 	free(f.v);
 	free(f.inputs);

@@ -239,6 +239,18 @@ struct qu_file_entry {
 };
 
 /**
+ * struct qu_part_mark - where the text of a generated part comes from
+ * @off: the byte offset in the part's text from which it holds
+ * @line: the 1-based line of @path it names
+ * @path: the file, as diagnostics name it
+ */
+struct qu_part_mark {
+	uint32_t off;
+	uint32_t line;
+	const char *path;
+};
+
+/**
  * struct qu_part - one part of a page
  * @kind: what it is
  * @line: 1-based line in the page's file where the part starts
@@ -260,6 +272,10 @@ struct qu_file_entry {
  * @inputs: what a kernel-feat or kernel-abi part was made of: every file
  *	read and every folder listed (these end in '/'), for the depfile
  * @ninputs: how many
+ * @marks: for kernel-abi, the source of each stretch of the text (its
+ *	".. LINENO file#line" lines), by offset; diagnostics in the text
+ *	name that file and line, as Sphinx's do
+ * @nmarks: how many
  * @off: in a reST page, the byte offset in the QU_PART_RST text of the
  *	directive this part comes from, so the renderer finds it there
  * @files: the rows (QU_PART_FILES)
@@ -282,6 +298,8 @@ struct qu_part {
 	const char *file;
 	const char **inputs;
 	size_t ninputs;
+	const struct qu_part_mark *marks;
+	size_t nmarks;
 	uint32_t off;
 	struct qu_file_entry *files;
 	size_t nfiles;

@@ -16,14 +16,18 @@ on the real folders (the matrix of every architecture, each
 architecture's table, the four ABI folders) and on made-up ones that
 take the odd paths (a status of "..", a missing Kconfig, words too long
 for the column; tabs, "Where:", a description that goes on after a
-colon, links to other symbols and files, a symbol whose name reads as a
-pattern). quire's text (qu_site_feat_rst(), qu_site_abi_rst(), through
+colon, links to other symbols and files, symbols whose names read as
+Perl patterns, an empty What). quire's text (qu_site_feat_rst(), qu_site_abi_rst(), through
 featabi-rst) must be the same, byte for byte. Skips (77) without the
 package or perl.
 
-The one difference on purpose: where two ABI symbols would take the same
-label, get_abi.pl adds random letters and quire the same letters each
-time; no input here does that.
+Differences on purpose, which no input here meets: where two ABI symbols
+would take the same label, get_abi.pl adds random letters and quire the
+same letters each time; a symbol name Perl refuses as a pattern (an
+unmatched '(' or '[') stops get_abi.pl and leaves quire's line unlinked;
+files are read in each folder's sorted order, not the order readdir()
+gives File::Find, which shows only when a feature or a symbol is
+defined twice.
 """
 import os
 import shutil
@@ -98,6 +102,28 @@ Description:\tA name that reads as a pattern.
 """,
     "sysfs-no-what": """This file has no What line at all.
 It only describes itself.
+""",
+    "sysfs-patterns": """Text before any tag.
+What:\t\t/sys/a/one,
+What:\t\t/sys/a/cpu[0-9]+
+where:\t\t/sys/a/{x|y}
+Date:\t\tJanuary 2023
+Description:\tSee /sys/a/one and (/sys/a/cpu[0-9]+), Documentation/ABI/testing/sysfs-a
+\t\tand Documentation/x/y.rst.
+
+\t\tTitle
+\t\t=====
+\t\tAn example::
+
+\t\t    /sys/a/one stays
+\t\tFoo: not a tag.
+Users:\t\tsomeone
+\t\telse
+What:
+KernelVersion:\t6.1
+What:\t\t/sys/a/||/b
+Description:
+\t\tEmpty alternatives: /sys/a/||/b links between every byte.
 """,
 }
 
