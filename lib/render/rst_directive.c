@@ -854,6 +854,7 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 	const struct qu_rst_node *c = rw_child(d, QU_RST_DIRECTIVE_CONTENT);
 	struct qu_buf body = QU_BUF_INIT;
 	uint32_t line, col;
+	const char *path;
 
 	if (c)
 		qu_rst_plain(&body, c);
@@ -869,8 +870,8 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 		qu_buf_fini(&id);
 		qu_rst_free(sub);
 	}
-	qu_diag(w->diags, QU_W_RST_UNRENDERED,
-		rw_diag_where(w, d->off, &line, &col), line, col,
+	path = rw_diag_where(w, d->off, &line, &col);
+	qu_diag(w->diags, QU_W_RST_UNRENDERED, path, line, col,
 		"directive 'kernel-render' is not rendered (quire draws no "
 		"DOT or SVG); showing its source");
 	qu_buf_fini(&body);
