@@ -790,7 +790,10 @@ static void read_folder(struct rst_load *rl, const struct qu_site_directive *d,
 			if (depth < FOLDER_MAX_DEPTH)
 				read_folder(rl, d, f, dir, sub.buf, depth + 1);
 			else
-				qu_diag(&s->diags, QU_W_UNREADABLE,
+				qu_diag(&s->diags,
+					strcmp(d->name, "kernel-feat")
+						? QU_W_KERNEL_ABI
+						: QU_W_KERNEL_FEAT,
 					rl->pg->diag_path, d->line, d->col,
 					"'%s' is more than %d folders deep, "
 					"not reading it",
