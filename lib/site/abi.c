@@ -14,6 +14,7 @@
  * for line, odd cases included, since they decide what a page shows;
  * the links to symbols are abi_link.c's.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,22 +127,26 @@ static struct abi_sym *sym(struct abi *a, const char *name, size_t len)
 /* Perl's s/\t+/' ' x (length($&) * 8 - length($`) % 8)/e, to the end. */
 static void expand_tabs(struct qu_buf *b)
 {
-	char *t;
+	struct qu_buf r = QU_BUF_INIT;
 
-	while ((t = memchr(b->buf, '\t', b->len))) {
-		size_t at = (size_t)(t - b->buf), n = 0, sp;
-		struct qu_buf r = QU_BUF_INIT;
+	if (!memchr(b->buf, '\t', b->len))
+		return;
+	/* each run in one pass: the runs before it are spaces already */
+	for (size_t i = 0; i < b->len;) {
+		size_t n = 0, sp;
 
-		while (at + n < b->len && b->buf[at + n] == '\t')
+		if (b->buf[i] != '\t') {
+			qu_buf_addc(&r, b->buf[i++]);
+			continue;
+		}
+		while (i + n < b->len && b->buf[i + n] == '\t')
 			n++;
-		sp = n * 8 - at % 8;
-		qu_buf_add(&r, b->buf, at);
-		while (sp--)
+		for (sp = n * 8 - r.len % 8; sp; sp--)
 			qu_buf_addc(&r, ' ');
-		qu_buf_add(&r, b->buf + at + n, b->len - at - n);
-		qu_buf_fini(b);
-		*b = r;
+		i += n;
 	}
+	qu_buf_fini(b);
+	*b = r;
 }
 
 /*
@@ -561,18 +566,25 @@ static int key_cmp(const void *x, const void *y)
  * The script's create_labels(): "abi_" and the symbol's first name, in
  * lower case, every other byte but a letter or digit an underscore, runs
  * of them one. The script makes a taken label unique with random
- * letters; quire adds letters in order, so the same tree gives the same
- * ids (never needed in linux-source-6.1).
+ * letters; quire adds letters that count (A, B, ..., z, AB, ...), so the
+ * same tree gives the same ids (never needed in linux-source-6.1), and
+ * keeps each label's count, so many symbols of one label stay linear.
  */
 static void make_labels(struct abi *a)
 {
 	static const char letters[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 	struct qu_buf l = QU_BUF_INIT;
+	struct qu_map next; /* a taken label -> its next count + 1 */
+	char **keys = NULL;
+	size_t nkeys = 0;
 
+	qu_map_init(&next);
 	for (size_t i = 0; i < a->n; i++) {
 		struct abi_entry *e = a->v[i];
-		size_t k = 0;
+		size_t base;
+		void **slot;
+		uintptr_t t;
 
 		if (!e->label_src)
 			continue;
@@ -595,11 +607,37 @@ static void make_labels(struct abi *a)
 		}
 		if (l.buf[l.len - 1] == '_')
 			l.buf[--l.len] = 0;
-		while (qu_map_get(&a->labels, l.buf, l.len))
-			qu_buf_addc(&l, letters[k++ % 52]);
+		base = l.len;
+		if (qu_map_get(&a->labels, l.buf, l.len)) {
+			t = (uintptr_t)qu_map_get(&next, l.buf, base);
+			if (!t) {
+				/* the map keeps its keys: a copy */
+				keys = qu_xrealloc(keys,
+						   (nkeys + 1) * sizeof(*keys));
+				keys[nkeys] = qu_xstrndup(l.buf, base);
+				slot = qu_map_slot(&next, keys[nkeys++], base);
+			} else {
+				slot = qu_map_slot(&next, l.buf, base);
+				t--;
+			}
+			do {
+				uintptr_t c = t++;
+
+				l.len = base;
+				do {
+					qu_buf_addc(&l, letters[c % 52]);
+					c /= 52;
+				} while (c);
+			} while (qu_map_get(&a->labels, l.buf, l.len));
+			*slot = (void *)(t + 1);
+		}
 		e->label = qu_xstrdup(l.buf);
 		qu_map_put(&a->labels, e->label, e);
 	}
+	for (size_t i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
+	qu_map_fini(&next);
 	qu_buf_fini(&l);
 }
 
@@ -762,31 +800,34 @@ static void description(struct abi *a, struct qu_buf *out, const char *text)
 static void doc_links(struct qu_buf *out, const char *d, size_t len)
 {
 	static const char pre[] = "Documentation/";
-	size_t i = 0;
+	/* the run of non-blanks scanned last, and its last ".rst" end */
+	size_t i = 0, r = 0, last = 0;
 
 	while (i < len) {
-		size_t r, k = 0;
-
 		if (len - i < 14 || memcmp(d + i, pre, 14) ||
 		    (len - i - 14 >= 10 &&
 		     !memcmp(d + i + 14, "devicetree", 10))) {
 			qu_buf_addc(out, d[i++]);
 			continue;
 		}
-		for (r = i + 14; r < len && !ws(d[r]); r++)
-			;
-		for (size_t j = r; j >= i + 14 + 5; j--)
-			if (!memcmp(d + j - 4, ".rst", 4)) {
-				k = j;
-				break;
-			}
-		if (!k) {
+		/* one scan a run, so a run of many matches stays linear */
+		if (i >= r) {
+			for (r = i + 14; r < len && !ws(d[r]); r++)
+				;
+			for (last = r; last >= i + 4; last--)
+				if (!memcmp(d + last - 4, ".rst", 4))
+					break;
+			if (last < i + 4)
+				last = 0;
+		}
+		/* (\S+) holds a byte at least: ".rst" ends past i + 18 */
+		if (last < i + 19) {
 			qu_buf_addc(out, d[i++]);
 			continue;
 		}
-		qu_buf_addf(out, ":doc:`/%.*s`", (int)(k - 4 - i - 14),
+		qu_buf_addf(out, ":doc:`/%.*s`", (int)(last - 4 - i - 14),
 			    d + i + 14);
-		i = k;
+		i = last;
 	}
 }
 
@@ -881,6 +922,42 @@ static size_t sym_paths(const char *d, size_t len, size_t *at, size_t *pl)
 	return n;
 }
 
+/*
+ * The script substitutes once for each name its match found, in order,
+ * so a name found N times is substituted N times. A substitution that
+ * changed nothing changes nothing again until the line changes: @done
+ * keeps, for each name, the line's generation (plus one) at which it
+ * last did nothing, so a line naming one symbol a great many times costs
+ * a few passes, not one a mention.
+ */
+static bool unchanged(const struct qu_map *done, const char *name,
+		      uintptr_t gen)
+{
+	return (uintptr_t)qu_map_get(done, name, strlen(name)) == gen + 1;
+}
+
+/* One substitution on @b; 1 when it changed the line, else 0. */
+static uintptr_t
+replaced(struct qu_buf *b, void (*lit)(struct qu_buf *, const char *, size_t),
+	 bool (*pat)(struct qu_buf *, const char *, const char *),
+	 const char *name, const char *xref, struct qu_map *done, uintptr_t gen)
+{
+	struct qu_buf before = QU_BUF_INIT;
+	bool same;
+
+	qu_buf_add(&before, b->buf, b->len);
+	if (lit)
+		lit(b, name, strlen(name));
+	else
+		pat(b, name, xref);
+	same = before.len == b->len && !memcmp(before.buf, b->buf, b->len);
+	qu_buf_fini(&before);
+	if (!same)
+		return 1;
+	qu_map_put(done, name, (void *)(gen + 1));
+	return 0;
+}
+
 static void rich_line(struct abi *a, struct qu_buf *out, const char *d,
 		      size_t len)
 {
@@ -890,6 +967,10 @@ static void rich_line(struct abi *a, struct qu_buf *out, const char *d,
 		size_t at, len;
 	} *m = NULL;
 	size_t nm = 0;
+	struct qu_map done;
+	uintptr_t gen = 0;
+
+	qu_map_init(&done);
 
 	doc_links(&b, d, len);
 	/* m,Documentation/ABI/([\w\/\-]+),g, then each replaced in turn */
@@ -918,9 +999,14 @@ static void rich_line(struct abi *a, struct qu_buf *out, const char *d,
 		for (i = 0; i < nm; i++)
 			fs[i] = qu_xstrndup(b.buf + m[i].at, m[i].len);
 		for (i = 0; i < nm; i++) {
-			abi_ref(&b, fs[i], strlen(fs[i]));
-			free(fs[i]);
+			if (!unchanged(&done, fs[i], gen))
+				gen += replaced(&b, abi_ref, NULL, fs[i], NULL,
+						&done, gen);
 		}
+		/* the names are freed: forget them */
+		qu_map_reset(&done);
+		for (i = 0; i < nm; i++)
+			free(fs[i]);
 		free(fs);
 	}
 	free(m);
@@ -936,19 +1022,22 @@ static void rich_line(struct abi *a, struct qu_buf *out, const char *d,
 			const struct abi_entry *e = find(a, ss[i]);
 			struct qu_buf x = QU_BUF_INIT;
 
-			if (e && e->label) {
+			if (e && e->label && !unchanged(&done, ss[i], gen)) {
 				qu_buf_adds(&x, ":ref:`");
 				escape(&x, ss[i], strlen(ss[i]), esc_name);
 				qu_buf_addf(&x, " <%s>`", e->label);
-				site_abi_link(&b, ss[i], x.buf);
+				gen += replaced(&b, NULL, site_abi_link, ss[i],
+						x.buf, &done, gen);
 			}
 			qu_buf_fini(&x);
-			free(ss[i]);
 		}
+		for (i = 0; i < n; i++)
+			free(ss[i]);
 		free(ss);
 	}
 	free(at);
 	free(pl);
+	qu_map_fini(&done);
 	qu_buf_add(out, b.buf, b.len);
 	qu_buf_fini(&b);
 }

@@ -61,7 +61,7 @@ struct re_node {
 
 struct re_alt {
 	struct re_node *v;
-	size_t n;
+	size_t n, alloc;
 };
 
 struct re {
@@ -80,7 +80,11 @@ static struct re_node *re_add(struct re *re, enum re_kind kind)
 	struct re_alt *alt = &re->alts[re->nalts - 1];
 	struct re_node *nd;
 
-	alt->v = qu_xrealloc(alt->v, (alt->n + 1) * sizeof(*alt->v));
+	/* doubling: a name thousands of bytes long compiles in one pass */
+	if (alt->n == alt->alloc) {
+		alt->alloc = alt->alloc ? 2 * alt->alloc : 16;
+		alt->v = qu_xrealloc(alt->v, alt->alloc * sizeof(*alt->v));
+	}
 	nd = &alt->v[alt->n++];
 	memset(nd, 0, sizeof(*nd));
 	nd->kind = kind;
@@ -92,6 +96,7 @@ static void re_new_alt(struct re *re)
 {
 	re->alts = qu_xrealloc(re->alts, (re->nalts + 1) * sizeof(*re->alts));
 	re->alts[re->nalts].v = NULL;
+	re->alts[re->nalts].alloc = 0;
 	re->alts[re->nalts++].n = 0;
 }
 

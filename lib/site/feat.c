@@ -11,6 +11,7 @@
  * arch-support.txt files lib/site/directive.c read; the site-kernel-feat
  * test compares the two on the kernel's own folder.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,7 +174,9 @@ static bool parse(struct feat *f, struct feat_sizes *sz, struct qu_diags *d,
 {
 	const char *p = text, *end = text + len, *sl = strchr(rel, '/');
 	uint32_t ln = 0;
+	struct qu_map seen; /* an architecture -> its row's index + 1 */
 
+	qu_map_init(&seen);
 	memset(f, 0, sizeof(*f));
 	f->subsys = rel;
 	f->nsubsys = sl ? (size_t)(sl - rel) : strlen(rel);
@@ -184,6 +187,7 @@ static bool parse(struct feat *f, struct feat_sizes *sz, struct qu_diags *d,
 		const char *v;
 		size_t vl;
 		struct feat_arch a;
+		void **slot;
 
 		ln++;
 		if (header(p, e, "Feature name:", &v, &vl)) {
@@ -216,14 +220,16 @@ static bool parse(struct feat *f, struct feat_sizes *sz, struct qu_diags *d,
 				a.status = "---", a.nstatus = 3;
 			/* a second row for an architecture replaces the first
 			 */
-			for (i = 0; i < f->narchs; i++)
-				if (f->archs[i].narch == a.narch &&
-				    !memcmp(f->archs[i].arch, a.arch, a.narch))
-					break;
-			if (i == f->narchs)
+			slot = qu_map_slot(&seen, a.arch, a.narch);
+			if (*slot) {
+				i = (uintptr_t)*slot - 1;
+			} else {
+				i = f->narchs;
+				*slot = (void *)(uintptr_t)(i + 1);
 				f->archs = qu_xrealloc(
 					f->archs,
 					++f->narchs * sizeof(*f->archs));
+			}
 			f->archs[i] = a;
 		} else {
 			qu_diag(d, QU_W_KERNEL_FEAT, path, ln, 1,
@@ -231,6 +237,7 @@ static bool parse(struct feat *f, struct feat_sizes *sz, struct qu_diags *d,
 		}
 		p = nl ? nl + 1 : end;
 	}
+	qu_map_fini(&seen);
 	if (!f->name) {
 		qu_diag(d, QU_W_KERNEL_FEAT, path, 0, 0,
 			"no '# Feature name:', leaving the file out");
