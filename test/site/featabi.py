@@ -19,7 +19,8 @@ for the column; tabs, "Where:", a description that goes on after a
 colon, links to other symbols and files, symbols whose names read as
 Perl patterns, an empty What). quire's text (qu_site_feat_rst(), qu_site_abi_rst(), through
 featabi-rst) must be the same, byte for byte. Skips (77) without the
-package or perl.
+package or perl, after the pathological files (generated, judged by the
+shape of the text and by not hanging), which need neither.
 
 Differences on purpose, which no input here meets: where two ABI symbols
 would take the same label, get_abi.pl adds random letters and quire the
@@ -168,7 +169,52 @@ def made_up(root, files):
             f.write(text)
 
 
+def pathological(tmp):
+    """Files no tree has, judged by the shape of the text and by not
+    hanging: a megabyte line of tabs, of Documentation/ paths and of one
+    symbol's mentions; thousands of symbols of one label, their names
+    thousands of bytes long; 200,000 architecture rows."""
+    n = 60000
+    abi = os.path.join(tmp, "pathological/ABI/testing")
+    feat = os.path.join(tmp, "pathological/features")
+    made_up(abi, {
+        "sysfs-long-lines": "What:\t\t/sys/a\nDescription:\tx" +
+        "\tx" * n + "\n\t\t" + "Documentation/" * n + "a.rst" +
+        " Documentation/" * n + "\n\t\t" + " /sys/a" * n +
+        " (/sys/a)" * n + "\n\t\t" +
+        "Documentation/ABI/testing/sysfs-a " * n + "\n",
+        "sysfs-one-label": "".join(
+            "What: /sys/x%s\nDescription: see /sys/x%s\n\n" %
+            ("-" * i, "-" * i) for i in range(1, 2001)),
+    })
+    made_up(feat, {"core/wide/arch-support.txt":
+                   "# Feature name: wide\n# Kconfig: W\n"
+                   "# description: d\n" +
+                   "".join("| a%d: | ok |\n" % i for i in range(200000))})
+    fails = 0
+    for args, head in ((["abi", abi], b".. LINENO "),
+                       (["feat", feat], b"===="),
+                       (["feat", feat, "a7"], b"====")):
+        try:
+            r = subprocess.run([TOOL] + args, capture_output=True,
+                               timeout=120)
+        except subprocess.TimeoutExpired:
+            print("FAIL: featabi-rst %s hangs" % " ".join(args))
+            fails += 1
+            continue
+        if r.returncode or not r.stdout.startswith(head):
+            print("FAIL: featabi-rst %s: exit %d" %
+                  (" ".join(args), r.returncode))
+            fails += 1
+        else:
+            print("ok: pathological %s: %d bytes" % (args[0], len(r.stdout)))
+    return fails
+
+
 def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        if pathological(tmp):
+            return 1
     if not os.path.exists(TARBALL):
         print("skip: %s not found (apt install linux-source-6.1)" % TARBALL)
         return 77
