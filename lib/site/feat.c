@@ -17,6 +17,18 @@
 
 #include "site_int.h"
 
+/*
+ * Room for one more element in an array of @n: it doubles when @n is a
+ * power of two, so a long array costs a few copies, not one an element
+ * (realloc() under ASan always copies).
+ */
+static void *more(void *v, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return v;
+	return qu_xrealloc(v, (n ? 2 * n : 1) * size);
+}
+
 /* A feature file, as get_feat.pl's parse_feat() keeps it. */
 struct feat {
 	const char *name, *subsys, *kconfig, *desc;
@@ -226,9 +238,8 @@ static bool parse(struct feat *f, struct feat_sizes *sz, struct qu_diags *d,
 			} else {
 				i = f->narchs;
 				*slot = (void *)(uintptr_t)(i + 1);
-				f->archs = qu_xrealloc(
-					f->archs,
-					++f->narchs * sizeof(*f->archs));
+				f->archs = more(f->archs, f->narchs++,
+						sizeof(*f->archs));
 			}
 			f->archs[i] = a;
 		} else {
