@@ -165,6 +165,8 @@ struct build_deps {
 };
 
 void build_deps_add(struct build_deps *d, const char *path);
+/* A folder the build listed: a name added or removed changes it. */
+void build_deps_add_dir(struct build_deps *d, const char *path);
 /*
  * build_deps_add_folders() - add the folder of every input added so far,
  * so that a new or removed page or source makes the build out of date

@@ -25,6 +25,11 @@ void build_deps_add(struct build_deps *d, const char *path)
 	add(d, qu_xstrdup(path), false);
 }
 
+void build_deps_add_dir(struct build_deps *d, const char *path)
+{
+	add(d, qu_xstrdup(path), true);
+}
+
 void build_deps_add_folders(struct build_deps *d)
 {
 	size_t i, n = d->n;

@@ -752,9 +752,29 @@ void qu_build_link(struct qu_build *b)
 			build_deps_add(&b->deps, tmp.buf);
 		}
 		/* the files reST pages include are inputs as much */
-		for (size_t k = 0; k < pg->nparts; k++)
-			if (pg->parts[k].kind == QU_PART_INCLUDE)
-				build_deps_add(&b->deps, pg->parts[k].file);
+		for (size_t k = 0; k < pg->nparts; k++) {
+			const struct qu_part *pt = &pg->parts[k];
+
+			if (pt->kind != QU_PART_INCLUDE)
+				continue;
+			if (!pt->ninputs)
+				build_deps_add(&b->deps, pt->file);
+			/* kernel-feat, kernel-abi: each file, each folder */
+			for (size_t j = 0; j < pt->ninputs; j++) {
+				size_t l = strlen(pt->inputs[j]);
+
+				if (l > 1 && pt->inputs[j][l - 1] == '/') {
+					char *dir = qu_xstrndup(pt->inputs[j],
+								l - 1);
+
+					build_deps_add_dir(&b->deps, dir);
+					free(dir);
+				} else {
+					build_deps_add(&b->deps,
+						       pt->inputs[j]);
+				}
+			}
+		}
 	}
 	if (b->site.cfg.conf_py)
 		build_deps_add(&b->deps, b->site.cfg.conf_py);

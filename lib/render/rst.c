@@ -29,18 +29,47 @@ void rw_where(const struct rw *w, uint32_t off, uint32_t *line,
 	*col = off - w->rd->lines.start[*line - 1] + 1;
 }
 
+const char *rw_diag_where(const struct rw *w, uint32_t off, uint32_t *line,
+			  uint32_t *col)
+{
+	const struct qu_part *p = w->inc;
+
+	/*
+	 * Text a kernel-abi directive made: the ABI file and line its
+	 * ".. LINENO" lines name (test/site/sphinx-kernel-feat)
+	 */
+	if (p && p->nmarks && w->rd == w->inc_rd && off >= p->marks[0].off) {
+		size_t lo = 0, hi = p->nmarks;
+
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (p->marks[mid].off <= off)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		*line = p->marks[lo].line;
+		*col = 0;
+		return p->marks[lo].path;
+	}
+	rw_where(w, off, line, col);
+	return w->pg->diag_path;
+}
+
 static void QU_PRINTF(4, 5) warn(struct rw *w, enum qu_diag_id id,
 				 uint32_t off, const char *fmt, ...)
 {
 	struct qu_buf msg = QU_BUF_INIT;
 	uint32_t line, col;
+	const char *path;
 	va_list ap;
 
 	va_start(ap, fmt);
 	qu_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	rw_where(w, off, &line, &col);
-	qu_diag(w->diags, id, w->pg->diag_path, line, col, "%s", msg.buf);
+	path = rw_diag_where(w, off, &line, &col);
+	qu_diag(w->diags, id, path, line, col, "%s", msg.buf);
 	qu_buf_fini(&msg);
 }
 

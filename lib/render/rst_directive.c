@@ -854,6 +854,7 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 	const struct qu_rst_node *c = rw_child(d, QU_RST_DIRECTIVE_CONTENT);
 	struct qu_buf body = QU_BUF_INIT;
 	uint32_t line, col;
+	const char *path;
 
 	if (c)
 		qu_rst_plain(&body, c);
@@ -869,8 +870,8 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 		qu_buf_fini(&id);
 		qu_rst_free(sub);
 	}
-	rw_where(w, d->off, &line, &col);
-	qu_diag(w->diags, QU_W_RST_UNRENDERED, w->pg->diag_path, line, col,
+	path = rw_diag_where(w, d->off, &line, &col);
+	qu_diag(w->diags, QU_W_RST_UNRENDERED, path, line, col,
 		"directive 'kernel-render' is not rendered (quire draws no "
 		"DOT or SVG); showing its source");
 	qu_buf_fini(&body);
@@ -945,12 +946,17 @@ static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d
 		rw_code_text(w, parent, lang, t, (size_t)(e - t));
 	} else if (w->includes < MAX_INCLUDE_DEPTH) {
 		struct qu_rst_doc *sub = sub_parse(w, t, (size_t)(e - t));
-		const struct qu_rst_doc *save = w->rd;
+		const struct qu_rst_doc *save = w->rd, *save_ird = w->inc_rd;
+		const struct qu_part *save_inc = w->inc;
 
 		w->includes++;
 		w->rd = sub;
+		w->inc = part;
+		w->inc_rd = sub;
 		rw_blocks(w, parent, sub->root->first);
 		w->rd = save;
+		w->inc = save_inc;
+		w->inc_rd = save_ird;
 		w->includes--;
 		qu_rst_free(sub);
 	}
@@ -1031,17 +1037,22 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 			include(w, parent, d, part, name[0] == 'l');
 		else if (w->includes)
 			rw_unrendered(w, parent, d, "an include in an included file");
-	} else if (!strcmp(name, "maintainers-include")) {
+	} else if (!strcmp(name, "maintainers-include") ||
+		   !strcmp(name, "kernel-feat") || !strcmp(name, "kernel-abi")) {
 		size_t k;
 		const struct qu_part *part =
 			w->includes ? NULL : part_at(w, d->off, &k);
 
-		/* the site made the reST of MAINTAINERS; none: it said why */
+		/*
+		 * The site made the reST of MAINTAINERS, of the feature files
+		 * or of an ABI folder; none: it said why.
+		 */
 		if (part && part->kind == QU_PART_INCLUDE)
 			include(w, parent, d, part, false);
-		else if (w->includes)
-			rw_unrendered(w, parent, d,
-				      "maintainers-include in an included file");
+		else if (w->includes) {
+			qu_buf_addf(&body, "%s in an included file", name);
+			rw_unrendered(w, parent, d, body.buf);
+		}
 	} else if (!strcmp(name, "code-block") || !strcmp(name, "code") ||
 		   !strcmp(name, "sourcecode")) {
 		if (c)

@@ -45,6 +45,8 @@ struct rw {
 	uint32_t nfoot;
 	bool comment; /* a kernel-doc comment: its highlights too */
 	unsigned includes; /* how deep in included files */
+	const struct qu_part *inc; /* the included part being read */
+	const struct qu_rst_doc *inc_rd; /* its text's parse */
 	uint32_t toc_path[MAX_TOCTREE_DEPTH + 1]; /* the pages a toctree
 						   * is listing, outermost
 						   * first */
@@ -57,6 +59,10 @@ struct rw {
 /* rst.c */
 void rw_where(const struct rw *w, uint32_t off, uint32_t *line,
 	      uint32_t *col);
+/* Where to report @off: the file (the page's, or the one a kernel-abi
+ * mark names) with its line and column. */
+const char *rw_diag_where(const struct rw *w, uint32_t off, uint32_t *line,
+			  uint32_t *col);
 const struct qu_rst_node *rw_child(const struct qu_rst_node *n,
 				   enum qu_rst_kind kind);
 const char *rw_option(struct rw *w, const struct qu_rst_node *d,

@@ -729,6 +729,283 @@ static void maintainers_include(struct rst_load *rl,
 	qu_buf_fini(&rst);
 }
 
+/*
+ * Room for one more element in an array of @n: it doubles when @n is a
+ * power of two, so a long array costs a few copies, not one an element
+ * (realloc() under ASan always copies).
+ */
+static void *more(void *v, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return v;
+	return qu_xrealloc(v, (n ? 2 * n : 1) * size);
+}
+
+/* The files and folders a kernel-feat or kernel-abi directive read. */
+struct folder {
+	struct qu_site_text *v;
+	size_t n;
+	const char **inputs;
+	size_t ninputs;
+};
+
+static void add_input(struct qu_site *s, struct folder *f, const char *path)
+{
+	f->inputs = more(f->inputs, f->ninputs, sizeof(*f->inputs));
+	f->inputs[f->ninputs++] = site_strdup(s, path);
+}
+
+/*
+ * Folders below a kernel-feat or kernel-abi folder are walked to this
+ * depth at most: the kernel's are one and three deep, and a tree of
+ * folders nested without end (a bind mount of a parent) stops here.
+ */
+#define FOLDER_MAX_DEPTH 16
+
+/*
+ * Every file below @dir (@rel below the directive's folder), each
+ * folder's names sorted, as the scripts' File::Find walk reads them: not
+ * into folders a link names, but through links to files. Each file is
+ * confined and read as every input is; each file and folder becomes an
+ * input of the build.
+ */
+static void read_folder(struct rst_load *rl, const struct qu_site_directive *d,
+			struct folder *f, const char *dir, const char *rel,
+			unsigned depth)
+{
+	struct qu_site *s = rl->s;
+	struct qu_buf path = QU_BUF_INIT, sub = QU_BUF_INIT;
+	struct qu_buf text = QU_BUF_INIT, err = QU_BUF_INIT;
+	char **names = NULL;
+	size_t n = 0;
+
+	qu_buf_addf(&path, "%s%s%s", dir, *rel ? "/" : "", rel);
+	if (qu_files_list(s->files, &names, NULL, &n, path.buf) < 0) {
+		qu_diag(&s->diags, QU_W_UNREADABLE, rl->pg->diag_path, d->line,
+			d->col, "cannot list '%s', ignoring the %s", path.buf,
+			d->name);
+		goto out;
+	}
+	qu_buf_addc(&path, '/');
+	add_input(s, f, path.buf);
+	for (size_t i = 0; i < n; i++) {
+		struct qu_fstat st;
+
+		qu_buf_reset(&sub);
+		qu_buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		qu_buf_reset(&path);
+		qu_buf_addf(&path, "%s/%s", dir, sub.buf);
+		if (qu_files_stat(s->files, &st, path.buf, false) < 0)
+			continue;
+		if (st.kind == QU_FK_DIR) {
+			if (depth < FOLDER_MAX_DEPTH)
+				read_folder(rl, d, f, dir, sub.buf, depth + 1);
+			else
+				qu_diag(&s->diags,
+					strcmp(d->name, "kernel-feat")
+						? QU_W_KERNEL_ABI
+						: QU_W_KERNEL_FEAT,
+					rl->pg->diag_path, d->line, d->col,
+					"'%s' is more than %d folders deep, "
+					"not reading it",
+					path.buf, FOLDER_MAX_DEPTH);
+			continue;
+		}
+		/* a link to a folder is not followed: "missing" for a file */
+		if (site_check_read(s, path.buf, path.buf, rl->pg->diag_path,
+				    d->line, d->col, false) != SITE_READ_OK)
+			continue;
+		qu_buf_reset(&text);
+		if (qu_files_read(s->files, &text, path.buf, &err) < 0) {
+			qu_diag(&s->diags, QU_W_UNREADABLE, rl->pg->diag_path,
+				d->line, d->col, "%s, leaving it out of the %s",
+				err.buf, d->name);
+			qu_buf_reset(&err);
+			continue;
+		}
+		f->v = more(f->v, f->n, sizeof(*f->v));
+		f->v[f->n].path = site_strdup(s, path.buf);
+		f->v[f->n].rel = site_strdup(s, sub.buf);
+		f->v[f->n].len = text.len;
+		f->v[f->n].text = site_strndup(s, text.buf, text.len);
+		add_input(s, f, path.buf);
+		f->n++;
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	qu_buf_fini(&path);
+	qu_buf_fini(&sub);
+	qu_buf_fini(&text);
+	qu_buf_fini(&err);
+}
+
+/*
+ * The kernel's ":debug:" option: the reST shown, numbered, instead of
+ * read (the extensions' nestedParse()).
+ */
+static void debug_block(struct qu_buf *rst)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	const char *p = rst->buf, *e = rst->buf + rst->len;
+
+	qu_buf_adds(&b, "\n\n.. code-block:: rst\n    :linenos:\n");
+	for (;;) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+
+		qu_buf_adds(&b, "\n    ");
+		qu_buf_add(&b, p, nl ? (size_t)(nl - p) : (size_t)(e - p));
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	qu_buf_adds(&b, "\n\n");
+	qu_buf_fini(rst);
+	*rst = b;
+}
+
+/*
+ * The ".. LINENO PATH#LINE" lines of kernel-abi's text: what follows
+ * each comes from that line of that file (kernel_abi.py hands Sphinx
+ * the same positions, never counting on from the line).
+ */
+static void abi_marks(struct qu_site *s, struct qu_part *p)
+{
+	static const char pre[] = ".. LINENO ";
+	const char *t = p->text, *e = p->text + p->len;
+	struct qu_part_mark *m = NULL;
+	size_t n = 0, alloc = 0;
+
+	while (t < e) {
+		const char *nl = memchr(t, '\n', (size_t)(e - t));
+		const char *le = nl ? nl : e, *hash;
+		unsigned long line = 0;
+
+		if ((size_t)(le - t) > sizeof(pre) - 1 &&
+		    !memcmp(t, pre, sizeof(pre) - 1) &&
+		    (hash = memrchr(t, '#', (size_t)(le - t))) &&
+		    hash + 1 < le) {
+			for (const char *d = hash + 1;
+			     d < le && *d >= '0' && *d <= '9' && line < UINT32_MAX;
+			     d++)
+				line = line * 10 + (unsigned long)(*d - '0');
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				m = qu_xrealloc(m, alloc * sizeof(*m));
+			}
+			m[n].off = (uint32_t)((nl ? nl + 1 : e) - p->text);
+			m[n].line = line ? (uint32_t)line : 1;
+			m[n++].path = site_strndup(
+				s, t + sizeof(pre) - 1,
+				(size_t)(hash - t) - (sizeof(pre) - 1));
+		}
+		t = nl ? nl + 1 : e;
+	}
+	if (n) {
+		struct qu_part_mark *am =
+			qu_arena_alloc(&s->arena, n * sizeof(*am));
+
+		memcpy(am, m, n * sizeof(*am));
+		p->marks = am;
+		p->nmarks = n;
+	}
+	free(m);
+}
+
+/*
+ * kernel-feat and kernel-abi: the reST the kernel's scripts make of a
+ * folder (get_feat.pl of Documentation/features, get_abi.pl of a folder
+ * of Documentation/ABI), read in place of the directive as an include
+ * is. kernel-feat's folder is a shell word ("$srctree/Documentation/
+ * features"), relative to the page's folder; kernel-abi's is below the
+ * source tree's Documentation/.
+ */
+static void kernel_folder(struct rst_load *rl, const struct qu_site_directive *d)
+{
+	struct qu_site *s = rl->s;
+	struct qu_page *pg = rl->pg;
+	const char *srctree = s->srctree ? s->srctree : s->root;
+	/* "./Documentation/ABI" reads better as "Documentation/ABI" */
+	const char *top = strcmp(srctree, ".") ? srctree : NULL;
+	bool feat = !strcmp(d->name, "kernel-feat");
+	struct qu_buf dir = QU_BUF_INIT, arch = QU_BUF_INIT, rst = QU_BUF_INIT;
+	struct folder f = {0};
+	struct qu_part *p;
+	const char *a = d->arg, *w;
+	size_t wl;
+
+	while (*a == ' ' || *a == '\t' || *a == '\n')
+		a++;
+	for (w = a; *w && *w != ' ' && *w != '\t' && *w != '\n'; w++)
+		;
+	wl = (size_t)(w - a);
+	if (!wl) {
+		qu_diag(&s->diags, QU_W_RST_DIRECTIVE, pg->diag_path, d->line,
+			d->col, "%s names no folder, ignoring it", d->name);
+		return;
+	}
+	if (!feat) {
+		qu_buf_addf(&dir, "%s%sDocumentation/%.*s", top ? top : "",
+			    top ? "/" : "", (int)wl, a);
+	} else if ((wl >= 9 && !strncmp(a, "$srctree/", 9)) ||
+		   (wl >= 11 && !strncmp(a, "${srctree}/", 11))) {
+		size_t skip = a[1] == '{' ? 11 : 9;
+
+		qu_buf_addf(&dir, "%s%s%.*s", top ? top : "", top ? "/" : "",
+			    (int)(wl - skip), a + skip);
+	} else if (a[0] == '/') {
+		qu_buf_add(&dir, a, wl);
+	} else {
+		const char *sl = strrchr(pg->src, '/');
+
+		qu_buf_addf(&dir, "%s/%.*s%.*s", s->root,
+			    sl ? (int)(sl - pg->src + 1) : 0, pg->src, (int)wl,
+			    a);
+	}
+	while (dir.len > 1 && dir.buf[dir.len - 1] == '/')
+		dir.buf[--dir.len] = 0;
+	for (a = w; *a == ' ' || *a == '\t' || *a == '\n'; a++)
+		;
+	for (w = a; *w && *w != ' ' && *w != '\t' && *w != '\n'; w++)
+		;
+	qu_buf_add(&arch, a, (size_t)(w - a));
+	switch (site_check_read(s, dir.buf, dir.buf, pg->diag_path, d->line,
+				d->col, true)) {
+	case SITE_READ_OK:
+		break;
+	case SITE_READ_MISSING:
+		qu_diag(&s->diags, QU_W_MISSING_FILE, pg->diag_path, d->line,
+			d->col, "%s names no folder '%s', ignoring it", d->name,
+			dir.buf);
+		/* fall through */
+	case SITE_READ_REFUSED:
+		goto out;
+	}
+	read_folder(rl, d, &f, dir.buf, "", 0);
+	if (feat)
+		qu_site_feat_rst(&rst, &s->diags, f.v, f.n,
+				 arch.len ? arch.buf : NULL);
+	else
+		qu_site_abi_rst(&rst, &s->diags, dir.buf, f.v, f.n);
+	if (dir_option(d, "debug"))
+		debug_block(&rst);
+	add_included(rl, d, rst.buf, rst.len, dir.buf, true);
+	p = &pg->parts[pg->nparts - 1];
+	p->inputs = qu_arena_alloc(&s->arena,
+				   (f.ninputs + 1) * sizeof(*p->inputs));
+	memcpy(p->inputs, f.inputs, f.ninputs * sizeof(*p->inputs));
+	p->ninputs = f.ninputs;
+	if (!feat && !dir_option(d, "debug"))
+		abi_marks(s, p);
+out:
+	free(f.v);
+	free(f.inputs);
+	qu_buf_fini(&dir);
+	qu_buf_fini(&arch);
+	qu_buf_fini(&rst);
+}
+
 static void rst_directive(void *payload, const struct qu_site_directive *d)
 {
 	struct rst_load *rl = payload;
@@ -776,6 +1053,9 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 		include(rl, d);
 	else if (!strcmp(d->name, "maintainers-include"))
 		maintainers_include(rl, d);
+	else if (!strcmp(d->name, "kernel-feat") ||
+		 !strcmp(d->name, "kernel-abi"))
+		kernel_folder(rl, d);
 	else if (!strcmp(d->name, "kernel-doc"))
 		kernel_doc(rl->s, rl->pg, d->line, d->arg, strlen(d->arg), opts,
 			   nopts, body, nbody);

@@ -239,6 +239,18 @@ struct qu_file_entry {
 };
 
 /**
+ * struct qu_part_mark - where the text of a generated part comes from
+ * @off: the byte offset in the part's text from which it holds
+ * @line: the 1-based line of @path it names
+ * @path: the file, as diagnostics name it
+ */
+struct qu_part_mark {
+	uint32_t off;
+	uint32_t line;
+	const char *path;
+};
+
+/**
  * struct qu_part - one part of a page
  * @kind: what it is
  * @line: 1-based line in the page's file where the part starts
@@ -255,7 +267,15 @@ struct qu_file_entry {
  * @titles_only: the toctree's :titlesonly: (pages, not their sections)
  * @numbered: the toctree's :numbered: depth (999 without a value; 0 when
  *	absent): Sphinx numbers the sections of the pages below
- * @file: the included file as diagnostics name it (QU_PART_INCLUDE)
+ * @file: the included file as diagnostics name it (QU_PART_INCLUDE); for
+ *	kernel-feat and kernel-abi, the folder they read
+ * @inputs: what a kernel-feat or kernel-abi part was made of: every file
+ *	read and every folder listed (these end in '/'), for the depfile
+ * @ninputs: how many
+ * @marks: for kernel-abi, the source of each stretch of the text (its
+ *	".. LINENO file#line" lines), by offset; diagnostics in the text
+ *	name that file and line, as Sphinx's do
+ * @nmarks: how many
  * @off: in a reST page, the byte offset in the QU_PART_RST text of the
  *	directive this part comes from, so the renderer finds it there
  * @files: the rows (QU_PART_FILES)
@@ -276,6 +296,10 @@ struct qu_part {
 	bool titles_only;
 	unsigned numbered;
 	const char *file;
+	const char **inputs;
+	size_t ninputs;
+	const struct qu_part_mark *marks;
+	size_t nmarks;
 	uint32_t off;
 	struct qu_file_entry *files;
 	size_t nfiles;
@@ -606,5 +630,55 @@ void qu_site_fini(struct qu_site *s);
  * some text.
  */
 void qu_site_maintainers_rst(struct qu_buf *out, const char *text, size_t len);
+
+/**
+ * struct qu_site_text - one file of a folder a directive reads whole
+ * @path: the file, as diagnostics name it
+ * @rel: its path below the folder ("core/jump-labels/arch-support.txt")
+ * @text: its bytes, NUL-terminated
+ * @len: their length
+ */
+struct qu_site_text {
+	const char *path;
+	const char *rel;
+	const char *text;
+	size_t len;
+};
+
+/**
+ * qu_site_feat_rst() - the kernel's feature files as reST
+ * @out: receives the reST (appended)
+ * @diags: malformed files are reported here (-Wkernel-feat)
+ * @files: every file below the features folder, each folder's names
+ *	sorted (a second file of one feature replaces the first)
+ * @n: how many
+ * @arch: the architecture to show, or NULL for all of them
+ *
+ * What the kernel's kernel-feat directive reads in its place: the output
+ * of `scripts/get_feat.pl rest --dir DIR [--arch ARCH]`, byte for byte
+ * (a simple table of one architecture's features, or a grid table per
+ * subsystem). Files other than the arch-support.txt ones are skipped.
+ * Any bytes give some text.
+ */
+void qu_site_feat_rst(struct qu_buf *out, struct qu_diags *diags,
+		      const struct qu_site_text *files, size_t n,
+		      const char *arch);
+
+/**
+ * qu_site_abi_rst() - the kernel's ABI files as reST
+ * @out: receives the reST (appended)
+ * @diags: malformed files are reported here (-Wkernel-abi)
+ * @dir: the folder as ".. LINENO" lines name it (a '/' is added)
+ * @files: every file below the folder, each folder's names sorted
+ * @n: how many
+ *
+ * What the kernel's kernel-abi directive reads in its place: the output
+ * of `scripts/get_abi.pl rest --enable-lineno --dir DIR`, byte for byte
+ * (a section per file, a label and a table per symbol, descriptions with
+ * links to the symbols and files they name). Any bytes give some text.
+ */
+void qu_site_abi_rst(struct qu_buf *out, struct qu_diags *diags,
+		     const char *dir, const struct qu_site_text *files,
+		     size_t n);
 
 #endif /* QU_SITE_SITE_H */

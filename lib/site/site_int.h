@@ -65,4 +65,11 @@ enum site_read site_check_read(struct qu_site *s, const char *path,
 			       const char *shown, const char *diag_path,
 			       uint32_t line, uint32_t col, bool want_dir);
 
+/*
+ * abi_link.c: get_abi.pl's s,$start$s$bondary,$1$xref$2,g on @b, the
+ * symbol name @s read as the Perl pattern it is there; false (and @b as
+ * it was) when Perl would refuse the pattern.
+ */
+bool site_abi_link(struct qu_buf *b, const char *s, const char *xref);
+
 #endif /* QU_SITE_SITE_INT_H */

@@ -3,9 +3,11 @@
  * fuzz_site.c - fuzz harness of lib/site's readers: the directive
  * splitter and its option parser (continuation lines, backslashes,
  * conflicts), a page's front matter, quire.yml and the reST made of a
- * MAINTAINERS file. The first byte chooses: even, the rest is a page
- * (front matter, then Markdown with {kernel-doc} and {toctree} blocks);
- * odd, the rest is quire.yml and MAINTAINERS. The
+ * MAINTAINERS file, of feature files and of ABI files. The first byte
+ * chooses: even, the rest is a page (front matter, then Markdown with
+ * {kernel-doc} and {toctree} blocks); odd, the rest is quire.yml,
+ * MAINTAINERS, a feature file and two ABI files (the same bytes twice,
+ * so every symbol is defined twice). The
  * source tree does not exist, so no directive reads a file. The page's
  * markup is read by lib/markdown's reader, as builds read it.
  */
@@ -39,6 +41,41 @@ static void check_diags(const struct qu_diags *d)
 	for (size_t i = 0; i < d->n; i++)
 		if (!d->v[i].line || !d->v[i].msg[0] || !d->v[i].path)
 			__builtin_trap();
+}
+
+/*
+ * The same bytes as the files kernel-feat and kernel-abi read: each
+ * script's text comes out whatever they hold (a title; a file's
+ * ".. LINENO" line), and a warning may name the whole file (line 0).
+ */
+static void feat_abi(const char *text, size_t len)
+{
+	const struct qu_site_text feat = {"f/core/x/arch-support.txt",
+					  "core/x/arch-support.txt", text, len};
+	const struct qu_site_text abi[] = {
+		{"ABI/testing/sysfs-a", "sysfs-a", text, len},
+		{"ABI/testing/sysfs-b", "sysfs-b", text, len},
+	};
+	struct qu_buf rst = QU_BUF_INIT;
+	struct qu_diags d;
+
+	qu_diags_init(&d);
+	qu_site_feat_rst(&rst, &d, &feat, 1, NULL);
+	if (strncmp(rst.buf, "====", 4))
+		__builtin_trap();
+	qu_buf_reset(&rst);
+	qu_site_feat_rst(&rst, &d, &feat, 1, "x86");
+	if (strncmp(rst.buf, "====", 4))
+		__builtin_trap();
+	qu_buf_reset(&rst);
+	qu_site_abi_rst(&rst, &d, "ABI/testing", abi, 2);
+	if (strncmp(rst.buf, ".. LINENO ABI/testing/", 22))
+		__builtin_trap();
+	for (size_t i = 0; i < d.n; i++)
+		if (!d.v[i].msg[0] || !d.v[i].path)
+			__builtin_trap();
+	qu_diags_fini(&d);
+	qu_buf_fini(&rst);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -78,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strncmp(rst.buf, ".. _maintainers:\n", 17))
 			__builtin_trap();
 		qu_buf_fini(&rst);
+		feat_abi(text, len);
 	} else {
 		memset(&pg, 0, sizeof(pg));
 		pg.diag_path = "page.md";
