@@ -351,7 +351,8 @@ int qu_out_list_read(struct qu_out_list *l, const char *dir)
 	r = walk(&c, dir, &rel, list_file, NULL);
 	qu_buf_fini(&rel);
 	qu_buf_fini(&c.a);
-	qsort(l->v, l->n, sizeof(*l->v), cmp_path);
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_path);
 	l->valid = r == 0;
 	if (r < 0)
 		qu_out_list_fini(l);
@@ -451,7 +452,8 @@ int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
 		if (parent_dir(&p, err) < 0 || rename(q.buf, p.buf) < 0)
 			goto fail;
 	}
-	qsort(next, nnext, sizeof(*next), cmp_path);
+	if (nnext > 1)
+		qsort(next, nnext, sizeof(*next), cmp_path);
 	qu_out_list_fini(live);
 	live->v = next;
 	live->n = nnext;

@@ -99,8 +99,11 @@ static void page_done(struct qu_graph *g, size_t page)
 	const char **v = qu_arena_alloc(&g->arena,
 					(g->nids + 1) * sizeof(*v));
 
-	memcpy(v, g->ids, g->nids * sizeof(*v));
-	qsort(v, g->nids, sizeof(*v), cmp_id);
+	/* memcpy() and qsort() may not take NULL, even for nothing */
+	if (g->nids) {
+		memcpy(v, g->ids, g->nids * sizeof(*v));
+		qsort(v, g->nids, sizeof(*v), cmp_id);
+	}
 	g->page_ids[page] = v;
 	g->npage_ids[page] = g->nids;
 	g->nids = 0;
