@@ -20,18 +20,6 @@
 
 #include "site_int.h"
 
-/*
- * Room for one more element in an array of @n: it doubles when @n is a
- * power of two, so a long array costs a few copies, not one an element
- * (realloc() under ASan always copies).
- */
-static void *more(void *v, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return v;
-	return qu_xrealloc(v, (n ? 2 * n : 1) * size);
-}
-
 /* The script joins the names of one symbol with this byte. */
 #define SEP '\xac'
 
@@ -106,7 +94,7 @@ static struct abi_entry *entry(struct abi *a, const char *key, size_t len)
 	qu_buf_init(&e->users);
 	slot = qu_map_slot(&a->data, e->key, len);
 	*slot = e;
-	a->v = more(a->v, a->n, sizeof(*a->v));
+	a->v = qu_xgrow(a->v, a->n, sizeof(*a->v));
 	a->v[a->n++] = e;
 	return e;
 }
@@ -128,7 +116,7 @@ static struct abi_sym *sym(struct abi *a, const char *name, size_t len)
 	if (s)
 		return s;
 	s = qu_xcalloc(1, sizeof(*s));
-	a->sv = more(a->sv, a->nsv, sizeof(*a->sv));
+	a->sv = qu_xgrow(a->sv, a->nsv, sizeof(*a->sv));
 	a->sv[a->nsv++] = s;
 	s->name = qu_xstrndup(name, len);
 	slot = qu_map_slot(&a->symbols, s->name, len);
@@ -278,7 +266,7 @@ static void what_line(struct abi_file *st, const char *content, size_t len)
 		st->first_label = qu_xstrndup(content, len);
 		st->new_what = true;
 	}
-	st->file->syms = more(st->file->syms, st->file->nsyms, sizeof(char *));
+	st->file->syms = qu_xgrow(st->file->syms, st->file->nsyms, sizeof(char *));
 	st->file->syms[st->file->nsyms++] = qu_xstrndup(content, len);
 }
 
@@ -999,7 +987,7 @@ static void rich_line(struct abi *a, struct qu_buf *out, const char *d,
 			i++;
 			continue;
 		}
-		m = more(m, nm, sizeof(*m));
+		m = qu_xgrow(m, nm, sizeof(*m));
 		m[nm].at = i + 18;
 		m[nm++].len = e - i - 18;
 		i = e;

@@ -13,18 +13,6 @@
 
 #include "site_int.h"
 
-/*
- * Room for one more element in an array of @n: it doubles when @n is a
- * power of two, so a long array costs a few copies, not one an element
- * (realloc() under ASan always copies).
- */
-static void *more(void *v, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return v;
-	return qu_xrealloc(v, (n ? 2 * n : 1) * size);
-}
-
 /* Perl's \s, \w: ASCII only, as the script's byte strings have them. */
 static bool ws(char c)
 {
@@ -106,7 +94,7 @@ static struct re_node *re_add(struct re *re, enum re_kind kind)
 
 static void re_new_alt(struct re *re)
 {
-	re->alts = more(re->alts, re->nalts, sizeof(*re->alts));
+	re->alts = qu_xgrow(re->alts, re->nalts, sizeof(*re->alts));
 	re->alts[re->nalts].v = NULL;
 	re->alts[re->nalts].alloc = 0;
 	re->alts[re->nalts++].n = 0;

@@ -729,18 +729,6 @@ static void maintainers_include(struct rst_load *rl,
 	qu_buf_fini(&rst);
 }
 
-/*
- * Room for one more element in an array of @n: it doubles when @n is a
- * power of two, so a long array costs a few copies, not one an element
- * (realloc() under ASan always copies).
- */
-static void *more(void *v, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return v;
-	return qu_xrealloc(v, (n ? 2 * n : 1) * size);
-}
-
 /* The files and folders a kernel-feat or kernel-abi directive read. */
 struct folder {
 	struct qu_site_text *v;
@@ -751,7 +739,7 @@ struct folder {
 
 static void add_input(struct qu_site *s, struct folder *f, const char *path)
 {
-	f->inputs = more(f->inputs, f->ninputs, sizeof(*f->inputs));
+	f->inputs = qu_xgrow(f->inputs, f->ninputs, sizeof(*f->inputs));
 	f->inputs[f->ninputs++] = site_strdup(s, path);
 }
 
@@ -823,7 +811,7 @@ static void read_folder(struct rst_load *rl, const struct qu_site_directive *d,
 			qu_buf_reset(&err);
 			continue;
 		}
-		f->v = more(f->v, f->n, sizeof(*f->v));
+		f->v = qu_xgrow(f->v, f->n, sizeof(*f->v));
 		f->v[f->n].path = site_strdup(s, path.buf);
 		f->v[f->n].rel = site_strdup(s, sub.buf);
 		f->v[f->n].len = text.len;

@@ -17,18 +17,6 @@
 
 #include "site_int.h"
 
-/*
- * Room for one more element in an array of @n: it doubles when @n is a
- * power of two, so a long array costs a few copies, not one an element
- * (realloc() under ASan always copies).
- */
-static void *more(void *v, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return v;
-	return qu_xrealloc(v, (n ? 2 * n : 1) * size);
-}
-
 /* A feature file, as get_feat.pl's parse_feat() keeps it. */
 struct feat {
 	const char *name, *subsys, *kconfig, *desc;
@@ -238,7 +226,7 @@ static bool parse(struct feat *f, struct feat_sizes *sz, struct qu_diags *d,
 			} else {
 				i = f->narchs;
 				*slot = (void *)(uintptr_t)(i + 1);
-				f->archs = more(f->archs, f->narchs++,
+				f->archs = qu_xgrow(f->archs, f->narchs++,
 						sizeof(*f->archs));
 			}
 			f->archs[i] = a;
@@ -401,11 +389,12 @@ static void matrix_rule(struct qu_buf *out, size_t name, size_t desc,
 struct strs {
 	struct qu_buf *v;
 	size_t n;
+	size_t alloc;
 };
 
 static struct qu_buf *push(struct strs *s)
 {
-	s->v = qu_xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	QU_VEC_GROW(s->v, s->n, s->alloc);
 	qu_buf_init(&s->v[s->n]);
 	return &s->v[s->n++];
 }

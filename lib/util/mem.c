@@ -61,3 +61,10 @@ char *qu_xstrndup(const char *s, size_t len)
 	p[len] = '\0';
 	return p;
 }
+
+void *qu_xgrow(void *v, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return v;
+	return qu_xrealloc(v, (n ? 2 * n : 1) * size);
+}

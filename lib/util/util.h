@@ -64,6 +64,21 @@ void *qu_xcalloc(size_t n, size_t size);
 void *qu_xrealloc(void *ptr, size_t size);
 
 /**
+ * qu_xgrow() - room for one more element in an array of @n, without a
+ *	count of what is allocated
+ * @v: the array (memory from the qu_x family, or NULL)
+ * @n: the elements in use
+ * @size: the size of one
+ *
+ * The array doubles when @n is zero or a power of two, so a long array
+ * costs a few copies, not one an element (realloc() under ASan always
+ * copies).
+ *
+ * Return: the array, moved or not.
+ */
+void *qu_xgrow(void *v, size_t n, size_t size);
+
+/**
  * qu_xstrdup() - strdup() that never returns NULL
  * @s: a NUL-terminated string
  *
