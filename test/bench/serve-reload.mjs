@@ -5,8 +5,10 @@
  * Starts `quire serve DIR`, opens PAGE in Debian's chromium (headless,
  * through test/browser's playwright-core), then RUNS times rewrites a line
  * of FILE and measures the time from the write to the reloaded page's
- * load event. Prints the median, min and max, and the server's peak
- * memory (VmHWM) at the end. Not part of the test suite.
+ * load event. The search index, which follows the reload, is waited for
+ * before the next edit, as a writer's next save comes seconds later.
+ * Prints the median, min and max, and the server's peak memory (VmHWM)
+ * at the end. Not part of the test suite.
  *
  * usage: node serve-reload.mjs QUIRE SOURCE_ROOT DIR PAGE FILE OLD [RUNS]
  *   PAGE  the page's path in the site (include/linux/list.h.html)
@@ -58,6 +60,10 @@ for (let i = 0; i < runs; i++) {
 	await loaded;
 	times.push(performance.now() - t0);
 	text = next;
+	// the search index follows the reload; a writer's next save comes
+	// seconds later, so the next edit waits for it (at most 10 s)
+	for (let w = 0; w < 200 && !/search index[^\n]*\n$/.test(log); w++)
+		await new Promise((r) => setTimeout(r, 50));
 	await new Promise((r) => setTimeout(r, 300));
 }
 fs.writeFileSync(file, original);
