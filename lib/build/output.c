@@ -173,6 +173,35 @@ static void aside_name(struct qu_buf *b, const char *abs, const char *what,
 }
 
 /*
+ * A hidden sibling of dead process @pid without the marker: a build killed
+ * inside qu_out_begin(), between making the folder and renaming the
+ * marker into it. Removed only when it holds nothing else than that
+ * marker's temporary file, so a folder anyone else made stays.
+ */
+static void sweep_unmarked(const char *dir, const char *marker, long pid)
+{
+	struct qu_buf tmp = QU_BUF_INIT, p = QU_BUF_INIT;
+	struct dirent *de;
+	bool other = false;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	qu_buf_addf(&tmp, "%s.tmp.%ld", marker, pid);
+	while (!other && (de = readdir(d)))
+		other = strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+			strcmp(de->d_name, tmp.buf);
+	closedir(d);
+	if (!other) {
+		qu_buf_addf(&p, "%s/%s", dir, tmp.buf);
+		unlink(p.buf);
+		rmdir(dir);
+	}
+	qu_buf_fini(&tmp);
+	qu_buf_fini(&p);
+}
+
+/*
  * Remove the folders that killed builds left beside @abs: hidden siblings
  * named for a process that no longer runs, and carrying the marker (so
  * they are quire's). Anything else of the same name is left alone.
@@ -209,6 +238,8 @@ static void sweep_stale(const char *abs, const char *marker)
 			    de->d_name);
 		if (has_marker(p.buf, marker))
 			qu_rm_tree(p.buf);
+		else
+			sweep_unmarked(p.buf, marker, pid);
 	}
 	if (d)
 		closedir(d);

@@ -1339,8 +1339,6 @@ static void theme_deps(struct qu_build *b)
 }
 
 /* Whether the last site has a page, as a file that can be kept. */
-static int cmp_str(const void *a, const void *b);
-
 static bool in_last_site(const struct qu_build *b, const char *out)
 {
 	struct qu_buf p = QU_BUF_INIT;

@@ -469,7 +469,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    unsigned threads)
 {
 	uint32_t **homes;
-	size_t p, k, i;
+	size_t p, k, i, ndiags;
 
 	g->site = site;
 	g->units = units;
@@ -480,7 +480,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	qu_map_init(&g->labels);
 	qu_arena_init(&g->arena);
 	qu_buf_init(&g->kbuf);
-	g->nplace_diags = diags->n;
+	ndiags = diags->n;
 	homes = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(*homes));
 	/*
 	 * room for a symbol of every item and member, as a zero-config site
@@ -527,7 +527,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	for (i = 0; i < g->nunits; i++)
 		free(homes[i]);
 	free(homes);
-	g->nplace_diags = diags->n - g->nplace_diags;
+	g->nplace_diags = diags->n - ndiags;
 	graph_extern_load(g, diags);
 	if (rd)
 		graph_count_refs(g, rd, threads);

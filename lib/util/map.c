@@ -124,6 +124,15 @@ void qu_map_reserve(struct qu_map *m, size_t n)
 
 	while (n * 2 > cap)
 		cap *= 2;
+	if (cap <= m->cap)
+		return;
+	if (!m->n) {
+		/* nothing to move: the table is made at its size at once */
+		free(m->slots);
+		m->slots = qu_xcalloc(cap, sizeof(*m->slots));
+		m->cap = cap;
+		return;
+	}
 	while (m->cap < cap)
 		grow(m);
 }

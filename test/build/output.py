@@ -301,8 +301,32 @@ def kills(work, root, env):
             shutil.rmtree(fresh)
             good = now
         print('ok: killed after %.2f s, OUT whole' % delay)
+    # a build killed inside making its folder, before the marker was
+    # renamed in: a dead process's folder holding only the marker's
+    # temporary file goes; one holding anything else stays
+    dead = 2 ** 22 + 7
+    while True:
+        try:
+            os.kill(dead, 0)
+            dead += 1
+        except ProcessLookupError:
+            break
+        except PermissionError:
+            dead += 1
+    bare = os.path.join(work, '.ksite.quire-new-%d' % dead)
+    os.makedirs(bare)
+    with open(os.path.join(bare, '.quire-site.tmp.%d' % dead), 'w') as f:
+        f.write('quire-site')
+    other = os.path.join(work, '.ksite.quire-old-%d' % dead)
+    os.makedirs(other)
+    with open(os.path.join(other, 'mine.txt'), 'w') as f:
+        f.write('not quire\'s\n')
     left = [n for n in os.listdir(work) if n.startswith('.ksite.quire-')]
     r = run(['build', src, '-o', out, '--no-cache', '--quiet'], work, env)
+    if not os.path.exists(os.path.join(other, 'mine.txt')):
+        fail('a folder quire did not mark was removed')
+    else:
+        shutil.rmtree(other)
     if r.returncode != 0:
         fail('the build after the kills exited %d' % r.returncode)
     still = [n for n in os.listdir(work) if n.startswith('.ksite.quire-')]
