@@ -957,6 +957,14 @@ replaced(struct qu_buf *b, void (*lit)(struct qu_buf *, const char *, size_t),
 	return 0;
 }
 
+/*
+ * The script replaces each name all over the line, inside the links made
+ * for the names before: names that hold each other can grow a line
+ * without bound (446 bytes of a fuzzed file became 335 MB). Past this
+ * size a line takes no more links; no file of linux-source-6.1 nears it.
+ */
+#define RICH_MAX(len) ((len) * 64 + 65536)
+
 static void rich_line(struct abi *a, struct qu_buf *out, const char *d,
 		      size_t len)
 {
@@ -997,7 +1005,7 @@ static void rich_line(struct abi *a, struct qu_buf *out, const char *d,
 
 		for (i = 0; i < nm; i++)
 			fs[i] = qu_xstrndup(b.buf + m[i].at, m[i].len);
-		for (i = 0; i < nm; i++) {
+		for (i = 0; i < nm && b.len <= RICH_MAX(len); i++) {
 			if (!unchanged(&done, fs[i], gen))
 				gen += replaced(&b, abi_ref, NULL, fs[i], NULL,
 						&done, gen);
@@ -1017,7 +1025,7 @@ static void rich_line(struct abi *a, struct qu_buf *out, const char *d,
 
 		for (i = 0; i < n; i++)
 			ss[i] = qu_xstrndup(b.buf + at[i], pl[i]);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n && b.len <= RICH_MAX(len); i++) {
 			const struct abi_entry *e = find(a, ss[i]);
 			struct qu_buf x = QU_BUF_INIT;
 
