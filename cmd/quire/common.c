@@ -16,10 +16,10 @@
 #include <getopt.h>
 
 #include <cmark-gfm-core-extensions.h>
-#include <git2.h>
 #include <libxml/parser.h>
 
 #include "cmd.h"
+#include "git/git.h"
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -215,6 +215,6 @@ int cmd_folder_arg(const char **dir, const char *cmd, int argc, char **argv)
 void cmd_init_libraries(void)
 {
 	xmlInitParser();
-	git_libgit2_init();
+	qu_git_init();
 	cmark_gfm_core_extensions_ensure_registered();
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "git/git.h"
 #include "man/man.h"
 
 static const char man_usage[] =
@@ -96,7 +97,7 @@ int cmd_man(int argc, char **argv)
 		if (cmd_files_expand(&files, "man", argv[i], true) < 0)
 			goto out_files;
 
-	git_libgit2_init();
+	qu_git_init();
 	if (qu_man_date(&date, argv[optind], &err) < 0) {
 		fprintf(stderr, "quire man: %s\n", err.buf);
 		goto out_git;

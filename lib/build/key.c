@@ -103,6 +103,7 @@ static uint64_t global_key(const struct qu_site *site,
 			h_str(h, pg->headings[k].text);
 			h_str(h, pg->headings[k].id);
 			h_u64(h, pg->headings[k].level);
+			h_u64(h, pg->headings[k].hidden);
 		}
 		h_u64(h, pg->nheadings);
 		/* :ref: on any page links to any page's labels */

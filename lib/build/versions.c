@@ -147,7 +147,7 @@ static void keys_read(struct keys *out, const char *dir)
 
 	qu_buf_addf(&p, "%s/%s", dir, KEYS_FILE);
 	if (qu_file_read(&text, p.buf, &e) == 0 &&
-	    !strncmp(text.buf, KEYS_FILE + 1, strlen(KEYS_FILE + 1))) {
+	    !strncmp(text.buf, &KEYS_FILE[1], strlen(&KEYS_FILE[1]))) {
 		line = strtok_r(text.buf, "\n", &save);
 		while ((line = strtok_r(NULL, "\n", &save)))
 			/* a label that is no folder of OUT is never pruned */
@@ -169,7 +169,7 @@ static int keys_write(const struct keys *k, const char *dir, struct qu_buf *err)
 	size_t i;
 	int r;
 
-	qu_buf_addf(&text, "%s %d\n", KEYS_FILE + 1, QU_OUT_FORMAT);
+	qu_buf_addf(&text, "%s %d\n", &KEYS_FILE[1], QU_OUT_FORMAT);
 	for (i = 0; i < k->n; i++)
 		qu_buf_addf(&text, "%s %016llx\n", k->label[i],
 			    (unsigned long long)k->key[i]);
@@ -402,7 +402,7 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 		qu_buf_reset(&p);
 		qu_buf_addf(&p, "%s/%s", out_abs, QU_SITE_MARKER);
 		qu_buf_reset(&text);
-		qu_buf_addf(&text, "%s %d\n", QU_SITE_MARKER + 1,
+		qu_buf_addf(&text, "%s %d\n", &QU_SITE_MARKER[1],
 			    QU_OUT_FORMAT);
 		if (qu_file_write_atomic(p.buf, text.buf, text.len, err) < 0)
 			goto done;

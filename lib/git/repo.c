@@ -11,6 +11,12 @@
 
 #include "git/git.h"
 
+void qu_git_init(void)
+{
+	git_libgit2_init();
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+}
+
 /*
  * A tree unpacked into an ignored folder of another project (a kernel
  * tarball under that project's build/) is not part of that work tree:

@@ -138,7 +138,8 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		for (h = 0; h < p->nheadings; h++) {
 			const struct qu_heading *hd = &p->headings[h];
 
-			if (!hd->id || !*hd->id || strchr(hd->id, ' '))
+			if (!hd->id || !*hd->id || strchr(hd->id, ' ') ||
+			    hd->hidden)
 				continue;
 			for (k = 0; k + 5 < l; k++)
 				qu_buf_addc(&body, (char)tolower(

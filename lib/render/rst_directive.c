@@ -351,81 +351,6 @@ void rw_table(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n,
 }
 
 /*
- * The "only" directive's expression, with "html" the one true tag (the
- * builder quire is): words, "not", "and", "or" and parentheses, as
- * Sphinx's Tags.eval_condition reads them.
- */
-struct cond {
-	const char *p;
-};
-
-static bool cond_or(struct cond *c, int depth);
-
-static void cond_blank(struct cond *c)
-{
-	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n')
-		c->p++;
-}
-
-static bool cond_atom(struct cond *c, int depth)
-{
-	const char *s;
-	size_t l;
-
-	cond_blank(c);
-	if (*c->p == '(' && depth < 32) {
-		bool v;
-
-		c->p++;
-		v = cond_or(c, depth + 1);
-		cond_blank(c);
-		if (*c->p == ')')
-			c->p++;
-		return v;
-	}
-	s = c->p;
-	while (*c->p && *c->p != ' ' && *c->p != ')' && *c->p != '(' &&
-	       *c->p != '\n')
-		c->p++;
-	l = (size_t)(c->p - s);
-	if (l == 3 && !strncmp(s, "not", 3))
-		return !cond_atom(c, depth + 1);
-	return (l == 4 && !strncmp(s, "html", 4)) ||
-	       (l == 12 && !strncmp(s, "builder_html", 12)) ||
-	       (l == 11 && !strncmp(s, "format_html", 11));
-}
-
-typedef bool cond_fn(struct cond *c, int depth);
-
-/* "A and B and ..." or "A or B or ...": @sub's terms joined by @op. */
-static bool cond_join(struct cond *c, int depth, const char *op, cond_fn *sub)
-{
-	size_t ol = strlen(op);
-	bool v = sub(c, depth);
-
-	for (;;) {
-		bool t;
-
-		cond_blank(c);
-		if (strncmp(c->p, op, ol) || depth > 64)
-			return v;
-		c->p += ol;
-		t = sub(c, depth + 1);
-		v = op[0] == 'a' ? t && v : t || v;
-	}
-}
-
-static bool cond_and(struct cond *c, int depth)
-{
-	return cond_join(c, depth, "and", cond_atom);
-}
-
-static bool cond_or(struct cond *c, int depth)
-{
-	return cond_join(c, depth, "or", cond_and);
-}
-
-/*
  * c:function, c:macro, c:type, c:struct, ...: a declaration block, one
  * <dt> a signature (a line of the argument), then the content.
  */
@@ -541,7 +466,7 @@ static size_t toc_headings(struct rw *w, xmlNodePtr li,
 		const struct qu_heading *h = &p->headings[k];
 		xmlNodePtr sub;
 
-		if (h->level != level + 1 || depth > maxdepth) {
+		if (h->level != level + 1 || depth > maxdepth || h->hidden) {
 			k++;
 			continue;
 		}
@@ -583,9 +508,20 @@ static void toc_page(struct rw *w, xmlNodePtr ul, uint32_t page,
 	w->toc_path[depth - 1] = page;
 	lis = qu_xcalloc(p->nheadings + 1, sizeof(*lis));
 	while (k < p->nheadings || top) {
-		xmlNodePtr li = r_el(w->doc, ul, "li", NULL);
 		const struct qu_heading *h = k < p->nheadings ? &p->headings[k]
 							       : NULL;
+		xmlNodePtr li;
+
+		/* a top-level section an "only" block leaves out */
+		if (!top && h && h->hidden) {
+			k++;
+			while (k < p->nheadings && p->headings[k].level != 1)
+				k++;
+			if (k >= p->nheadings)
+				break;
+			continue;
+		}
+		li = r_el(w->doc, ul, "li", NULL);
 
 		/* the first top-level section is the page itself */
 		toc_link(w, li, p, top ? NULL : h->id,
@@ -1099,9 +1035,7 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 		}
 		/* raw LaTeX and other formats are for other builders */
 	} else if (!strcmp(name, "only")) {
-		struct cond cd = {arg.buf};
-
-		if (cond_or(&cd, 0))
+		if (qu_rst_only_true(arg.buf))
 			rw_content(w, parent, d);
 	} else if (!strcmp(name, "csv-table")) {
 		csv_table(w, parent, d);

@@ -60,6 +60,7 @@ struct walk {
 	void *payload;
 	struct qu_buf a, b;
 	unsigned depth;
+	unsigned hidden; /* inside "only" blocks an HTML build leaves out */
 };
 
 static const struct qu_rst_node *title_of(const struct qu_rst_node *sec)
@@ -90,6 +91,87 @@ const struct qu_rst_node *qu_rst_labelled(const struct qu_rst_node *t)
 			return NULL;
 		n = n->parent;
 	}
+}
+
+/*
+ * The "only" directive's expression: words, "not", "and", "or" and
+ * parentheses, as Sphinx's Tags.eval_condition reads them.
+ */
+struct cond {
+	const char *p;
+};
+
+static bool cond_or(struct cond *c, int depth);
+
+static void cond_blank(struct cond *c)
+{
+	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n')
+		c->p++;
+}
+
+static bool cond_atom(struct cond *c, int depth)
+{
+	const char *s;
+	size_t l;
+
+	cond_blank(c);
+	if (*c->p == '(' && depth < 32) {
+		bool v;
+
+		c->p++;
+		v = cond_or(c, depth + 1);
+		cond_blank(c);
+		if (*c->p == ')')
+			c->p++;
+		return v;
+	}
+	s = c->p;
+	while (*c->p && *c->p != ' ' && *c->p != ')' && *c->p != '(' &&
+	       *c->p != '\n')
+		c->p++;
+	l = (size_t)(c->p - s);
+	if (l == 3 && !strncmp(s, "not", 3))
+		return !cond_atom(c, depth + 1);
+	return (l == 4 && !strncmp(s, "html", 4)) ||
+	       (l == 12 && !strncmp(s, "builder_html", 12)) ||
+	       (l == 11 && !strncmp(s, "format_html", 11));
+}
+
+typedef bool cond_fn(struct cond *c, int depth);
+
+/* "A and B and ..." or "A or B or ...": @sub's terms joined by @op. */
+static bool cond_join(struct cond *c, int depth, const char *op, cond_fn *sub)
+{
+	size_t ol = strlen(op);
+	bool v = sub(c, depth);
+
+	for (;;) {
+		bool t;
+
+		cond_blank(c);
+		if (strncmp(c->p, op, ol) || depth > 64)
+			return v;
+		c->p += ol;
+		t = sub(c, depth + 1);
+		v = op[0] == 'a' ? t && v : t || v;
+	}
+}
+
+static bool cond_and(struct cond *c, int depth)
+{
+	return cond_join(c, depth, "and", cond_atom);
+}
+
+static bool cond_or(struct cond *c, int depth)
+{
+	return cond_join(c, depth, "or", cond_and);
+}
+
+bool qu_rst_only_true(const char *expr)
+{
+	struct cond c = {expr};
+
+	return cond_or(&c, 0);
 }
 
 static void directive(struct walk *w, const struct qu_rst_node *n)
@@ -338,6 +420,18 @@ static void label(struct walk *w, const struct qu_rst_node *n)
 	qu_buf_fini(&title);
 }
 
+/* Whether "only" directive @d's content is in an HTML build. */
+static bool only(struct walk *w, const struct qu_rst_node *d)
+{
+	const struct qu_rst_node *c;
+
+	qu_buf_reset(&w->b);
+	for (c = d->first; c; c = c->next)
+		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS)
+			qu_rst_plain(&w->b, c);
+	return qu_rst_only_true(w->b.buf ? w->b.buf : "");
+}
+
 static void walk(struct walk *w, const struct qu_rst_node *n)
 {
 	const struct qu_rst_node *c;
@@ -355,7 +449,8 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 			title_name(&raw, w->doc, t);
 			w->sink->heading(w->payload, w->depth, w->b.buf,
 					 w->a.buf, raw.buf,
-					 qu_lines_find(&w->doc->lines, t->off));
+					 qu_lines_find(&w->doc->lines, t->off),
+					 w->hidden > 0);
 			qu_buf_fini(&raw);
 		}
 		for (c = n->first; c; c = c->next)
@@ -367,6 +462,14 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 		label(w, n);
 		return;
 	case QU_RST_DIRECTIVE:
+		if (qu_rst_attr(n, "name") &&
+		    !strcmp(qu_rst_attr(n, "name"), "only") && !only(w, n)) {
+			w->hidden++;
+			for (c = n->first; c; c = c->next)
+				walk(w, c);
+			w->hidden--;
+			return;
+		}
 		directive(w, n);
 		if (qu_rst_attr(n, "name") &&
 		    !strcmp(qu_rst_attr(n, "name"), "glossary"))
@@ -393,7 +496,7 @@ void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
 {
 	struct qu_diags mine;
 	struct qu_rst_doc *doc;
-	struct walk w = {NULL, sink, payload, QU_BUF_INIT, QU_BUF_INIT, 0};
+	struct walk w = {NULL, sink, payload, QU_BUF_INIT, QU_BUF_INIT, 0, 0};
 	size_t i;
 
 	(void)ctx;

@@ -250,6 +250,18 @@ void qu_rst_term_key(struct qu_buf *out, const char *term, size_t len);
 bool qu_rst_glossary_term(size_t *term_len, const char *line, size_t len);
 
 /**
+ * qu_rst_only_true() - whether an "only" directive's content is built
+ * @expr: the directive's argument
+ *
+ * Sphinx's tags of an HTML build: "html", "builder_html" and
+ * "format_html" are true, every other word ("subproject", "latex") is
+ * false, as in a build of the whole Documentation/ or of one folder
+ * named on sphinx-build's command line.
+ * Return: the expression's value.
+ */
+bool qu_rst_only_true(const char *expr);
+
+/**
  * qu_rst_labelled() - what a label (".. _name:") names
  * @t: a target node
  *

@@ -146,8 +146,9 @@ static void tok_page(struct tok_ctx *t, const struct qu_page *p)
 
 	field(t, p->title, W_TITLE, W_TITLE, SEARCH_FLAG_TITLE);
 	for (k = 0; k < p->nheadings; k++)
-		field(t, p->headings[k].text, W_HEAD, W_HEAD,
-		      SEARCH_FLAG_TITLE);
+		if (!p->headings[k].hidden)
+			field(t, p->headings[k].text, W_HEAD, W_HEAD,
+			      SEARCH_FLAG_TITLE);
 	for (k = 0; k < p->nparts; k++) {
 		const struct qu_part *pt = &p->parts[k];
 
@@ -174,7 +175,7 @@ static struct qu_hash128 page_key(const struct qu_page *p)
 		qu_buf_adds(&b, p->title);
 	qu_buf_addc(&b, 0);
 	for (k = 0; k < p->nheadings; k++) {
-		if (p->headings[k].text)
+		if (p->headings[k].text && !p->headings[k].hidden)
 			qu_buf_adds(&b, p->headings[k].text);
 		qu_buf_addc(&b, 0);
 	}

@@ -583,12 +583,13 @@ static void section_label(struct rst_load *rl, unsigned level,
 			  const char *text, const char *id, const char *name);
 
 static void inc_heading(void *payload, unsigned level, const char *text,
-			const char *id, const char *name, uint32_t line)
+			const char *id, const char *name, uint32_t line,
+			bool hidden)
 {
 	struct inc_load *il = payload;
 
 	site_add_heading(il->rl->s, il->rl->pg, &il->rl->halloc,
-			 il->base + level, text, id, line);
+			 il->base + level, text, id, line, hidden);
 	section_label(il->rl, il->base + level, text, id, name);
 }
 
@@ -1058,13 +1059,15 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 }
 
 static void rst_heading(void *payload, unsigned level, const char *text,
-			const char *id, const char *name, uint32_t line)
+			const char *id, const char *name, uint32_t line,
+			bool hidden)
 {
 	struct rst_load *rl = payload;
 
 	/* the page's sections come in order: the last holds what follows */
 	rl->level = level;
-	site_add_heading(rl->s, rl->pg, &rl->halloc, level, text, id, line);
+	site_add_heading(rl->s, rl->pg, &rl->halloc, level, text, id, line,
+			 hidden);
 	section_label(rl, level, text, id, name);
 }
 

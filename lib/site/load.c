@@ -247,7 +247,7 @@ struct heads {
 
 void site_add_heading(struct qu_site *s, struct qu_page *pg, size_t *alloc,
 		      unsigned level, const char *text, const char *id,
-		      uint32_t line)
+		      uint32_t line, bool hidden)
 {
 	struct qu_heading *v;
 
@@ -257,6 +257,7 @@ void site_add_heading(struct qu_site *s, struct qu_page *pg, size_t *alloc,
 	v->id = site_strdup(s, id);
 	v->level = level;
 	v->line = line;
+	v->hidden = hidden;
 }
 
 static void on_heading(void *payload, unsigned level, const char *text,
@@ -264,7 +265,7 @@ static void on_heading(void *payload, unsigned level, const char *text,
 {
 	struct heads *h = payload;
 
-	site_add_heading(h->s, h->pg, &h->alloc, level, text, id, line);
+	site_add_heading(h->s, h->pg, &h->alloc, level, text, id, line, false);
 }
 
 void site_page_headings(struct qu_site *s, struct qu_page *pg)

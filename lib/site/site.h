@@ -311,12 +311,16 @@ struct qu_part {
  * @id: its anchor, unique in the page
  * @level: 1 to 6
  * @line: 1-based line in the page's file
+ * @hidden: a reST section in an "only" block an HTML build leaves out:
+ *	it counts for section numbers, as in Sphinx, but no table of
+ *	contents, inventory or search lists it
  */
 struct qu_heading {
 	const char *text;
 	const char *id;
 	unsigned level;
 	uint32_t line;
+	bool hidden;
 };
 
 /**
@@ -440,7 +444,8 @@ struct qu_site_directive {
  *	directive, in page order
  * @heading: a section: level (1 for the page's title), plain text, id,
  *	its title as written normalised as :ref: looks labels up (the name
- *	Sphinx's autosectionlabel gives it), 1-based line
+ *	Sphinx's autosectionlabel gives it), 1-based line, and whether an
+ *	"only" block leaves it out (qu_heading.hidden)
  * @label: a label (".. _name:" before a section or a block) with the id
  *	it gives and the labelled section's title, or NULL; a C-domain
  *	declaration ("c.NAME", its role, such as "c:function"); or a
@@ -450,7 +455,8 @@ struct qu_site_directive {
 struct qu_site_rst_sink {
 	void (*directive)(void *payload, const struct qu_site_directive *d);
 	void (*heading)(void *payload, unsigned level, const char *text,
-			const char *id, const char *name, uint32_t line);
+			const char *id, const char *name, uint32_t line,
+			bool hidden);
 	void (*label)(void *payload, const char *name, const char *id,
 		      const char *title, const char *role);
 };

@@ -38,7 +38,7 @@ void site_arena_headings(struct qu_site *s, struct qu_page *pg);
 /* one more heading of @pg (its vector's capacity in *@alloc) */
 void site_add_heading(struct qu_site *s, struct qu_page *pg, size_t *alloc,
 		      unsigned level, const char *text, const char *id,
-		      uint32_t line);
+		      uint32_t line, bool hidden);
 void site_link_pages(struct qu_site *s);
 bool site_excluded(const struct qu_site *s, const char *rel);
 void site_normalise(struct qu_buf *out, const char *dir, const char *rel,

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include <cmark-gfm-core-extensions.h>
-#include <git2.h>
 #include <libxml/parser.h>
 
 #include "build/build.h"
+#include "git/git.h"
 
 int main(int argc, char **argv)
 {
@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	xmlInitParser();
-	git_libgit2_init();
+	qu_git_init();
 	cmark_gfm_core_extensions_ensure_registered();
 	memset(&o, 0, sizeof(o));
 	o.dir = argv[1];

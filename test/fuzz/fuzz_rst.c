@@ -28,9 +28,11 @@ static void on_directive(void *payload, const struct qu_site_directive *d)
 }
 
 static void on_heading(void *payload, unsigned level, const char *text,
-		       const char *id, const char *name, uint32_t line)
+		       const char *id, const char *name, uint32_t line,
+		       bool hidden)
 {
 	(void)payload;
+	(void)hidden;
 	assert(level >= 1 && text && id && *id && name && line >= 1);
 }
 

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
 		qu_buf_fini(&out);
 		return 0;
 	}
-	git_libgit2_init();
+	qu_git_init();
 	r = qu_git_tree_open(&t, argv[2], argv[3], &err);
 	if (r == 1) {
 		puts("no repository");

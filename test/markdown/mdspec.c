@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 	struct qu_site site;
 	struct qu_page page;
 	struct qu_part part;
-	struct qu_heading heading = {"Intro", "intro", 2, 1};
+	struct qu_heading heading = {"Intro", "intro", 2, 1, false};
 	struct qu_unit unit;
 	struct qu_graph g;
 	struct qu_diags diags;

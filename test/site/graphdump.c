@@ -17,6 +17,7 @@
 #include <libxml/parser.h>
 
 #include "build/build.h"
+#include "git/git.h"
 
 int main(int argc, char **argv)
 {
@@ -30,7 +31,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	xmlInitParser();
-	git_libgit2_init();
+	qu_git_init();
 	cmark_gfm_core_extensions_ensure_registered();
 	o.dir = argv[1];
 	if (qu_build_new(&b, &o, &err) < 0) {
