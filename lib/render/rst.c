@@ -511,6 +511,41 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 }
 
 /* :doc:`path`: a page, relative to this one's folder or to the root. */
+/*
+ * "a/./b/../c" as "a/c", in place; returns how many ".." went above the
+ * start, which are dropped.
+ */
+static unsigned norm_path(struct qu_buf *path)
+{
+	struct qu_buf norm = QU_BUF_INIT;
+	char *p = path->buf ? path->buf : (char *)"", *seg;
+	unsigned ups = 0;
+
+	while ((seg = strsep(&p, "/"))) {
+		if (!strcmp(seg, "..")) {
+			char *up;
+
+			if (!norm.len) {
+				ups++;
+				continue;
+			}
+			norm.len--;
+			up = memrchr(norm.buf, '/', norm.len);
+			norm.len = up ? (size_t)(up - norm.buf) + 1 : 0;
+			norm.buf[norm.len] = 0;
+		} else if (*seg && strcmp(seg, ".")) {
+			qu_buf_adds(&norm, seg);
+			qu_buf_addc(&norm, '/');
+		}
+	}
+	if (norm.len)
+		norm.buf[--norm.len] = 0;
+	qu_buf_reset(path);
+	qu_buf_add(path, norm.buf, norm.len);
+	qu_buf_fini(&norm);
+	return ups;
+}
+
 static void role_doc(struct rw *w, xmlNodePtr parent,
 		     const struct qu_rst_node *n, const char *s)
 {
@@ -529,30 +564,7 @@ static void role_doc(struct rw *w, xmlNodePtr parent,
 		qu_buf_adds(&path, target.buf);
 	}
 	/* "a/../b" as the site names pages */
-	{
-		struct qu_buf norm = QU_BUF_INIT;
-		char *p = path.buf, *seg;
-
-		while ((seg = strsep(&p, "/"))) {
-			if (!strcmp(seg, "..")) {
-				char *up;
-
-				if (norm.len)
-					norm.len--;
-				up = memrchr(norm.buf, '/', norm.len);
-				norm.len = up ? (size_t)(up - norm.buf) + 1 : 0;
-				norm.buf[norm.len] = 0;
-			} else if (*seg && strcmp(seg, ".")) {
-				qu_buf_adds(&norm, seg);
-				qu_buf_addc(&norm, '/');
-			}
-		}
-		if (norm.len)
-			norm.buf[--norm.len] = 0;
-		qu_buf_reset(&path);
-		qu_buf_add(&path, norm.buf, norm.len);
-		qu_buf_fini(&norm);
-	}
+	norm_path(&path);
 	qu_buf_adds(&path, ".rst");
 	page = qu_site_find_page(w->r->site, path.buf);
 	if (page == QU_NONE) {
@@ -738,6 +750,125 @@ static bool relative(const char *uri)
 	return uri[0] != '/' && uri[0] != '#' && uri[k] != ':';
 }
 
+/* The page whose output file is @out, or QU_NONE. */
+static uint32_t page_by_out(const struct qu_site *s, const char *out)
+{
+	for (size_t k = 0; k < s->npages; k++)
+		if (!strcmp(s->pages[k].out, out))
+			return (uint32_t)k;
+	return QU_NONE;
+}
+
+static int cmp_asset(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether page @page has an element with id @id that the site knows. */
+static bool page_has_id(const struct rw *w, uint32_t page, const char *id)
+{
+	const struct qu_page *pg = &w->r->site->pages[page];
+
+	if (qu_graph_has_anchor(w->r->g, page, id))
+		return true;
+	for (size_t k = 0; k < pg->nlabels; k++)
+		if (pg->labels[k].id && !strcmp(pg->labels[k].id, id))
+			return true;
+	return false;
+}
+
+/*
+ * A URI relative to the page (not a comment's, outside a Sphinx
+ * project): Sphinx writes it as it is, a link that leads nowhere unless
+ * the site has the file. Here "#id" is checked once the page is made
+ * (check_ids()); a page's source ("btf.rst", "x.rst#id") or output file
+ * links to that page, its fragment checked; a file copied into the site
+ * stays as written; a file above the docs root, in the source tree, links
+ * to its source URL when the site has a template; anything else is shown
+ * as text with -Wbroken-link. Returns false for text; else w->href holds
+ * the link, *@frag is true when it awaits check_ids() and *@out when it
+ * leads out of the site.
+ */
+static bool local_uri(struct rw *w, const struct qu_rst_node *n,
+		      const char *uri, bool *frag, bool *out)
+{
+	const struct qu_site *s = w->r->site;
+	const char *src = w->pg->src ? w->pg->src : "";
+	const char *sl = strrchr(src, '/');
+	const char *hash = strchr(uri, '#');
+	const char *q = strchr(uri, '?');
+	size_t plen = hash ? (size_t)(hash - uri) : strlen(uri);
+	struct qu_buf path = QU_BUF_INIT;
+	uint32_t page;
+	unsigned ups;
+	bool ok = false;
+
+	*frag = false;
+	*out = false;
+	if (plen == 0) {
+		qu_buf_adds(&w->href, uri);
+		*frag = hash && hash[1];
+		return true;
+	}
+	if (q && (!hash || q < hash))
+		plen = (size_t)(q - uri);
+	if (sl)
+		qu_buf_add(&path, src, (size_t)(sl - src) + 1);
+	qu_buf_add(&path, uri, plen);
+	ups = norm_path(&path);
+	page = ups || !path.len ? QU_NONE : qu_site_find_page(s, path.buf);
+	if (page == QU_NONE && !ups && path.len)
+		page = page_by_out(s, path.buf);
+	if (page != QU_NONE) {
+		qu_site_relpath(&w->href, w->f->out, s->pages[page].out);
+		if (hash && hash[1] && page_has_id(w, page, hash + 1))
+			qu_buf_adds(&w->href, hash);
+		else if (hash && hash[1])
+			warn(w, QU_W_BROKEN_LINK, n->off,
+			     "'%s': page '%s' has no id '%s'; linking to the "
+			     "page", uri, s->pages[page].src, hash + 1);
+		ok = true;
+	} else if (!ups && path.len &&
+		   bsearch(&path.buf, s->assets, s->nassets, sizeof(char *),
+			   cmp_asset)) {
+		qu_buf_adds(&w->href, uri);
+		ok = true;
+	} else if (ups) {
+		/* above the docs root: a file of the source tree? */
+		const char *tmpl = w->r->source_url ? w->r->source_url
+						    : s->cfg.source_url;
+		size_t sl2 = s->srctree_real ? strlen(s->srctree_real) : 0;
+		struct qu_buf rel = QU_BUF_INIT;
+
+		if (tmpl && sl2 && s->root_real &&
+		    !strncmp(s->root_real, s->srctree_real, sl2) &&
+		    (s->root_real[sl2] == '/' || !s->root_real[sl2])) {
+			qu_buf_adds(&rel, s->root_real + sl2 +
+						  (s->root_real[sl2] == '/'));
+			for (unsigned k = 0; k < ups; k++)
+				qu_buf_adds(&rel, "/..");
+			qu_buf_addc(&rel, '/');
+			qu_buf_adds(&rel, path.buf);
+			if (!norm_path(&rel) && rel.len) {
+				render_source_url(&w->href, tmpl, rel.buf, 0);
+				*out = ok = true;
+			}
+		}
+		qu_buf_fini(&rel);
+		if (!ok)
+			warn(w, QU_W_BROKEN_LINK, n->off,
+			     "'%s' leads out of the site (no source_url to "
+			     "link a source file through); showing it as text",
+			     uri);
+	} else {
+		warn(w, QU_W_BROKEN_LINK, n->off,
+		     "'%s' names no page or file of the site; showing it as "
+		     "text", uri);
+	}
+	qu_buf_fini(&path);
+	return ok;
+}
+
 /*
  * A reference: to a URI, to a named target of this page (external, or an
  * element id), or anonymous (the n-th anonymous target).
@@ -747,6 +878,7 @@ static void reference(struct rw *w, xmlNodePtr parent,
 {
 	const char *uri = qu_rst_attr(n, "refuri");
 	const char *name = qu_rst_attr(n, "refname");
+	bool frag = false, out;
 	xmlNodePtr a;
 
 	if (!uri && qu_rst_attr(n, "anonymous")) {
@@ -795,7 +927,14 @@ static void reference(struct rw *w, xmlNodePtr parent,
 			qu_buf_fini(&key);
 		}
 	}
-	if (uri && !(w->comment && !w->r->site->cfg.sphinx && relative(uri)))
+	out = uri != NULL;
+	if (uri && !plain && !w->comment && (relative(uri) || uri[0] == '#') &&
+	    !local_uri(w, n, uri, &frag, &out)) {
+		rw_inlines(w, parent, n->first, true);
+		return;
+	}
+	if (uri && !w->href.len &&
+	    !(w->comment && !w->r->site->cfg.sphinx && relative(uri)))
 		qu_buf_adds(&w->href, uri);
 	if (plain || !w->href.len || !link_ok(w, n, w->href.buf)) {
 		if (!plain && !w->href.len && name)
@@ -806,9 +945,117 @@ static void reference(struct rw *w, xmlNodePtr parent,
 		rw_inlines(w, parent, n->first, true);
 		return;
 	}
-	a = r_el(w->doc, parent, "a", uri ? "qu-external" : NULL);
+	a = r_el(w->doc, parent, "a", out ? "qu-external" : NULL);
 	r_attr(a, "href", w->href.buf);
 	rw_inlines(w, a, n->first, true);
+	if (frag) {
+		struct rw_frag *f;
+
+		w->frags = qu_xrealloc(w->frags,
+				       (w->nfrags + 1) * sizeof(*w->frags));
+		f = &w->frags[w->nfrags++];
+		f->a = a;
+		f->path = rw_diag_where(w, n->off, &f->line, &f->col);
+	}
+}
+
+/* The links below @n to "#@from" now lead to "#@to". */
+static void retarget(xmlNodePtr n, const char *from, const char *to)
+{
+	for (; n; n = n->next) {
+		xmlChar *href;
+
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		href = xmlGetProp(n, (const xmlChar *)"href");
+		if (href && href[0] == '#' && !strcmp((char *)href + 1, from)) {
+			struct qu_buf b = QU_BUF_INIT;
+
+			qu_buf_addf(&b, "#%s", to);
+			r_attr(n, "href", b.buf);
+			qu_buf_fini(&b);
+		}
+		xmlFree(href);
+		retarget(n->children, from, to);
+	}
+}
+
+/*
+ * The ids of the elements below @n, into @ids (which owns the keys). An
+ * id given twice (a section of an included file or of a comment named as
+ * one of the page's: docutils numbers the second of one document, quire
+ * reads them apart) takes the next free "idN", and the links inside its
+ * element (its permalink) follow it.
+ */
+static void collect_ids(struct rw *w, struct qu_map *ids,
+			struct qu_arena *keys, xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		xmlChar *id;
+
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		id = xmlGetProp(n, (const xmlChar *)"id");
+		if (id) {
+			const char *k = (const char *)id;
+
+			if (qu_map_get(ids, k, strlen(k))) {
+				do {
+					qu_buf_reset(&w->tmp);
+					qu_buf_addf(&w->tmp, "id%u",
+						    w->next_id++);
+				} while (qu_map_get(ids, w->tmp.buf,
+						    w->tmp.len) ||
+					 qu_graph_has_anchor(w->r->g,
+							     w->f->page,
+							     w->tmp.buf));
+				r_attr(n, "id", w->tmp.buf);
+				retarget(n->children, k, w->tmp.buf);
+				k = w->tmp.buf;
+			}
+			qu_map_put(ids, qu_arena_strdup(keys, k), (void *)1);
+			xmlFree(id);
+		}
+		collect_ids(w, ids, keys, n->children);
+	}
+}
+
+/*
+ * The page made: ids given twice are made unique (collect_ids()), and
+ * its links to "#id" of itself (local_uri()) that name no element of it
+ * get -Wbroken-link, their text shown unlinked.
+ */
+static void check_ids(struct rw *w, xmlNodePtr content)
+{
+	struct qu_map ids;
+	struct qu_arena keys;
+
+	qu_map_init(&ids);
+	qu_arena_init(&keys);
+	collect_ids(w, &ids, &keys, content);
+	for (size_t k = 0; k < w->nfrags; k++) {
+		struct rw_frag *f = &w->frags[k];
+		xmlChar *href = xmlGetProp(f->a, (const xmlChar *)"href");
+		const char *id = href ? (const char *)href + 1 : "";
+		xmlNodePtr c, next;
+
+		if (!qu_map_get(&ids, id, strlen(id))) {
+			qu_diag(w->diags, QU_W_BROKEN_LINK, f->path, f->line,
+				f->col,
+				"'#%s' names no id of this page; showing it "
+				"as text", id);
+			for (c = f->a->children; c; c = next) {
+				next = c->next;
+				xmlUnlinkNode(c);
+				xmlAddPrevSibling(f->a, c);
+			}
+			xmlUnlinkNode(f->a);
+			xmlFreeNode(f->a);
+		}
+		xmlFree(href);
+	}
+	qu_map_fini(&ids);
+	qu_arena_fini(&keys);
 }
 
 /*
@@ -1746,6 +1993,8 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	ctx->comment = false;
 	ctx->heading_min = 1;
 	rw_blocks(&w, content, w.rd->root->first);
+	check_ids(&w, content);
+	free(w.frags);
 	qu_map_fini(&w.targets);
 	qu_map_fini(&w.substs);
 	qu_map_fini(&w.fnref);

@@ -54,6 +54,12 @@ struct rw {
 			       * entry's "idN" */
 	unsigned depth, level;
 	struct qu_buf tmp, href;
+	struct rw_frag {
+		xmlNodePtr a;
+		const char *path;
+		uint32_t line, col;
+	} *frags; /* links to "#id" of this page, checked once it is made */
+	size_t nfrags;
 };
 
 /* rst.c */
