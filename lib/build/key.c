@@ -114,6 +114,10 @@ static uint64_t global_key(const struct qu_site *site,
 		}
 		h_u64(h, pg->nlabels);
 	}
+	/* a reST page's relative link to a file is checked against these */
+	for (i = 0; i < site->nassets; i++)
+		h_str(h, site->assets[i]);
+	h_u64(h, site->nassets);
 	h_u64(h, g->nunits);
 	for (i = 0; i < g->nunits; i++)
 		h_str(h, g->units[i].path);
