@@ -411,7 +411,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		goto out;
 	name_rev_site(b);
 	b->theme = find_theme(&b->site, &b->theme_files);
-	if (!b->site.zero_config) {
+	if (!b->site.zero_config || b->site.cfg.api) {
 		qu_buf_addf(&tmp, "%s/quire.yml", b->site.root);
 		cfg = qu_buf_detach(&tmp, NULL);
 	}

@@ -150,7 +150,7 @@ static const char *const config_keys[] = {
 	"title",	  "srctree",	 "theme",      "base_url",
 	"source_url",	  "edit_url",	 "version",    "allow_html",
 	"man",		  "exclude",	 "intersphinx", "versions",
-	"last_changed",	  "comment_markup",
+	"last_changed",	  "comment_markup", "mode",
 };
 
 bool qu_site_label_is_ok(const char *l)
@@ -466,7 +466,18 @@ int qu_site_config_parse(struct qu_config *out, struct qu_diags *diags,
 			set(&out->edit_url, val);
 		else if (!strcmp(key, "version"))
 			set(&out->version, val);
-		else if (!strcmp(key, "comment_markup")) {
+		else if (!strcmp(key, "mode")) {
+			out->mode_line = vline;
+			if (!strcmp(val, "api") || !strcmp(val, "pages")) {
+				out->api = !strcmp(val, "api");
+			} else {
+				qu_diag(diags, QU_W_BAD_CONFIG, path, vline,
+					vcol,
+					"'mode' must be pages or api, not '%s'",
+					val);
+				ret = -1;
+			}
+		} else if (!strcmp(key, "comment_markup")) {
 			if (!strcmp(val, "rst"))
 				out->comment_markup = QU_MARKUP_RST;
 			else if (!strcmp(val, "markdown"))

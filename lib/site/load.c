@@ -555,6 +555,16 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 					 site_strndup(out, path.buf, path.len),
 					 text.buf, text.len) < 0)
 			out->broken = true;
+		/* mode: api: a source tree's zero-config build, configured */
+		if (out->cfg.api && out->cfg.srctree) {
+			qu_diag(&out->diags, QU_W_BAD_CONFIG,
+				site_strndup(out, path.buf, path.len),
+				out->cfg.srctree_line, 1,
+				"'srctree' cannot go with 'mode: api': the "
+				"source tree is the folder holding quire.yml");
+			out->broken = true;
+		}
+		out->zero_config = out->cfg.api;
 	} else if (sphinx_conf(out, &path, &up)) {
 		/* a Sphinx project: its settings, then its pages */
 		if (qu_file_read(&text, path.buf, err) < 0)

@@ -83,6 +83,8 @@ enum qu_markup {
  * @allow_html: pass raw HTML in pages and comments through
  * @man: also write the section-9 man pages of every item, under
  *	OUT/man/man9/ ("man: true")
+ * @api: "mode: api": the folder holding quire.yml is a source tree and
+ *	the site its zero-config API reference, configured by the other keys
  * @sphinx: the docs root is a Sphinx project (conf.py and index.rst, no
  *	quire.yml): its pages are reST, its title conf.py's project
  * @conf_py: the conf.py read, for a Sphinx project
@@ -101,6 +103,7 @@ enum qu_markup {
  * @nversions: how many
  * @theme_line: the line of the theme key in quire.yml, for diagnostics
  * @srctree_line: the line of the srctree key, likewise
+ * @mode_line: the line of the mode key, likewise
  */
 struct qu_config {
 	char *title;
@@ -114,6 +117,7 @@ struct qu_config {
 	size_t nexclude;
 	bool allow_html;
 	bool man;
+	bool api;
 	bool sphinx;
 	char *conf_py;
 	enum qu_markup comment_markup;
@@ -127,6 +131,7 @@ struct qu_config {
 	size_t nversions;
 	uint32_t theme_line;
 	uint32_t srctree_line;
+	uint32_t mode_line;
 };
 
 /**

@@ -680,8 +680,19 @@ def config_types(root):
     docs(root, 'docs', {'index.md': '---\ntitle: [a, b]\norder: first\n'
                         '---\n# Home\n'}, srctree='.',
          extra='title: [a, list]\nallow_html: maybe\nexclude: {a: 1}\n'
-         'comment_markup: html\ntheme: ../../../../etc\n')
+         'comment_markup: html\ntheme: ../../../../etc\nmode: sideways\n')
     return ([('build', lambda: build(root, 'docs'), 2)], [],
+            lambda root: [] if not os.path.exists(os.path.join(root, 'out'))
+            else ['out was written'])
+
+
+@case
+def config_api_srctree(root):
+    """mode: api makes the folder holding quire.yml the source tree: a
+    srctree beside it is an error, exit 2, nothing written."""
+    write(root, 'tree/ok.h', item('ok'))
+    docs(root, 'tree', {}, srctree='..', extra='mode: api\n')
+    return ([('build', lambda: build(root, 'tree'), 2)], [],
             lambda root: [] if not os.path.exists(os.path.join(root, 'out'))
             else ['out was written'])
 
