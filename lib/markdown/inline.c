@@ -9,6 +9,7 @@
  * Link targets are checked: unsafe schemes dropped, page paths turned
  * into the page's output file, anchors verified.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "md_int.h"
@@ -158,6 +159,42 @@ static bool word(char c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
+/*
+ * "[text][site:target]": a page ("process/index") or a label of another
+ * site named in intersphinx:, as reST's :doc: and :ref: find them. The
+ * label is normalised as :ref: normalises it (lower case, blanks
+ * joined); the site's name stays as written. NULL when none has it.
+ */
+static const char *extern_std(const struct qu_md_ctx *ctx, const char *t,
+			      size_t len)
+{
+	const char *colon = memchr(t, ':', len), *url, *shown;
+	struct qu_buf key = QU_BUF_INIT;
+	bool blank = false;
+
+	if (!colon || colon == t || (size_t)(colon - t) + 1 >= len)
+		return NULL;
+	qu_buf_add(&key, t, len);
+	url = qu_graph_extern_std(ctx->g, true, key.buf, &shown);
+	if (!url) {
+		qu_buf_reset(&key);
+		qu_buf_add(&key, t, (size_t)(colon - t) + 1);
+		for (const char *p = colon + 1; p < t + len; p++) {
+			if (*p == ' ' || *p == '\t' || *p == '\n') {
+				blank = key.buf[key.len - 1] != ':';
+				continue;
+			}
+			if (blank)
+				qu_buf_addc(&key, ' ');
+			blank = false;
+			qu_buf_addc(&key, (char)tolower((unsigned char)*p));
+		}
+		url = qu_graph_extern_std(ctx->g, false, key.buf, &shown);
+	}
+	qu_buf_fini(&key);
+	return url;
+}
+
 /* Text: explicit "[text][target]" links, then the scanner's forms. */
 /*
  * Text of a run of text nodes: explicit "[text][target]" links first,
@@ -193,6 +230,8 @@ static void text_run(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 					       ctx->g, o2 + 1,
 					       (size_t)(c2 - o2 - 1))
 				     : NULL;
+		if (sym == QU_NONE && !url)
+			url = extern_std(ctx, o2 + 1, (size_t)(c2 - o2 - 1));
 		if (url && qu_md_url_is_safe(url)) {
 			qu_buf_fini(&amb);
 			scan_refs(ctx, parent, t + pos, i - pos, line);

@@ -147,6 +147,13 @@ Setting up the ring
 Words.
 """
 
+MD_PAGE = """# Markdown notes
+
+The [guide page][guide:guide], [its section][guide:Setting up the ring]
+and [the label][guide:setting-up]; [nothing][guide:no-such-page] names
+nothing.
+"""
+
 RST_PAGE = """=====
 Notes
 =====
@@ -180,6 +187,7 @@ def sphinx_site(tmp, app, out):
           "  guide:\n    url: %s\n    inventory: inv/guide.inv\n"
           % (BASE, gbase))
     write(app, "notes.rst", RST_PAGE)
+    write(app, "mdnotes.md", MD_PAGE)
     code, err = build(app, out)
     check(code == 0, "app site with reST: exit %d: %s" % (code, err))
     check("'no-such-label'" in err, "no-such-label did not warn: " + err)
@@ -196,7 +204,18 @@ def sphinx_site(tmp, app, out):
     ext = [c for h, c, t in page.links if h and h.startswith(gbase)]
     check(len(ext) == 5 and all("qu-extern" in c for c in ext),
           "links into the Sphinx site: %r" % page.links)
+    # Markdown: [text][site:page] and [text][site:label]
+    check("'guide:no-such-page'" in err,
+          "guide:no-such-page did not warn: " + err)
+    md = Links(os.path.join(out, "mdnotes.html"))
+    md.check_links({
+        "guide page": gbase + "guide.html",
+        "its section": gbase + "guide.html#setting-up-the-ring",
+        "the label": gbase + "guide.html#setting-up",
+    })
+    check(not md.href("nothing"), "guide:no-such-page linked: %r" % md.links)
     os.remove(os.path.join(app, "notes.rst"))
+    os.remove(os.path.join(app, "mdnotes.md"))
     write(app, "quire.yml", "title: App\nsrctree: .\nintersphinx:\n"
           "  ring:\n    url: %s\n    inventory: inv/ring.inv\n" % BASE)
 
