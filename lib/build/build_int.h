@@ -535,6 +535,17 @@ void build_history(struct build_history *h, const struct qu_site *s,
 void build_history_fini(struct build_history *h);
 
 /**
+ * struct build_key_memo - what build_keys() keeps between quire serve's
+ *	builds
+ * @place_id: the placement @syms was hashed from (qu_graph.place_id), or 0
+ * @syms: the hash of every symbol's name, kind, item and home
+ */
+struct build_key_memo {
+	uint64_t place_id;
+	uint64_t syms;
+};
+
+/**
  * build_keys() - the fingerprint of every page's HTML inputs
  * @out: @out[p] receives page p's fingerprint, then @out[npages + k]
  *	extra file k's
@@ -548,6 +559,8 @@ void build_history_fini(struct build_history *h);
  * @version: the version shown, or NULL
  * @exe: the hash of the quire executable
  * @hist: what git says of the pages and sources (history.c)
+ * @memo: the symbols' hash of the last call, kept for the same placement
+ *	(qu_graph.place_id); NULL to hash them every time
  *
  * Two builds give a page the same fingerprint only when everything its
  * rendering reads is the same: its own parts and headings, the content of
@@ -560,7 +573,7 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_extra *extras, size_t nextras,
 		const struct qu_files *theme_files, const char *theme,
 		const char *version, uint64_t exe,
-		const struct build_history *hist);
+		const struct build_history *hist, struct build_key_memo *memo);
 
 /**
  * build_link_tree() - hard-link every file of a site's folder into another

@@ -45,11 +45,46 @@ static void h_file(XXH3_state_t *h, const struct qu_files *fs,
 	qu_buf_fini(&err);
 }
 
+/* Every symbol's name, kind, item and home: the same for one placement. */
+static uint64_t syms_key(const struct qu_graph *g, struct build_key_memo *memo)
+{
+	XXH3_state_t *h;
+	uint64_t r;
+	size_t i;
+
+	if (memo && g->place_id && memo->place_id == g->place_id)
+		return memo->syms;
+	h = XXH3_createState();
+	XXH3_64bits_reset(h);
+	h_u64(h, g->nsyms);
+	for (i = 0; i < g->nsyms; i++) {
+		const struct qu_sym *s = &g->syms[i];
+
+		h_str(h, s->name);
+		h_u64(h, s->ns);
+		h_u64(h, s->kind);
+		h_u64(h, s->unit);
+		h_u64(h, s->item);
+		h_u64(h, s->param);
+		h_u64(h, s->page);
+		h_str(h, s->anchor);
+		h_u64(h, s->next);
+	}
+	r = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	if (memo) {
+		memo->place_id = g->place_id;
+		memo->syms = r;
+	}
+	return r;
+}
+
 /* What every page shows the same way: navigation, symbols, theme. */
 static uint64_t global_key(const struct qu_site *site,
 			   const struct qu_graph *g,
 			   const struct qu_files *theme_files, const char *theme,
-			   const char *version, uint64_t exe)
+			   const char *version, uint64_t exe,
+			   struct build_key_memo *memo)
 {
 	XXH3_state_t *h = XXH3_createState();
 	const struct qu_config *c = &site->cfg;
@@ -129,20 +164,7 @@ static uint64_t global_key(const struct qu_site *site,
 		}
 		h_u64(h, g->exports[i].n);
 	}
-	h_u64(h, g->nsyms);
-	for (i = 0; i < g->nsyms; i++) {
-		const struct qu_sym *s = &g->syms[i];
-
-		h_str(h, s->name);
-		h_u64(h, s->ns);
-		h_u64(h, s->kind);
-		h_u64(h, s->unit);
-		h_u64(h, s->item);
-		h_u64(h, s->param);
-		h_u64(h, s->page);
-		h_str(h, s->anchor);
-		h_u64(h, s->next);
-	}
+	h_u64(h, syms_key(g, memo));
 	r = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	qu_buf_fini(&p);
@@ -207,10 +229,10 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_extra *extras, size_t nextras,
 		const struct qu_files *theme_files, const char *theme,
 		const char *version, uint64_t exe,
-		const struct build_history *hist)
+		const struct build_history *hist, struct build_key_memo *memo)
 {
 	uint64_t global = global_key(site, g, theme_files, theme, version,
-				     exe);
+				     exe, memo);
 	XXH3_state_t *h = XXH3_createState();
 	uint32_t *first = qu_xcalloc(site->npages + 1, sizeof(uint32_t));
 	uint32_t *next = qu_xcalloc(g->nsyms + 1, sizeof(uint32_t));

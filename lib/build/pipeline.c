@@ -58,6 +58,7 @@ struct qu_build {
 	bool gmemo_html;
 	/* objects.inv's compressed body (opts->memo) */
 	struct qu_inv_memo *imemo;
+	struct build_key_memo *kmemo; /* build_keys()'s, quire serve's */
 	char **search_kept;
 	size_t nsearch_kept;
 	size_t search_kept_alloc;
@@ -857,6 +858,12 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 	b->imemo = prev ? prev->imemo : NULL;
 	if (prev)
 		prev->imemo = NULL;
+	/* and the symbols' part of the pages' keys */
+	if (prev && prev->kmemo) {
+		free(b->kmemo);
+		b->kmemo = prev->kmemo;
+		prev->kmemo = NULL;
+	}
 	/* and what OUT holds, when a failed build left it as it was */
 	if (prev && b->opts->in_place) {
 		b->live = prev->live;
@@ -1215,6 +1222,7 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 		if (b->opts->memo && !b->imemo) {
 			b->imemo = qu_xcalloc(1, sizeof(*b->imemo));
 			qu_buf_init(&b->imemo->z);
+			qu_buf_init(&b->imemo->syms);
 		}
 		r = qu_graph_inventory(&x, &b->graph, b->render.title,
 				       b->render.version, b->imemo);
@@ -1396,9 +1404,11 @@ static void decide_pages(struct qu_build *b)
 		if (why && !b->stats.cache_note)
 			b->stats.cache_note = why;
 	}
+	if (b->opts->memo && !b->kmemo)
+		b->kmemo = qu_xcalloc(1, sizeof(*b->kmemo));
 	build_keys(b->keys, &b->site, &b->graph, b->units, b->render.extras,
 		   b->render.nextras, b->theme_files, b->theme, b->version,
-		   b->exe, &b->hist);
+		   b->exe, &b->hist, b->kmemo);
 	if (b->opts->nversions) {
 		/* the switcher links into every version's pages */
 		const struct qu_build_opts *o = b->opts;
@@ -1659,10 +1669,12 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			b->version = qu_buf_detach(&tmp, NULL);
 		qu_buf_reset(&tmp);
 	}
+	phase(b, "version");
 	theme_deps(b);
 	if (qu_render_init(&b->render, &b->site, &b->graph, b->md,
 			   b->theme_files, b->theme, b->version, err) < 0)
 		goto out;
+	phase(b, "theme");
 	if (b->cache_dir) {
 		qu_buf_reset(&tmp);
 		qu_buf_addf(&tmp, "%s/last-changed", b->cache_dir);
@@ -1864,8 +1876,11 @@ void qu_build_free(struct qu_build *b)
 		free(b->hint[i]);
 	free(b->hint);
 	qu_graph_memo_free(b->gmemo);
-	if (b->imemo)
+	free(b->kmemo);
+	if (b->imemo) {
 		qu_buf_fini(&b->imemo->z);
+		qu_buf_fini(&b->imemo->syms);
+	}
 	free(b->imemo);
 	for (i = 0; i < b->nsearch_kept; i++)
 		free(b->search_kept[i]);

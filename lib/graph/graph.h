@@ -136,6 +136,9 @@ struct qu_graph_exports {
  * @kbuf: the map key being made (placement)
  * @ref_idx: the storage of every symbol's @refs
  * @nplace_diags: the diagnostics placing the items gave
+ * @place_id: which placement the symbols are: a new one for each
+ *	qu_graph_build(), the last graph's for qu_graph_reuse(), so that what
+ *	is made of the symbols alone can be kept with it (0 for none)
  */
 struct qu_graph {
 	const struct qu_site *site;
@@ -165,6 +168,7 @@ struct qu_graph {
 	struct qu_buf kbuf;
 	uint32_t *ref_idx;
 	size_t nplace_diags;
+	uint64_t place_id;
 };
 
 /**
@@ -476,10 +480,14 @@ const struct qu_label *qu_graph_label(const struct qu_graph *g,
  *	build whose body is the same (zlib is most of an inventory's cost)
  * @key: the content hash of the body it holds
  * @z: the body, compressed; empty when there is none
+ * @place_id: the placement (qu_graph.place_id) @syms was made of, or 0
+ * @syms: the body's lines of symbols, which depend on the placement alone
  */
 struct qu_inv_memo {
 	struct qu_hash128 key;
 	struct qu_buf z;
+	uint64_t place_id;
+	struct qu_buf syms;
 };
 
 /**

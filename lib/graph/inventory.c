@@ -74,20 +74,30 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		    "# Version: %s\n"
 		    "# The remainder of this file is compressed using zlib.\n",
 		    project, version ? version : "");
-	for (i = 0; i < g->nsyms; i++) {
-		const struct qu_sym *s = &g->syms[i];
+	/* the symbols' lines: the same as the last for the same placement */
+	if (memo && g->place_id && memo->place_id == g->place_id) {
+		qu_buf_add(&body, memo->syms.buf, memo->syms.len);
+	} else {
+		for (i = 0; i < g->nsyms; i++) {
+			const struct qu_sym *s = &g->syms[i];
 
-		/* names with blanks would break the line format */
-		if (strchr(s->name, ' ') || !preferred(g, (uint32_t)i))
-			continue;
-		qu_buf_adds(&body, s->name);
-		qu_buf_addc(&body, ' ');
-		qu_buf_adds(&body, role(s));
-		qu_buf_adds(&body, " 1 ");
-		qu_buf_adds(&body, g->site->pages[s->page].out);
-		qu_buf_addc(&body, '#');
-		qu_buf_adds(&body, s->anchor);
-		qu_buf_adds(&body, " -\n");
+			/* names with blanks would break the line format */
+			if (strchr(s->name, ' ') || !preferred(g, (uint32_t)i))
+				continue;
+			qu_buf_adds(&body, s->name);
+			qu_buf_addc(&body, ' ');
+			qu_buf_adds(&body, role(s));
+			qu_buf_adds(&body, " 1 ");
+			qu_buf_adds(&body, g->site->pages[s->page].out);
+			qu_buf_addc(&body, '#');
+			qu_buf_adds(&body, s->anchor);
+			qu_buf_adds(&body, " -\n");
+		}
+		if (memo) {
+			memo->place_id = g->place_id;
+			qu_buf_reset(&memo->syms);
+			qu_buf_add(&memo->syms, body.buf, body.len);
+		}
 	}
 	for (i = 0; i < g->site->npages; i++) {
 		const struct qu_page *p = &g->site->pages[i];

@@ -7,6 +7,7 @@
  * home. Anchors follow Sphinx's C domain ("c.list_add", members
  * "c.list_head.next") and are made unique within each page.
  */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,6 +463,9 @@ const struct qu_label *qu_graph_label(const struct qu_graph *g,
 	return h->label;
 }
 
+/* qu_graph.place_id: the last one given (versions build side by side) */
+static _Atomic uint64_t last_place_id;
+
 void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_unit *units,
 		    const struct qu_graph_exports *exports,
@@ -475,6 +479,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	g->units = units;
 	g->nunits = site->nsources;
 	g->exports = exports;
+	g->place_id = atomic_fetch_add(&last_place_id, 1) + 1;
 	qu_map_init(&g->map);
 	qu_map_init(&g->anchors);
 	qu_map_init(&g->labels);
@@ -675,6 +680,7 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 	g->arena = prev->arena;
 	g->page_ids = prev->page_ids;
 	g->npage_ids = prev->npage_ids;
+	g->place_id = prev->place_id;
 	prev->syms = NULL;
 	prev->nsyms = prev->sym_alloc = 0;
 	prev->placed = NULL;
