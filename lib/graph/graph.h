@@ -136,10 +136,27 @@ struct qu_graph_exports {
  * @kbuf: the map key being made (placement)
  * @ref_idx: the storage of every symbol's @refs
  * @nplace_diags: the diagnostics placing the items gave
+ * @placed_refs: for each placed item, the symbols its comment refers to,
+ *	as resolved for this placement, with its unit's content hash
+ *	(graph_count_refs() takes them for an unchanged unit); NULL before
  * @place_id: which placement the symbols are: a new one for each
  *	qu_graph_build(), the last graph's for qu_graph_reuse(), so that what
  *	is made of the symbols alone can be kept with it (0 for none)
  */
+/**
+ * struct qu_placed_refs - what one placed item's comment refers to
+ * @unit: the content hash of its unit when resolved
+ * @v: the symbols, in the comment's order (itself left out)
+ * @n: how many
+ * @ok: @v holds them
+ */
+struct qu_placed_refs {
+	struct qu_hash128 unit;
+	uint32_t *v;
+	uint32_t n;
+	bool ok;
+};
+
 struct qu_graph {
 	const struct qu_site *site;
 	const struct qu_unit *units;
@@ -168,6 +185,7 @@ struct qu_graph {
 	struct qu_buf kbuf;
 	uint32_t *ref_idx;
 	size_t nplace_diags;
+	struct qu_placed_refs *placed_refs;
 	uint64_t place_id;
 };
 

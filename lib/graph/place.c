@@ -541,6 +541,10 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 void qu_graph_fini(struct qu_graph *g)
 {
 	free(g->syms);
+	if (g->placed_refs)
+		for (size_t j = 0; j < g->nplaced; j++)
+			free(g->placed_refs[j].v);
+	free(g->placed_refs);
 	free(g->placed);
 	free(g->part_start);
 	free(g->refs);
@@ -681,6 +685,8 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 	g->page_ids = prev->page_ids;
 	g->npage_ids = prev->npage_ids;
 	g->place_id = prev->place_id;
+	g->placed_refs = prev->placed_refs;
+	prev->placed_refs = NULL;
 	prev->syms = NULL;
 	prev->nsyms = prev->sym_alloc = 0;
 	prev->placed = NULL;

@@ -36,25 +36,23 @@ struct memo_item {
 	struct mref *v;
 	size_t n;
 	size_t alloc;
-	uint64_t gen;
 };
 
 struct qu_graph_memo {
 	struct qu_map items;
-	uint64_t gen;
+	/* the units' content hashes at the last update, in unit order */
+	struct qu_hash128 *last;
+	size_t nlast;
 };
 
 struct page_refs {
 	struct found *v;
 	size_t n;
 	size_t alloc;
-	/* with a memo: the items read anew, and those taken from it */
+	/* with a memo: the items read anew */
 	struct memo_item **fresh;
 	size_t nfresh;
 	size_t afresh;
-	struct memo_item **hits;
-	size_t nhits;
-	size_t ahits;
 };
 
 struct qu_graph_memo *qu_graph_memo_new(void)
@@ -87,6 +85,7 @@ void qu_graph_memo_free(struct qu_graph_memo *m)
 		if (m->items.slots[i].key)
 			item_free(m->items.slots[i].value);
 	qu_map_fini(&m->items);
+	free(m->last);
 	free(m);
 }
 
@@ -202,8 +201,6 @@ static bool from_memo(const struct scan_ctx *c, struct page_refs *pr,
 
 		found(&rc, &r);
 	}
-	QU_VEC_GROW(pr->hits, pr->nhits, pr->ahits);
-	pr->hits[pr->nhits++] = mi;
 	return true;
 }
 
@@ -228,48 +225,93 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
 		for (j = g->part_start[p][k]; j < g->part_start[p][k + 1];
 		     j++) {
 			const struct qu_placed *pl = &g->placed[j];
+			const struct qu_unit *u = &g->units[pl->unit];
+			struct qu_placed_refs *pc = &g->placed_refs[j];
 			const struct qu_item *it;
 			struct memo_item *rec = NULL;
+			size_t n0 = pr->n;
 
 			if (!pl->home)
 				continue;
-			it = &g->units[pl->unit].items[pl->item];
-			from.file = g->units[pl->unit].path;
-			from.sym = pl->sym;
-			if (c->rd->memo && from_memo(c, pr, pl, &from, &rec))
+			/* the same comment, the same placement: the same */
+			if (pc->ok && qu_hash128_eq(pc->unit, u->hash)) {
+				for (i = 0; i < pc->n; i++) {
+					QU_VEC_GROW(pr->v, pr->n, pr->alloc);
+					pr->v[pr->n].target = pc->v[i];
+					pr->v[pr->n].from.page = (uint32_t)p;
+					pr->v[pr->n].from.sym = pl->sym;
+					pr->n++;
+				}
 				continue;
-			scan_text(c, pr, it->brief, strlen(it->brief), true,
-				  &from, rec);
-			for (i = 0; i < it->nparams; i++)
-				scan_text(c, pr, it->params[i].desc,
-					  strlen(it->params[i].desc), true,
-					  &from, rec);
-			for (i = 0; i < it->nsections; i++)
-				scan_text(c, pr, it->sections[i].body,
-					  strlen(it->sections[i].body), true,
-					  &from, rec);
+			}
+			it = &u->items[pl->item];
+			from.file = u->path;
+			from.sym = pl->sym;
+			if (!c->rd->memo || !from_memo(c, pr, pl, &from, &rec)) {
+				scan_text(c, pr, it->brief, strlen(it->brief),
+					  true, &from, rec);
+				for (i = 0; i < it->nparams; i++)
+					scan_text(c, pr, it->params[i].desc,
+						  strlen(it->params[i].desc),
+						  true, &from, rec);
+				for (i = 0; i < it->nsections; i++)
+					scan_text(c, pr, it->sections[i].body,
+						  strlen(it->sections[i].body),
+						  true, &from, rec);
+			}
+			free(pc->v);
+			pc->n = (uint32_t)(pr->n - n0);
+			pc->v = qu_xmalloc((pc->n ? pc->n : 1) * sizeof(*pc->v));
+			for (i = 0; i < pc->n; i++)
+				pc->v[i] = pr->v[n0 + i].target;
+			pc->unit = u->hash;
+			pc->ok = true;
 		}
 	}
 }
 
+static int cmp_hash(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct qu_hash128));
+}
+
+/* a few units changed: their old hashes are checked one by one */
+#define FEW_GONE 64
+
 /*
- * Referrers sort by page, then by item, so "Referenced by" reads in site
- * order and duplicates become neighbours.
+ * Whether the memo forgets entry @key: its unit's content hash (the key's
+ * start) is one of @gone (@ngone of them), or, with @gone NULL, is none of
+ * the @nlive sorted hashes of @live.
  */
+static bool forgets(const char *key, const struct qu_hash128 *gone,
+		    size_t ngone, const struct qu_hash128 *live, size_t nlive)
+{
+	size_t i;
+
+	if (!gone)
+		return !bsearch(key, live, nlive, sizeof(*live), cmp_hash);
+	for (i = 0; i < ngone; i++)
+		if (!memcmp(key, &gone[i], sizeof(*gone)))
+			return true;
+	return false;
+}
+
 /*
- * File the entries the pages read anew, mark the ones they took, and
- * forget the rest (sources changed or gone), in page order.
+ * File the entries the pages read anew, in page order, and forget those
+ * of sources the site no longer has (changed or gone): an entry's key
+ * begins with its unit's content hash. After an edit of a few files only
+ * their old hashes are looked for; after more, every entry is checked
+ * against the sorted hashes of the units.
  */
 static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
-			size_t np)
+			size_t np, const struct qu_graph *g)
 {
+	struct qu_hash128 gone[FEW_GONE], *live = NULL, *now;
+	size_t p, i, k, ngone = 0, stale = 0;
+	bool few = m->last && m->nlast == g->nunits;
 	struct qu_map keep;
-	size_t p, i, stale = 0;
 
-	m->gen++;
 	for (p = 0; p < np; p++) {
-		for (i = 0; i < pp[p].nhits; i++)
-			pp[p].hits[i]->gen = m->gen;
 		for (i = 0; i < pp[p].nfresh; i++) {
 			struct memo_item *mi = pp[p].fresh[i];
 			void **slot = qu_map_slot(&m->items, mi->key,
@@ -278,39 +320,70 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 			/* two files with the same bytes: one entry */
 			if (*slot) {
 				item_free(mi);
-				((struct memo_item *)*slot)->gen = m->gen;
 				continue;
 			}
-			mi->gen = m->gen;
 			*slot = mi;
 		}
-		free(pp[p].hits);
 		free(pp[p].fresh);
 	}
+	now = qu_xmalloc((g->nunits + 1) * sizeof(*now));
+	for (i = 0; i < g->nunits; i++)
+		now[i] = g->units[i].hash;
+	for (i = 0; few && i < g->nunits; i++) {
+		if (qu_hash128_eq(m->last[i], now[i]))
+			continue;
+		/* a file whose old bytes another file still has stays */
+		for (k = 0; k < g->nunits; k++)
+			if (qu_hash128_eq(now[k], m->last[i]))
+				break;
+		if (k < g->nunits)
+			continue;
+		if (ngone == FEW_GONE)
+			few = false;
+		else
+			gone[ngone++] = m->last[i];
+	}
+	if (!few) {
+		live = qu_xmalloc((g->nunits + 1) * sizeof(*live));
+		memcpy(live, now, g->nunits * sizeof(*live));
+		qsort(live, g->nunits, sizeof(*live), cmp_hash);
+	}
+	free(m->last);
+	m->last = now;
+	m->nlast = g->nunits;
 	/* most rebuilds forget nothing: the table stays as it is */
+	if (few && !ngone)
+		return;
 	for (i = 0; i < m->items.cap; i++)
 		if (m->items.slots[i].key &&
-		    ((struct memo_item *)m->items.slots[i].value)->gen !=
-			    m->gen)
+		    forgets(m->items.slots[i].key, few ? gone : NULL, ngone,
+			    live, g->nunits))
 			stale++;
-	if (!stale)
-		return;
-	qu_map_init(&keep);
-	qu_map_reserve(&keep, m->items.n - stale);
-	for (i = 0; i < m->items.cap; i++) {
-		struct memo_item *mi = m->items.slots[i].value;
+	if (stale) {
+		qu_map_init(&keep);
+		qu_map_reserve(&keep, m->items.n - stale);
+		for (i = 0; i < m->items.cap; i++) {
+			struct memo_item *mi = m->items.slots[i].value;
 
-		if (!m->items.slots[i].key)
-			continue;
-		if (mi->gen != m->gen)
-			item_free(mi);
-		else
-			*qu_map_slot(&keep, mi->key, sizeof(mi->key)) = mi;
+			if (!m->items.slots[i].key)
+				continue;
+			if (forgets(mi->key, few ? gone : NULL, ngone, live,
+				    g->nunits))
+				item_free(mi);
+			else
+				*qu_map_slot(&keep, mi->key, sizeof(mi->key)) =
+					mi;
+		}
+		qu_map_fini(&m->items);
+		m->items = keep;
 	}
-	qu_map_fini(&m->items);
-	m->items = keep;
+	free(live);
 }
 
+/*
+ * Referrers sort by page, then by item, so "Referenced by" reads in site
+ * order and duplicates become neighbours.
+ */
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct qu_referrer *x = a, *y = b;
@@ -330,9 +403,13 @@ void graph_count_refs(struct qu_graph *g, const struct qu_graph_reader *rd,
 	size_t np = g->site->npages;
 
 	c.per_page = qu_xcalloc(np ? np : 1, sizeof(*c.per_page));
+	/* a new placement resolves every comment's references anew */
+	if (!g->placed_refs)
+		g->placed_refs = qu_xcalloc(g->nplaced + 1,
+					    sizeof(*g->placed_refs));
 	qu_pool_run(threads, np, scan_page, &c);
 	if (rd->memo)
-		memo_update(rd->memo, c.per_page, np);
+		memo_update(rd->memo, c.per_page, np, g);
 	for (p = 0; p < np; p++)
 		for (i = 0; i < c.per_page[p].n; i++) {
 			g->syms[c.per_page[p].v[i].target].nrefs++;
