@@ -59,6 +59,7 @@ struct qu_build {
 	/* objects.inv's compressed body (opts->memo) */
 	struct qu_inv_memo *imemo;
 	struct build_key_memo *kmemo; /* build_keys()'s, quire serve's */
+	struct qu_index_memo *xmemo;  /* qu_render_init()'s, likewise */
 	char **search_kept;
 	size_t nsearch_kept;
 	size_t search_kept_alloc;
@@ -838,6 +839,13 @@ void qu_build_link(struct qu_build *b)
 	qu_buf_fini(&tmp);
 }
 
+static void index_memo_free(struct qu_index_memo *m)
+{
+	if (m)
+		free(m->index);
+	free(m);
+}
+
 void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 {
 	assert(!b->linked);
@@ -858,11 +866,16 @@ void qu_build_reuse(struct qu_build *b, struct qu_build *prev)
 	b->imemo = prev ? prev->imemo : NULL;
 	if (prev)
 		prev->imemo = NULL;
-	/* and the symbols' part of the pages' keys */
+	/* and the symbols' part of the pages' keys, and the index's order */
 	if (prev && prev->kmemo) {
 		free(b->kmemo);
 		b->kmemo = prev->kmemo;
 		prev->kmemo = NULL;
+	}
+	if (prev && prev->xmemo) {
+		index_memo_free(b->xmemo);
+		b->xmemo = prev->xmemo;
+		prev->xmemo = NULL;
 	}
 	/* and what OUT holds, when a failed build left it as it was */
 	if (prev && b->opts->in_place) {
@@ -1671,8 +1684,11 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	}
 	phase(b, "version");
 	theme_deps(b);
+	if (o->memo && !b->xmemo)
+		b->xmemo = qu_xcalloc(1, sizeof(*b->xmemo));
 	if (qu_render_init(&b->render, &b->site, &b->graph, b->md,
-			   b->theme_files, b->theme, b->version, err) < 0)
+			   b->theme_files, b->theme, b->version, b->xmemo,
+			   err) < 0)
 		goto out;
 	phase(b, "theme");
 	if (b->cache_dir) {
@@ -1877,6 +1893,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->hint);
 	qu_graph_memo_free(b->gmemo);
 	free(b->kmemo);
+	index_memo_free(b->xmemo);
 	if (b->imemo) {
 		qu_buf_fini(&b->imemo->z);
 		qu_buf_fini(&b->imemo->syms);

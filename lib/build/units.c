@@ -353,6 +353,26 @@ const struct build_unit_entry *build_units_find(const struct build_units *u,
 	return NULL;
 }
 
+/*
+ * build_units_find() for paths asked in sorted order: the entry after
+ * the last one found (*@at) is tried first, one comparison in the usual
+ * case where the sources are those of the last build.
+ */
+static const struct build_unit_entry *find_next(const struct build_units *u,
+						const char *path, size_t *at)
+{
+	const struct build_unit_entry *e;
+
+	if (*at < u->n && !cmp_path(path, strlen(path), u->v[*at].path,
+				    u->v[*at].path_len))
+		e = &u->v[*at];
+	else
+		e = build_units_find(u, path);
+	if (e)
+		*at = (size_t)(e - u->v) + 1;
+	return e;
+}
+
 bool build_units_fresh(const struct build_units *u,
 		       const struct build_unit_entry *e,
 		       const struct build_stat *st)
@@ -548,7 +568,8 @@ static void mirror(struct build_units *u, const char *const *paths,
 {
 	struct build_unit_entry *v = qu_xcalloc(n + 1, sizeof(*v));
 	struct qu_buf data = QU_BUF_INIT;
-	size_t i, k = 0;
+	size_t i, k = 0, at = 0;
+	bool sorted = true;
 
 	for (i = 0; i < n; i++) {
 		const struct build_unit_entry *e;
@@ -556,7 +577,7 @@ static void mirror(struct build_units *u, const char *const *paths,
 
 		if (!ok[i])
 			continue;
-		e = build_units_find(u, paths[i]);
+		e = find_next(u, paths[i], &at);
 		if (e && !dirty[i]) {
 			*m = *e;
 		} else {
@@ -571,9 +592,13 @@ static void mirror(struct build_units *u, const char *const *paths,
 		qu_buf_add(&data, paths[i], m->path_len + 1);
 		k++;
 	}
-	for (i = 0; i < k; i++)
+	for (i = 0; i < k; i++) {
 		v[i].path = data.buf + (uintptr_t)v[i].path;
-	if (k > 1)
+		if (i && cmp_entry(&v[i - 1], &v[i]) > 0)
+			sorted = false;
+	}
+	/* the site's sources come sorted: most often so are the entries */
+	if (k > 1 && !sorted)
 		qsort(v, k, sizeof(*v), cmp_entry);
 	free(u->v);
 	qu_buf_fini(&u->data);
@@ -607,7 +632,7 @@ int build_units_write(struct build_units *u, uint64_t exe,
 	sqlite3_stmt *put = NULL, *del = NULL, *set = NULL;
 	struct timespec now;
 	bool *still;
-	size_t i;
+	size_t i, at = 0;
 	int r = -1;
 
 	if (!u->db) {
@@ -627,8 +652,7 @@ int build_units_write(struct build_units *u, uint64_t exe,
 			       &set, NULL) != SQLITE_OK)
 		goto fail;
 	for (i = 0; i < n; i++) {
-		const struct build_unit_entry *e =
-			build_units_find(u, paths[i]);
+		const struct build_unit_entry *e = find_next(u, paths[i], &at);
 
 		if (e)
 			still[e - u->v] = ok[i];

@@ -404,7 +404,8 @@ static void reading_order(struct qu_render *r, uint32_t page, size_t *n)
 int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		   const struct qu_graph *g, struct qu_md *md,
 		   const struct qu_files *theme_files, const char *theme_dir,
-		   const char *version, struct qu_buf *err)
+		   const char *version, struct qu_index_memo *memo,
+		   struct qu_buf *err)
 {
 	struct qu_buf b = QU_BUF_INIT, tmpl = QU_BUF_INIT;
 	size_t i, n;
@@ -455,10 +456,26 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 
 	/* the general index: items with a home page */
 	r->index = qu_xmalloc((g->nsyms + 1) * sizeof(uint32_t));
-	for (i = 0; i < g->nsyms; i++)
-		if (g->syms[i].param == QU_NONE)
-			r->index[r->nindex++] = (uint32_t)i;
-	qsort_r(r->index, r->nindex, sizeof(uint32_t), cmp_index, (void *)g);
+	if (memo && g->place_id && memo->place_id == g->place_id) {
+		/* the same placement: the same symbols in the same order */
+		memcpy(r->index, memo->index, memo->n * sizeof(uint32_t));
+		r->nindex = memo->n;
+	} else {
+		for (i = 0; i < g->nsyms; i++)
+			if (g->syms[i].param == QU_NONE)
+				r->index[r->nindex++] = (uint32_t)i;
+		qsort_r(r->index, r->nindex, sizeof(uint32_t), cmp_index,
+			(void *)g);
+		if (memo) {
+			free(memo->index);
+			memo->index = qu_xmalloc((r->nindex + 1) *
+						 sizeof(uint32_t));
+			memcpy(memo->index, r->index,
+			       r->nindex * sizeof(uint32_t));
+			memo->n = r->nindex;
+			memo->place_id = g->place_id;
+		}
+	}
 	add_extra(r, "genindex.html", "Index", 0, 0, r->nindex);
 	if (r->nindex > GENINDEX_SPLIT) {
 		size_t start = 0;

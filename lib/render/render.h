@@ -195,6 +195,19 @@ struct qu_render {
 };
 
 /**
+ * struct qu_index_memo - the general index's order, kept between quire
+ *	serve's builds for the same placement
+ * @place_id: the placement it was sorted from (qu_graph.place_id), or 0
+ * @index: the symbols, sorted as qu_render.index
+ * @n: how many
+ */
+struct qu_index_memo {
+	uint64_t place_id;
+	uint32_t *index;
+	size_t n;
+};
+
+/**
  * qu_render_init() - load the theme's template and sort the index
  * @r: the renderer to fill; freed with qu_render_fini() even on failure
  * @site: the site
@@ -203,6 +216,8 @@ struct qu_render {
  * @theme_files: where the theme is read from (NULL: the file system)
  * @theme_dir: the theme's folder (holding page.html)
  * @version: the version to show, or NULL
+ * @memo: the last call's sorted index, taken when @g has its placement
+ *	(qu_graph.place_id) and left with this one's; NULL to sort every time
  * @err: receives a one-line message on failure
  *
  * Return: 0, or -1 when the template cannot be read or parsed.
@@ -210,7 +225,8 @@ struct qu_render {
 int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		   const struct qu_graph *g, struct qu_md *md,
 		   const struct qu_files *theme_files, const char *theme_dir,
-		   const char *version, struct qu_buf *err);
+		   const char *version, struct qu_index_memo *memo,
+		   struct qu_buf *err);
 
 /**
  * qu_render_fini() - free a renderer
