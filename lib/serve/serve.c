@@ -16,7 +16,10 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +36,8 @@ extern char **environ;
  * every MAX_WAIT_MS.
  */
 #define QUIET_MS 50
+/* the nice value of the search index's threads after a rebuild */
+#define SEARCH_NICE 10
 #define MAX_WAIT_MS 2000
 /* folders below the docs root watched for new pages, at most */
 #define MAX_WALK_DEPTH 32
@@ -275,6 +280,39 @@ static void print_new(const struct qu_diags *now, const struct qu_diags *before)
 	free(fresh.v);
 }
 
+struct search_job {
+	struct qu_build *b;
+	struct qu_buf *err;
+	int r;
+};
+
+static void *search_thread(void *arg)
+{
+	struct search_job *j = arg;
+
+	/* its workers, made from this thread, are as nice as it is */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), SEARCH_NICE);
+	j->r = qu_build_search(j->b, j->err);
+	return NULL;
+}
+
+/*
+ * The search index after a rebuild, on a thread of its own at a lower
+ * priority: the browser reloading the page the build changed comes
+ * first on a machine with few processors. Its result, as
+ * qu_build_search()'s.
+ */
+static int search_behind(struct qu_build *b, struct qu_buf *err)
+{
+	struct search_job j = {b, err, 0};
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, search_thread, &j) != 0)
+		return qu_build_search(b, err);
+	pthread_join(t, NULL);
+	return j.r;
+}
+
 /*
  * One build; its outcome becomes the event every tab hears. @structure:
  * the watcher saw more than input files written since the last build
@@ -417,7 +455,7 @@ static void rebuild(struct server *s, bool structure, bool listing)
 		int sr;
 
 		qu_buf_reset(&err);
-		sr = qu_build_search(b, &err);
+		sr = search_behind(b, &err);
 		if (sr < 0)
 			fprintf(stderr, "quire serve: the search index: %s\n",
 				err.buf);
