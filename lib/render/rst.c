@@ -250,6 +250,41 @@ static bool doc_ref(const char *s, size_t len, size_t pos, size_t *start,
 }
 
 /*
+ * "a/./b/../c" as "a/c", in place; returns how many ".." went above the
+ * start, which are dropped.
+ */
+static unsigned norm_path(struct qu_buf *path)
+{
+	struct qu_buf norm = QU_BUF_INIT;
+	char *p = path->buf ? path->buf : (char *)"", *seg;
+	unsigned ups = 0;
+
+	while ((seg = strsep(&p, "/"))) {
+		if (!strcmp(seg, "..")) {
+			char *up;
+
+			if (!norm.len) {
+				ups++;
+				continue;
+			}
+			norm.len--;
+			up = memrchr(norm.buf, '/', norm.len);
+			norm.len = up ? (size_t)(up - norm.buf) + 1 : 0;
+			norm.buf[norm.len] = 0;
+		} else if (*seg && strcmp(seg, ".")) {
+			qu_buf_adds(&norm, seg);
+			qu_buf_addc(&norm, '/');
+		}
+	}
+	if (norm.len)
+		norm.buf[--norm.len] = 0;
+	qu_buf_reset(path);
+	qu_buf_add(path, norm.buf, norm.len);
+	qu_buf_fini(&norm);
+	return ups;
+}
+
+/*
  * Text, with automarkup of documents: "Documentation/x/y.rst" (from the
  * project's root) and "y.rst" or "../y.rst" (from this page's folder)
  * link to that page when there is one; the rest goes on to the C forms.
@@ -262,7 +297,7 @@ void rw_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 	while (!plain && doc_ref(s, len, pos, &a, &b)) {
 		const char *t = s + a, *src = w->pg->src ? w->pg->src : "";
 		const char *sl = strrchr(src, '/');
-		struct qu_buf path = QU_BUF_INIT, norm = QU_BUF_INIT;
+		struct qu_buf path = QU_BUF_INIT;
 		uint32_t page;
 
 		if (b - a > 14 && !strncmp(t, "Documentation/", 14) &&
@@ -274,31 +309,10 @@ void rw_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			qu_buf_add(&path, t, b - a - 4);
 		}
 		/* "a/../b" as the site names pages */
-		{
-			char *p = path.buf, *seg;
-
-			while ((seg = strsep(&p, "/"))) {
-				if (!strcmp(seg, "..")) {
-					char *up;
-
-					if (norm.len)
-						norm.len--;
-					up = memrchr(norm.buf, '/', norm.len);
-					norm.len = up ? (size_t)(up - norm.buf) + 1
-						      : 0;
-					norm.buf[norm.len] = 0;
-				} else if (*seg && strcmp(seg, ".")) {
-					qu_buf_adds(&norm, seg);
-					qu_buf_addc(&norm, '/');
-				}
-			}
-			if (norm.len)
-				norm.buf[--norm.len] = 0;
-		}
-		qu_buf_adds(&norm, ".rst");
-		page = qu_site_find_page(w->r->site, norm.buf);
+		norm_path(&path);
+		qu_buf_adds(&path, ".rst");
+		page = qu_site_find_page(w->r->site, path.buf);
 		qu_buf_fini(&path);
-		qu_buf_fini(&norm);
 		if (page == QU_NONE) {
 			c_text(w, parent, s + pos, b - pos, plain);
 		} else {
@@ -511,41 +525,6 @@ static void role_ref(struct rw *w, xmlNodePtr parent,
 }
 
 /* :doc:`path`: a page, relative to this one's folder or to the root. */
-/*
- * "a/./b/../c" as "a/c", in place; returns how many ".." went above the
- * start, which are dropped.
- */
-static unsigned norm_path(struct qu_buf *path)
-{
-	struct qu_buf norm = QU_BUF_INIT;
-	char *p = path->buf ? path->buf : (char *)"", *seg;
-	unsigned ups = 0;
-
-	while ((seg = strsep(&p, "/"))) {
-		if (!strcmp(seg, "..")) {
-			char *up;
-
-			if (!norm.len) {
-				ups++;
-				continue;
-			}
-			norm.len--;
-			up = memrchr(norm.buf, '/', norm.len);
-			norm.len = up ? (size_t)(up - norm.buf) + 1 : 0;
-			norm.buf[norm.len] = 0;
-		} else if (*seg && strcmp(seg, ".")) {
-			qu_buf_adds(&norm, seg);
-			qu_buf_addc(&norm, '/');
-		}
-	}
-	if (norm.len)
-		norm.buf[--norm.len] = 0;
-	qu_buf_reset(path);
-	qu_buf_add(path, norm.buf, norm.len);
-	qu_buf_fini(&norm);
-	return ups;
-}
-
 static void role_doc(struct rw *w, xmlNodePtr parent,
 		     const struct qu_rst_node *n, const char *s)
 {
