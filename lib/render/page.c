@@ -23,6 +23,7 @@
 struct page_job {
 	uint32_t page;
 	struct qu_diags *diags;
+	struct qu_render_pics *pics;
 };
 
 /*
@@ -175,7 +176,7 @@ static void page_body(const struct qu_render *r, xmlDocPtr doc,
 			break;
 		case QU_PART_RST:
 			/* the page's other parts are in its tree */
-			render_rst(r, &ctx, content, f, pj->diags);
+			render_rst(r, &ctx, content, f, pj->diags, pj->pics);
 			return;
 		case QU_PART_FILES:
 			files(r, doc, content, part, f);
@@ -189,9 +190,31 @@ int qu_render_page(struct qu_buf *out, const struct qu_render *r, uint32_t page,
 {
 	const struct qu_page *pg = &r->site->pages[page];
 	struct frame f = {pg->out, pg->depth, pg->title, page, NULL};
-	struct page_job pj = {page, diags};
+	struct page_job pj = {page, diags, NULL};
 
 	return render_frame(out, r, &f, page_body, &pj);
+}
+
+int qu_render_page_pics(struct qu_buf *out, struct qu_render_pics *pics,
+			const struct qu_render *r, uint32_t page,
+			struct qu_diags *diags)
+{
+	const struct qu_page *pg = &r->site->pages[page];
+	struct frame f = {pg->out, pg->depth, pg->title, page, NULL};
+	struct page_job pj = {page, diags, pics};
+
+	return render_frame(out, r, &f, page_body, &pj);
+}
+
+void qu_render_pics_fini(struct qu_render_pics *pics)
+{
+	for (size_t i = 0; i < pics->n; i++) {
+		free(pics->v[i].out);
+		free(pics->v[i].data);
+	}
+	free(pics->v);
+	pics->v = NULL;
+	pics->n = 0;
 }
 
 /*
@@ -414,6 +437,7 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 	r->g = g;
 	r->md = md;
 	r->version = version;
+	r->gv = render_gv_new();
 	r->title = site->cfg.title ? site->cfg.title : site->pages[0].title;
 	qu_buf_addf(&b, "%s/page.html", theme_dir);
 	r->tmpl_path = qu_buf_detach(&b, NULL);
@@ -512,6 +536,8 @@ void qu_render_fini(struct qu_render *r)
 {
 	size_t i;
 
+	render_gv_free(r->gv);
+	r->gv = NULL;
 	for (i = 0; i < r->nextras; i++) {
 		free(r->extras[i].out);
 		free(r->extras[i].title);

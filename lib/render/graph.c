@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graph.c - DOT drawn as SVG with graphviz's libgvc (part of lib/render)
+ *
+ * What the kernel's kfigure.py does with dot(1), in-process: the
+ * graphs of kernel-figure (.dot files, drawn by lib/build before the
+ * pages) and of kernel-render (rst_directive.c, while a page renders).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <graphviz/gvc.h>
+
+#include "render/render_int.h"
+
+/*
+ * graphviz keeps global state (its DOT parser, the error hook, the
+ * attribute dictionaries), so every call into it holds @lock. The error
+ * hook takes no payload: @msg is where it writes, set under @lock.
+ */
+struct qu_render_gv {
+	pthread_mutex_t lock;
+	GVC_t *gvc;
+	bool failed;
+};
+
+static struct qu_buf *gv_msg;
+
+/*
+ * graphviz hands a message over in pieces, "Error", ": ", then the text
+ * ending in a newline; the level is left out (the diagnostic has its
+ * own) and messages are joined by "; ".
+ */
+static int gv_error(char *s)
+{
+	if (!gv_msg || !strcmp(s, "Error") || !strcmp(s, "Warning") ||
+	    !strcmp(s, ": "))
+		return 0;
+	if (gv_msg->len && gv_msg->buf[gv_msg->len - 1] == '\n') {
+		gv_msg->buf[--gv_msg->len] = 0;
+		qu_buf_adds(gv_msg, "; ");
+	}
+	qu_buf_adds(gv_msg, s);
+	return 0;
+}
+
+struct qu_render_gv *render_gv_new(void)
+{
+	struct qu_render_gv *gv = qu_xcalloc(1, sizeof(*gv));
+
+	pthread_mutex_init(&gv->lock, NULL);
+	return gv;
+}
+
+void render_gv_free(struct qu_render_gv *gv)
+{
+	if (!gv)
+		return;
+	if (gv->gvc)
+		gvFreeContext(gv->gvc);
+	pthread_mutex_destroy(&gv->lock);
+	free(gv);
+}
+
+/*
+ * Attributes that make graphviz open a file: a node's picture
+ * (image, shapefile), the folders it looks in (imagepath, fontpath) and
+ * an SVG's stylesheet, which the drawing would link. A graph naming
+ * any is not drawn: the DOT comes from the tree, and the site must not
+ * show (or read) a file the build was not asked to.
+ */
+static const char *const file_attrs[] = {
+	"image", "shapefile", "imagepath", "fontpath", "stylesheet",
+};
+
+/* An HTML-like label with <IMG SRC=...> reads its file too. */
+static bool html_img(Agraph_t *g, void *obj, Agsym_t *sym)
+{
+	char *v = agxget(obj, sym);
+
+	return v && aghtmlstr(v) && strcasestr(v, "<img");
+}
+
+static const char *label_attrs[] = {
+	"label", "xlabel", "headlabel", "taillabel",
+};
+
+/*
+ * The first attribute of @g that names a file, or NULL; "IMG" for an
+ * HTML label's.
+ */
+static const char *names_file(Agraph_t *g)
+{
+	static const int kinds[] = {AGRAPH, AGNODE, AGEDGE};
+	Agraph_t *sub;
+	Agnode_t *n;
+	Agedge_t *e;
+	size_t i, k;
+
+	for (k = 0; k < QU_ARRAY_SIZE(kinds); k++)
+		for (i = 0; i < QU_ARRAY_SIZE(file_attrs); i++)
+			if (agattr(g, kinds[k], (char *)file_attrs[i], NULL))
+				return file_attrs[i];
+	for (i = 0; i < QU_ARRAY_SIZE(label_attrs); i++) {
+		Agsym_t *gs = agattr(g, AGRAPH, (char *)label_attrs[i], NULL);
+		Agsym_t *ns = agattr(g, AGNODE, (char *)label_attrs[i], NULL);
+		Agsym_t *es = agattr(g, AGEDGE, (char *)label_attrs[i], NULL);
+
+		if (gs && html_img(g, g, gs))
+			return "IMG";
+		for (sub = agfstsubg(g); gs && sub; sub = agnxtsubg(sub))
+			if (html_img(g, sub, gs))
+				return "IMG";
+		for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+			if (ns && html_img(g, n, ns))
+				return "IMG";
+			for (e = agfstout(g, n); es && e; e = agnxtout(g, e))
+				if (html_img(g, e, es))
+					return "IMG";
+		}
+	}
+	return NULL;
+}
+
+/* graphviz's messages as one line: "syntax error in line 2 near ';'". */
+static void tidy(struct qu_buf *msg, uint32_t *line_out)
+{
+	const char *l;
+	size_t i, o = 0;
+	bool sp = false;
+
+	for (i = 0; i < msg->len; i++) {
+		char c = msg->buf[i];
+
+		if (c == '\n' || c == '\t' || c == '\r')
+			c = ' ';
+		if (c == ' ' && (sp || !o))
+			continue;
+		sp = c == ' ';
+		msg->buf[o++] = c;
+	}
+	while (o && msg->buf[o - 1] == ' ')
+		o--;
+	msg->buf[o] = 0;
+	msg->len = o;
+	l = strstr(msg->buf, "in line ");
+	if (l && line_out) {
+		unsigned long v = strtoul(l + 8, NULL, 10);
+
+		*line_out = v && v < UINT32_MAX ? (uint32_t)v : 0;
+	}
+}
+
+int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
+		  const struct qu_render *r, const char *dot, size_t len)
+{
+	struct qu_render_gv *gv = r->gv;
+	struct qu_buf text = QU_BUF_INIT;
+	Agraph_t *g = NULL;
+	const char *file;
+	char *data = NULL;
+	unsigned dlen = 0;
+	bool laid = false;
+	int ret = -1;
+
+	*line_out = 0;
+	/* agmemread() reads a C string: a NUL ends the DOT there */
+	qu_buf_add(&text, dot, len);
+	pthread_mutex_lock(&gv->lock);
+	gv_msg = msg;
+	agseterrf(gv_error);
+	if (!gv->gvc && !gv->failed) {
+		gv->gvc = gvContext();
+		gv->failed = !gv->gvc;
+	}
+	if (!gv->gvc) {
+		qu_buf_adds(msg, "graphviz could not start");
+		goto out;
+	}
+	g = agmemread(text.buf);
+	if (!g) {
+		if (!msg->len)
+			qu_buf_adds(msg, "graphviz could not read it");
+		goto out;
+	}
+	file = names_file(g);
+	if (file) {
+		qu_buf_reset(msg);
+		if (!strcmp(file, "IMG"))
+			qu_buf_adds(msg, "an HTML label's IMG names a file");
+		else
+			qu_buf_addf(msg, "its attribute '%s' names a file",
+				    file);
+		ret = -2;
+		goto out;
+	}
+	if (gvLayout(gv->gvc, g, "dot") != 0) {
+		if (!msg->len)
+			qu_buf_adds(msg, "graphviz could not lay it out");
+		goto out;
+	}
+	laid = true;
+	if (gvRenderData(gv->gvc, g, "svg", &data, &dlen) != 0 || !data) {
+		if (!msg->len)
+			qu_buf_adds(msg, "graphviz could not write the SVG");
+		goto out;
+	}
+	qu_buf_add(svg, data, dlen);
+	ret = 0;
+out:
+	if (data)
+		gvFreeRenderData(data);
+	if (laid)
+		gvFreeLayout(gv->gvc, g);
+	if (g)
+		agclose(g);
+	agseterrf(NULL);
+	gv_msg = NULL;
+	pthread_mutex_unlock(&gv->lock);
+	if (ret != -2)
+		tidy(msg, line_out);
+	qu_buf_fini(&text);
+	return ret;
+}
