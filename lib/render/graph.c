@@ -124,6 +124,143 @@ static const char *names_file(Agraph_t *g)
 	return NULL;
 }
 
+/*
+ * Ids by order of appearance. cgraph's own discipline makes a name's id
+ * the address of its interned copy, and keeps subgraphs in id order: the
+ * clusters of one graph came out in a different order from run to run.
+ * Here a name's id is 2 * (1 + its index in @names) and an anonymous
+ * object's the next odd number, as cgraph tells the two apart; the
+ * same DOT gives the same ids, hence the same SVG bytes.
+ */
+struct read_disc {
+	Agdisc_t disc;		/* first: cgraph hands it back to open() */
+	Agiddisc_t id;
+	Agiodisc_t io;
+	const char *text;	/* the DOT being read */
+	size_t len, pos;
+	struct qu_map ids;	/* name -> (uintptr_t) 1 + its index */
+	struct qu_arena arena;	/* the names */
+	char **names;
+	size_t nnames;
+	IDTYPE anon;
+};
+
+static void *id_open(Agraph_t *g, Agdisc_t *disc)
+{
+	return disc;
+}
+
+static long id_map(void *state, int objtype, char *str, IDTYPE *id,
+		   int createflag)
+{
+	struct read_disc *rd = state;
+	struct qu_map_slot *slot;
+	bool added;
+
+	if (!str) {
+		*id = rd->anon;
+		rd->anon += 2;
+		return 1;
+	}
+	if (!createflag) {
+		uintptr_t k = (uintptr_t)qu_map_get(&rd->ids, str, strlen(str));
+
+		if (!k)
+			return 0;
+		*id = (IDTYPE)k * 2;
+		return 1;
+	}
+	slot = qu_map_intern(&rd->ids, str, strlen(str), &rd->arena, &added);
+	if (added) {
+		rd->names = qu_xgrow(rd->names, rd->nnames, sizeof(*rd->names));
+		rd->names[rd->nnames++] = (char *)slot->key;
+		slot->value = (void *)(uintptr_t)rd->nnames;
+	}
+	*id = (IDTYPE)(uintptr_t)slot->value * 2;
+	return 1;
+}
+
+static long id_alloc(void *state, int objtype, IDTYPE id)
+{
+	return 0;
+}
+
+static void id_free(void *state, int objtype, IDTYPE id)
+{
+}
+
+static char *id_print(void *state, int objtype, IDTYPE id)
+{
+	struct read_disc *rd = state;
+
+	if (id % 2 || id / 2 - 1 >= rd->nnames)
+		return NULL;
+	return rd->names[id / 2 - 1];
+}
+
+static void id_close(void *state)
+{
+}
+
+static void id_register(void *state, int objtype, void *obj)
+{
+}
+
+/* The DOT a line at a time, as agmemread()'s reader gives it. */
+static int io_read(void *chan, char *buf, int bufsize)
+{
+	struct read_disc *rd = chan;
+	size_t n = 0;
+
+	if (bufsize <= 0)
+		return 0;
+	while (rd->pos < rd->len && n < (size_t)bufsize) {
+		char c = rd->text[rd->pos++];
+
+		buf[n++] = c;
+		if (c == '\n')
+			break;
+	}
+	return (int)n;
+}
+
+static int io_put(void *chan, const char *str)
+{
+	return 0;
+}
+
+static int io_flush(void *chan)
+{
+	return 0;
+}
+
+static void read_disc_init(struct read_disc *rd, const char *text, size_t len)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->id = (Agiddisc_t){
+		.open = id_open,   .map = id_map,     .alloc = id_alloc,
+		.free = id_free,   .print = id_print, .close = id_close,
+		.idregister = id_register,
+	};
+	rd->io = (Agiodisc_t){
+		.afread = io_read, .putstr = io_put, .flush = io_flush};
+	rd->disc.mem = &AgMemDisc;
+	rd->disc.id = &rd->id;
+	rd->disc.io = &rd->io;
+	rd->text = text;
+	rd->len = len;
+	rd->anon = 1;
+	qu_map_init(&rd->ids);
+	qu_arena_init(&rd->arena);
+}
+
+static void read_disc_fini(struct read_disc *rd)
+{
+	qu_map_fini(&rd->ids);
+	qu_arena_fini(&rd->arena);
+	free(rd->names);
+}
+
 /* graphviz's messages as one line: "syntax error in line 2 near ';'". */
 static void tidy(struct qu_buf *msg, uint32_t *line_out)
 {
@@ -158,6 +295,7 @@ int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 {
 	struct qu_render_gv *gv = r->gv;
 	struct qu_buf text = QU_BUF_INIT;
+	struct read_disc rd;
 	Agraph_t *g = NULL;
 	const char *file;
 	char *data = NULL;
@@ -168,6 +306,7 @@ int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 	*line_out = 0;
 	/* agmemread() reads a C string: a NUL ends the DOT there */
 	qu_buf_add(&text, dot, len);
+	read_disc_init(&rd, text.buf, strlen(text.buf));
 	pthread_mutex_lock(&gv->lock);
 	gv_msg = msg;
 	agseterrf(gv_error);
@@ -179,7 +318,7 @@ int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 		qu_buf_adds(msg, "graphviz could not start");
 		goto out;
 	}
-	g = agmemread(text.buf);
+	g = agread(&rd, &rd.disc);
 	if (!g) {
 		if (!msg->len)
 			qu_buf_adds(msg, "graphviz could not read it");
@@ -219,6 +358,7 @@ out:
 	agseterrf(NULL);
 	gv_msg = NULL;
 	pthread_mutex_unlock(&gv->lock);
+	read_disc_fini(&rd);
 	if (ret != -2)
 		tidy(msg, line_out);
 	qu_buf_fini(&text);

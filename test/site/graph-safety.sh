@@ -3,7 +3,7 @@
 # A graph naming a file is not drawn, and the file is never opened: the
 # DOT of a kernel-figure and of a kernel-render names a FIFO outside the
 # docs root through image=, shapefile=, imagepath= and an HTML label's
-# IMG; opening it would block, so a build that ends in time read none.
+# IMG (and 'image' spelt "ima" + "ge"); opening it would block, so a build that ends in time read none.
 # dot(1), when installed, shows that graphviz itself would open it.
 # usage: graph-safety.sh QUIRE
 set -eu
@@ -18,6 +18,9 @@ printf 'digraph g {\n\ta [shape=custom, shapefile="%s"];\n}\n' "$tmp/fifo" \
 	> "$tmp/docs/shape.dot"
 printf 'digraph g {\n\tedge [label=<<TABLE><TR><TD><IMG SRC="%s"/></TD></TR></TABLE>>];\n\ta -> b;\n}\n' \
 	"$tmp/fifo" > "$tmp/docs/label.dot"
+# a name made of two quoted strings joined by "+" is still 'image'
+printf 'digraph g {\n\ta ["ima" + "ge" = "%s"];\n}\n' "$tmp/fifo" \
+	> "$tmp/docs/concat.dot"
 cat > "$tmp/docs/index.rst" <<EOT
 Safety
 ======
@@ -27,6 +30,8 @@ Safety
 .. kernel-figure:: shape.dot
 
 .. kernel-figure:: label.dot
+
+.. kernel-figure:: concat.dot
 
 .. kernel-render:: DOT
 
@@ -52,7 +57,8 @@ fi
 for want in "image.dot:1:1: warning: graph not drawn: its attribute 'image' names a file" \
 	"shape.dot:1:1: warning: graph not drawn: its attribute 'shapefile' names a file" \
 	"label.dot:1:1: warning: graph not drawn: an HTML label's IMG names a file" \
-	"index.rst:12:4: warning: graph not drawn: its attribute 'imagepath' names a file"; do
+	"concat.dot:1:1: warning: graph not drawn: its attribute 'image' names a file" \
+	"index.rst:14:4: warning: graph not drawn: its attribute 'imagepath' names a file"; do
 	grep -qF "$want" "$tmp/diag" ||
 		{ echo "FAIL: no '$want'"; exit 1; }
 done
@@ -62,4 +68,4 @@ if find "$tmp/out" -name '*.svg' ! -name favicon.svg | grep -q .; then
 fi
 grep -qF "$tmp/fifo" "$tmp/out/index.html" ||
 	{ echo "FAIL: the page does not show the DOT"; exit 1; }
-echo "ok: four graphs naming a FIFO refused, none opened it"
+echo "ok: five graphs naming a FIFO refused, none opened it"
