@@ -318,6 +318,8 @@ int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 		qu_buf_adds(msg, "graphviz could not start");
 		goto out;
 	}
+	/* the line count is graphviz's too, and goes on from the last read */
+	agreadline(1);
 	g = agread(&rd, &rd.disc);
 	if (!g) {
 		if (!msg->len)
