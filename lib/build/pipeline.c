@@ -1449,8 +1449,7 @@ static void draw_graphs(struct qu_build *b)
 		}
 		g->dot = b->site.assets[i];
 		qu_buf_reset(&msg);
-		r = qu_render_dot(svg, &msg, &line, &b->render, dot.buf,
-				  dot.len);
+		r = qu_render_dot(svg, &msg, &line, dot.buf, dot.len);
 		g->drawn = !r;
 		if (r)
 			g->text = qu_arena_strdup(&b->site.arena, dot.buf);

@@ -16,16 +16,17 @@
 #include "render/render_int.h"
 
 /*
- * graphviz keeps global state (its DOT parser, the error hook, the
- * attribute dictionaries), so every call into it holds @lock. The error
- * hook takes no payload: @msg is where it writes, set under @lock.
+ * graphviz's state is the process's (its DOT parser, the error hook, the
+ * attribute dictionaries, its plugins' font caches), so quire's handle
+ * on it is too: one context for the life of the process, every call
+ * into graphviz under @gv_lock. A context made after another was freed
+ * reads the first one's freed font names (ASan, in build-incremental's
+ * builds in one process), so the context is never freed. The error hook
+ * takes no payload: @gv_msg is where it writes, set under @gv_lock.
  */
-struct qu_render_gv {
-	pthread_mutex_t lock;
-	GVC_t *gvc;
-	bool failed;
-};
-
+static pthread_mutex_t gv_lock = PTHREAD_MUTEX_INITIALIZER;
+static GVC_t *gv_ctx;
+static bool gv_failed;
 static struct qu_buf *gv_msg;
 
 /*
@@ -44,24 +45,6 @@ static int gv_error(char *s)
 	}
 	qu_buf_adds(gv_msg, s);
 	return 0;
-}
-
-struct qu_render_gv *render_gv_new(void)
-{
-	struct qu_render_gv *gv = qu_xcalloc(1, sizeof(*gv));
-
-	pthread_mutex_init(&gv->lock, NULL);
-	return gv;
-}
-
-void render_gv_free(struct qu_render_gv *gv)
-{
-	if (!gv)
-		return;
-	if (gv->gvc)
-		gvFreeContext(gv->gvc);
-	pthread_mutex_destroy(&gv->lock);
-	free(gv);
 }
 
 /*
@@ -291,9 +274,8 @@ static void tidy(struct qu_buf *msg, uint32_t *line_out)
 }
 
 int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
-		  const struct qu_render *r, const char *dot, size_t len)
+		  const char *dot, size_t len)
 {
-	struct qu_render_gv *gv = r->gv;
 	struct qu_buf text = QU_BUF_INIT;
 	struct read_disc rd;
 	Agraph_t *g = NULL;
@@ -307,14 +289,14 @@ int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 	/* agmemread() reads a C string: a NUL ends the DOT there */
 	qu_buf_add(&text, dot, len);
 	read_disc_init(&rd, text.buf, strlen(text.buf));
-	pthread_mutex_lock(&gv->lock);
+	pthread_mutex_lock(&gv_lock);
 	gv_msg = msg;
 	agseterrf(gv_error);
-	if (!gv->gvc && !gv->failed) {
-		gv->gvc = gvContext();
-		gv->failed = !gv->gvc;
+	if (!gv_ctx && !gv_failed) {
+		gv_ctx = gvContext();
+		gv_failed = !gv_ctx;
 	}
-	if (!gv->gvc) {
+	if (!gv_ctx) {
 		qu_buf_adds(msg, "graphviz could not start");
 		goto out;
 	}
@@ -337,13 +319,13 @@ int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 		ret = -2;
 		goto out;
 	}
-	if (gvLayout(gv->gvc, g, "dot") != 0) {
+	if (gvLayout(gv_ctx, g, "dot") != 0) {
 		if (!msg->len)
 			qu_buf_adds(msg, "graphviz could not lay it out");
 		goto out;
 	}
 	laid = true;
-	if (gvRenderData(gv->gvc, g, "svg", &data, &dlen) != 0 || !data) {
+	if (gvRenderData(gv_ctx, g, "svg", &data, &dlen) != 0 || !data) {
 		if (!msg->len)
 			qu_buf_adds(msg, "graphviz could not write the SVG");
 		goto out;
@@ -354,12 +336,12 @@ out:
 	if (data)
 		gvFreeRenderData(data);
 	if (laid)
-		gvFreeLayout(gv->gvc, g);
+		gvFreeLayout(gv_ctx, g);
 	if (g)
 		agclose(g);
 	agseterrf(NULL);
 	gv_msg = NULL;
-	pthread_mutex_unlock(&gv->lock);
+	pthread_mutex_unlock(&gv_lock);
 	read_disc_fini(&rd);
 	if (ret != -2)
 		tidy(msg, line_out);

@@ -437,7 +437,6 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 	r->g = g;
 	r->md = md;
 	r->version = version;
-	r->gv = render_gv_new();
 	r->title = site->cfg.title ? site->cfg.title : site->pages[0].title;
 	qu_buf_addf(&b, "%s/page.html", theme_dir);
 	r->tmpl_path = qu_buf_detach(&b, NULL);
@@ -536,8 +535,6 @@ void qu_render_fini(struct qu_render *r)
 {
 	size_t i;
 
-	render_gv_free(r->gv);
-	r->gv = NULL;
 	for (i = 0; i < r->nextras; i++) {
 		free(r->extras[i].out);
 		free(r->extras[i].title);

@@ -120,8 +120,6 @@ struct qu_render_file {
 	const char *link;
 };
 
-struct qu_render_gv;
-
 /**
  * struct qu_render_graph - one .dot file of the docs root
  * @dot: its path relative to the docs root
@@ -206,7 +204,6 @@ struct qu_render_version {
  *	(kernel-figure shows the SVG, or the DOT where it could not be
  *	drawn), sorted by path; set by the caller, must outlive @r
  * @ngraphs: how many
- * @gv: graphviz and the lock around it (qu_render_dot())
  */
 struct qu_render {
 	const struct qu_site *site;
@@ -236,7 +233,6 @@ struct qu_render {
 	size_t version_latest;
 	const struct qu_render_graph *graphs;
 	size_t ngraphs;
-	struct qu_render_gv *gv;
 };
 
 /**
@@ -306,7 +302,6 @@ void qu_render_pics_fini(struct qu_render_pics *pics);
  *	warnings may come with a drawing
  * @line_out: the 1-based line of the DOT that graphviz's error names,
  *	0 when it names none
- * @r: the renderer (its graphviz context)
  * @dot: the DOT text
  * @len: its length
  *
@@ -316,12 +311,13 @@ void qu_render_pics_fini(struct qu_render_pics *pics);
  * what the build was asked to read may be read.
  *
  * Context: thread-safe; calls into graphviz are serialised (it keeps
- * global state).
+ * global state). The first call makes graphviz's context, which lasts
+ * as long as the process (graphviz cannot make a second one safely).
  * Return: 0 when drawn, -1 when graphviz could not (a syntax error:
  * @msg says what), -2 when refused (@msg names the attribute).
  */
 int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
-		  const struct qu_render *r, const char *dot, size_t len);
+		  const char *dot, size_t len);
 
 /**
  * qu_render_extra() - the HTML of one extra file (genindex, 404)

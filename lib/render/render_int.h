@@ -43,9 +43,6 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 		     xmlNodePtr parent, const char *text, size_t len,
 		     bool inline_only);
 void render_rst_numbers(struct qu_render *r);
-/* graph.c */
-struct qu_render_gv *render_gv_new(void);
-void render_gv_free(struct qu_render_gv *gv);
 void render_nav(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
 		const struct frame *f);
 void render_breadcrumbs(const struct qu_render *r, xmlDocPtr doc,

@@ -967,7 +967,7 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 		int r = 0;
 
 		if (dot)
-			r = qu_render_dot(&svg, &msg, &gline, w->r, body.buf,
+			r = qu_render_dot(&svg, &msg, &gline, body.buf,
 					  body.len);
 		else
 			qu_buf_add(&svg, body.buf, body.len);

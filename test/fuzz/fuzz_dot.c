@@ -10,18 +10,15 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "render/render_int.h"
+#include "render/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct qu_render r;
 	struct qu_buf svg = QU_BUF_INIT, msg = QU_BUF_INIT;
 	uint32_t line;
 	int ret;
 
-	if (!r.gv)
-		r.gv = render_gv_new();
-	ret = qu_render_dot(&svg, &msg, &line, &r, (const char *)data, size);
+	ret = qu_render_dot(&svg, &msg, &line, (const char *)data, size);
 	if (ret < -2 || ret > 0)
 		__builtin_trap();
 	if (!ret && (svg.len < 5 || !strstr(svg.buf, "<svg")))
