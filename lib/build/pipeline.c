@@ -95,6 +95,11 @@ struct qu_build {
 	bool hinted;
 	double t0, tp, started;
 	struct qu_build_stats stats;
+	/* the docs root's .dot files, drawn (render.graphs), their SVGs */
+	struct qu_render_graph *graphs;
+	struct qu_buf *graph_svgs;
+	size_t ngraphs;
+	uint64_t graphs_key;
 };
 
 static double now(void)
@@ -907,6 +912,14 @@ const struct qu_graph *qu_build_graph(const struct qu_build *b)
 	return &b->graph;
 }
 
+/* A .dot file of the docs root: a graph, drawn by draw_graphs(). */
+static bool is_graph(const char *asset)
+{
+	size_t l = strlen(asset);
+
+	return l > 4 && !strcmp(asset + l - 4, ".dot");
+}
+
 /*
  * Write one output file into the folder being built; the folder as a
  * whole is what replaces OUT, so plain writes suffice.
@@ -963,7 +976,8 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 {
 	struct qu_build *b = payload;
 	size_t npages = b->site.npages;
-	struct qu_buf html = QU_BUF_INIT;
+	struct qu_buf html = QU_BUF_INIT, path = QU_BUF_INIT;
+	struct qu_render_pics pics = {0};
 	const char *out = i < npages ? b->site.pages[i].out
 				     : b->render.extras[i - npages].out;
 	int r;
@@ -973,8 +987,8 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 		goto done;
 	b->keep[i] = false;
 	if (i < npages)
-		r = qu_render_page(&html, &b->render, (uint32_t)i,
-				   &b->page_diags[i]);
+		r = qu_render_page_pics(&html, &pics, &b->render, (uint32_t)i,
+					&b->page_diags[i]);
 	else
 		r = qu_render_extra(&html, &b->render, i - npages);
 	if (r < 0)
@@ -982,7 +996,19 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 			    out);
 	else
 		write_file(b->out.tmp, out, &html, &b->errs[i]);
+	/*
+	 * kernel-render's pictures, beside the page; two pages drawing the
+	 * same text write the same bytes, so the rename settles it
+	 */
+	for (size_t k = 0; !r && !b->errs[i].len && k < pics.n; k++) {
+		qu_buf_reset(&path);
+		qu_buf_addf(&path, "%s/%s", b->out.tmp, pics.v[k].out);
+		qu_file_write_atomic(path.buf, pics.v[k].data, pics.v[k].len,
+				     &b->errs[i]);
+	}
 done:
+	qu_render_pics_fini(&pics);
+	qu_buf_fini(&path);
 	qu_buf_fini(&html);
 	qu_progress_tick(&b->progress, job);
 }
@@ -1294,6 +1320,9 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 	for (i = 0; !r && i < b->site.nassets; i++) {
 		char *sl;
 
+		/* a graph is in the site as its SVG (write_graphs()) */
+		if (is_graph(b->site.assets[i]))
+			continue;
 		qu_buf_reset(&x);
 		qu_buf_reset(&y);
 		qu_buf_addf(&x, "%s/%s", b->site.root, b->site.assets[i]);
@@ -1399,6 +1428,100 @@ static char *state_name(const struct qu_build *b, size_t i)
 }
 
 /*
+ * kernel-figure's graphs: every .dot file of the docs root drawn as SVG,
+ * before the pages render (a page shows the DOT of one that could not
+ * be drawn). Each is an input of the build; a DOT graphviz refuses is
+ * -Wkernel-graph at the file. The pages' fingerprints take which were
+ * drawn (graphs_key): a graph that breaks or mends renders them again.
+ */
+static void draw_graphs(struct qu_build *b)
+{
+	struct qu_buf path = QU_BUF_INIT, dot = QU_BUF_INIT;
+	struct qu_buf msg = QU_BUF_INIT, err = QU_BUF_INIT;
+	XXH3_state_t *h = XXH3_createState();
+	size_t i, n = 0;
+
+	XXH3_64bits_reset(h);
+	for (i = 0; i < b->site.nassets; i++)
+		n += is_graph(b->site.assets[i]);
+	b->graphs = qu_xcalloc(n + 1, sizeof(*b->graphs));
+	b->graph_svgs = qu_xcalloc(n + 1, sizeof(*b->graph_svgs));
+	/* the assets are sorted: so are the graphs */
+	for (i = 0; i < b->site.nassets; i++) {
+		struct qu_render_graph *g = &b->graphs[b->ngraphs];
+		struct qu_buf *svg = &b->graph_svgs[b->ngraphs];
+		const char *diag_path;
+		uint32_t line = 0;
+		int r;
+
+		if (!is_graph(b->site.assets[i]))
+			continue;
+		qu_buf_init(svg);
+		qu_buf_reset(&path);
+		qu_buf_addf(&path, "%s/%s", b->site.root, b->site.assets[i]);
+		build_deps_add(&b->deps, path.buf);
+		diag_path = qu_arena_strdup(&b->site.arena, path.buf);
+		qu_buf_reset(&dot);
+		if (qu_files_read(b->site.files, &dot, path.buf, &err) < 0) {
+			qu_diag(&b->diags, QU_W_UNREADABLE, diag_path, 0, 0,
+				"%s, not drawing it", err.buf);
+			qu_buf_reset(&err);
+			continue;
+		}
+		g->dot = b->site.assets[i];
+		qu_buf_reset(&msg);
+		r = qu_render_dot(svg, &msg, &line, dot.buf, dot.len);
+		g->drawn = !r;
+		if (r)
+			g->text = qu_arena_strdup(&b->site.arena, dot.buf);
+		if (r || msg.len)
+			qu_diag(&b->diags, QU_W_KERNEL_GRAPH, diag_path,
+				line ? line : 1, 1,
+				r ? "graph not drawn: %s; pages show its source"
+				  : "graphviz: %s",
+				msg.buf);
+		XXH3_64bits_update(h, g->dot, strlen(g->dot) + 1);
+		XXH3_64bits_update(h, &g->drawn, sizeof(g->drawn));
+		b->ngraphs++;
+	}
+	b->graphs_key = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	b->render.graphs = b->graphs;
+	b->render.ngraphs = b->ngraphs;
+	qu_buf_fini(&path);
+	qu_buf_fini(&dot);
+	qu_buf_fini(&msg);
+	qu_buf_fini(&err);
+}
+
+/* The drawn graphs' SVGs, each beside its .dot. */
+static int write_graphs(struct qu_build *b, struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT;
+	int r = 0;
+
+	for (size_t i = 0; !r && i < b->ngraphs; i++) {
+		char *sl;
+
+		if (!b->graphs[i].drawn)
+			continue;
+		qu_buf_reset(&path);
+		qu_buf_addf(&path, "%s/%s", b->out.tmp, b->graphs[i].dot);
+		memcpy(path.buf + path.len - 3, "svg", 3);
+		sl = strrchr(path.buf, '/');
+		*sl = 0;
+		r = qu_mkdir_p(path.buf, err);
+		*sl = '/';
+		if (!r)
+			r = qu_file_write_atomic(path.buf,
+						 b->graph_svgs[i].buf,
+						 b->graph_svgs[i].len, err);
+	}
+	qu_buf_fini(&path);
+	return r;
+}
+
+/*
  * Which pages, and which extra files (the general index, 404.html,
  * search.html), can be taken from the last site, from their fingerprints.
  */
@@ -1448,6 +1571,9 @@ static void decide_pages(struct qu_build *b)
 		for (i = 0; i < n; i++)
 			b->keys[i] ^= vh;
 	}
+	/* a page shows a graph, or its DOT when it was not drawn */
+	for (i = 0; i < b->site.npages; i++)
+		b->keys[i] ^= b->graphs_key;
 	for (i = 0; i < n; i++) {
 		char *name = state_name(b, i);
 		const struct build_page_state *ps =
@@ -1455,6 +1581,9 @@ static void decide_pages(struct qu_build *b)
 
 		b->keep[i] = ps && ps->key == b->keys[i] &&
 			     in_last_site(b, out_of(b, i));
+		/* its kernel-render pictures are written as it renders */
+		if (i < b->site.npages && b->site.pages[i].draws)
+			b->keep[i] = false;
 		free(name);
 	}
 	/* the search index reads every page: it changes with any of them */
@@ -1708,6 +1837,8 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	b->render.page_files = b->hist.pages;
 	b->render.unit_files = b->hist.units;
 	phase(b, "git");
+	draw_graphs(b);
+	phase(b, "graphs");
 	decide_pages(b);
 	phase(b, "keys");
 	if (b->cache_dir)
@@ -1716,7 +1847,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			 err) < 0)
 		goto out;
 	begin_in_place(b);
-	if (make_dirs(b, err) < 0)
+	if (make_dirs(b, err) < 0 || write_graphs(b, err) < 0)
 		goto out;
 	ntasks = b->site.npages + b->render.nextras;
 	b->page_diags = qu_xcalloc(b->site.npages + 1, sizeof(*b->page_diags));
@@ -1863,6 +1994,10 @@ void qu_build_free(struct qu_build *b)
 	qu_out_fini(&b->out);
 	qu_out_list_fini(&b->live);
 	qu_render_fini(&b->render);
+	for (i = 0; i < b->ngraphs; i++)
+		qu_buf_fini(&b->graph_svgs[i]);
+	free(b->graph_svgs);
+	free(b->graphs);
 	qu_md_free(b->md);
 	if (b->graph.site)
 		qu_graph_fini(&b->graph);

@@ -23,6 +23,7 @@
 struct page_job {
 	uint32_t page;
 	struct qu_diags *diags;
+	struct qu_render_pics *pics;
 };
 
 /*
@@ -175,7 +176,7 @@ static void page_body(const struct qu_render *r, xmlDocPtr doc,
 			break;
 		case QU_PART_RST:
 			/* the page's other parts are in its tree */
-			render_rst(r, &ctx, content, f, pj->diags);
+			render_rst(r, &ctx, content, f, pj->diags, pj->pics);
 			return;
 		case QU_PART_FILES:
 			files(r, doc, content, part, f);
@@ -189,9 +190,31 @@ int qu_render_page(struct qu_buf *out, const struct qu_render *r, uint32_t page,
 {
 	const struct qu_page *pg = &r->site->pages[page];
 	struct frame f = {pg->out, pg->depth, pg->title, page, NULL};
-	struct page_job pj = {page, diags};
+	struct page_job pj = {page, diags, NULL};
 
 	return render_frame(out, r, &f, page_body, &pj);
+}
+
+int qu_render_page_pics(struct qu_buf *out, struct qu_render_pics *pics,
+			const struct qu_render *r, uint32_t page,
+			struct qu_diags *diags)
+{
+	const struct qu_page *pg = &r->site->pages[page];
+	struct frame f = {pg->out, pg->depth, pg->title, page, NULL};
+	struct page_job pj = {page, diags, pics};
+
+	return render_frame(out, r, &f, page_body, &pj);
+}
+
+void qu_render_pics_fini(struct qu_render_pics *pics)
+{
+	for (size_t i = 0; i < pics->n; i++) {
+		free(pics->v[i].out);
+		free(pics->v[i].data);
+	}
+	free(pics->v);
+	pics->v = NULL;
+	pics->n = 0;
 }
 
 /*

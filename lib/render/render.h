@@ -121,6 +121,41 @@ struct qu_render_file {
 };
 
 /**
+ * struct qu_render_graph - one .dot file of the docs root
+ * @dot: its path relative to the docs root
+ * @drawn: its SVG is in the site, at @dot with ".svg" for ".dot"
+ * @text: its DOT, shown in place of a graph that was not drawn
+ */
+struct qu_render_graph {
+	const char *dot;
+	bool drawn;
+	const char *text;
+};
+
+/**
+ * struct qu_render_pic - a file a page makes besides its HTML: the SVG
+ *	of a kernel-render directive
+ * @out: its path in the site
+ * @data: its bytes
+ * @len: how many
+ */
+struct qu_render_pic {
+	char *out;
+	char *data;
+	size_t len;
+};
+
+/**
+ * struct qu_render_pics - the files one page makes besides its HTML
+ * @v: the files, in page order
+ * @n: how many
+ */
+struct qu_render_pics {
+	struct qu_render_pic *v;
+	size_t n;
+};
+
+/**
  * struct qu_render_version - one version of a versioned site
  * @label: its folder beside this version's ("1.0", "latest")
  * @pages: its pages' output paths, sorted bytewise, or NULL when not
@@ -165,6 +200,10 @@ struct qu_render_version {
  * @nversions: how many
  * @version_cur: the one being rendered
  * @version_latest: the latest
+ * @graphs: the docs root's .dot files as drawn by qu_render_dot()
+ *	(kernel-figure shows the SVG, or the DOT where it could not be
+ *	drawn), sorted by path; set by the caller, must outlive @r
+ * @ngraphs: how many
  */
 struct qu_render {
 	const struct qu_site *site;
@@ -192,6 +231,8 @@ struct qu_render {
 	size_t nversions;
 	size_t version_cur;
 	size_t version_latest;
+	const struct qu_render_graph *graphs;
+	size_t ngraphs;
 };
 
 /**
@@ -247,6 +288,52 @@ void qu_render_fini(struct qu_render *r);
  */
 int qu_render_page(struct qu_buf *out, const struct qu_render *r, uint32_t page,
 		   struct qu_diags *diags);
+
+/**
+ * qu_render_page_pics() - the HTML of one page and the files it makes
+ * @out: receives the bytes (appended)
+ * @pics: receives the SVG of each kernel-render directive (appended);
+ *	free with qu_render_pics_fini()
+ * @r: the renderer
+ * @page: the page's index
+ * @diags: receives the page's warnings
+ *
+ * Context: thread-safe for distinct @out, @pics and @diags.
+ * Return: as qu_render_page().
+ */
+int qu_render_page_pics(struct qu_buf *out, struct qu_render_pics *pics,
+			const struct qu_render *r, uint32_t page,
+			struct qu_diags *diags);
+
+/**
+ * qu_render_pics_fini() - free what qu_render_page_pics() gave
+ * @pics: the files
+ */
+void qu_render_pics_fini(struct qu_render_pics *pics);
+
+/**
+ * qu_render_dot() - draw DOT as SVG with graphviz (libgvc, layout "dot")
+ * @svg: receives the SVG (appended) when drawn
+ * @msg: receives graphviz's messages, on one line (appended); its
+ *	warnings may come with a drawing
+ * @line_out: the 1-based line of the DOT that graphviz's error names,
+ *	0 when it names none
+ * @dot: the DOT text
+ * @len: its length
+ *
+ * A graph with an attribute that makes graphviz open a file (image,
+ * shapefile, imagepath, fontpath, stylesheet, an HTML label's IMG) is
+ * refused before it is laid out: the DOT comes from the tree, and only
+ * what the build was asked to read may be read.
+ *
+ * Context: thread-safe; calls into graphviz are serialised (it keeps
+ * global state). The first call makes graphviz's context, which lasts
+ * as long as the process (graphviz cannot make a second one safely).
+ * Return: 0 when drawn, -1 when graphviz could not (a syntax error:
+ * @msg says what), -2 when refused (@msg names the attribute).
+ */
+int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
+		  const char *dot, size_t len);
 
 /**
  * qu_render_extra() - the HTML of one extra file (genindex, 404)

@@ -38,7 +38,7 @@ void render_toctree(const struct qu_render *r, xmlDocPtr doc,
 		    const struct frame *f);
 void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 		xmlNodePtr content, const struct frame *f,
-		struct qu_diags *diags);
+		struct qu_diags *diags, struct qu_render_pics *pics);
 void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 		     xmlNodePtr parent, const char *text, size_t len,
 		     bool inline_only);

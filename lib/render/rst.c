@@ -1931,7 +1931,8 @@ static void contents_ids(struct rw *w, const struct qu_rst_node *n,
 }
 
 void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
-		xmlNodePtr content, const struct frame *f, struct qu_diags *diags)
+		xmlNodePtr content, const struct frame *f, struct qu_diags *diags,
+		struct qu_render_pics *pics)
 {
 	const struct qu_page *pg = &r->site->pages[f->page];
 	const struct qu_part *part = &pg->parts[0];
@@ -1951,6 +1952,7 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	w.pg = pg;
 	w.f = f;
 	w.diags = diags;
+	w.pics = pics;
 	qu_buf_init(&w.tmp);
 	qu_buf_init(&w.href);
 	qu_map_init(&w.targets);

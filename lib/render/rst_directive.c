@@ -611,6 +611,74 @@ static const struct qu_part *part_at(const struct rw *w, uint32_t off,
 	return NULL;
 }
 
+/*
+ * The .dot file a kernel-figure names, relative to the page's folder
+ * (as Sphinx reads a picture's path), among the docs root's graphs; NULL
+ * when it is not one (a path leading out of the root, a missing file).
+ */
+static const struct qu_render_graph *graph_of(const struct rw *w,
+					      const char *src)
+{
+	const char *page = w->pg->src ? w->pg->src : "";
+	const char *sl = strrchr(page, '/');
+	struct qu_buf path = QU_BUF_INIT, norm = QU_BUF_INIT;
+	const struct qu_render_graph *found = NULL;
+	bool out = false;
+	char *p, *seg;
+	size_t lo = 0, hi = w->r->ngraphs;
+
+	if (src[0] == '/')
+		qu_buf_adds(&path, src + 1);
+	else {
+		if (sl)
+			qu_buf_add(&path, page, (size_t)(sl - page) + 1);
+		qu_buf_adds(&path, src);
+	}
+	p = path.buf;
+	while ((seg = strsep(&p, "/"))) {
+		if (!strcmp(seg, "..")) {
+			char *up;
+
+			if (!norm.len) {
+				out = true;
+				break;
+			}
+			norm.len--;
+			up = memrchr(norm.buf, '/', norm.len);
+			norm.len = up ? (size_t)(up - norm.buf) + 1 : 0;
+			norm.buf[norm.len] = 0;
+		} else if (*seg && strcmp(seg, ".")) {
+			qu_buf_adds(&norm, seg);
+			qu_buf_addc(&norm, '/');
+		}
+	}
+	if (norm.len)
+		norm.buf[--norm.len] = 0;
+	while (!out && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(norm.buf, w->r->graphs[mid].dot);
+
+		if (!c) {
+			found = &w->r->graphs[mid];
+			break;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	qu_buf_fini(&path);
+	qu_buf_fini(&norm);
+	return found;
+}
+
+static bool ends_with(const char *s, size_t len, const char *tail)
+{
+	size_t tl = strlen(tail);
+
+	return len >= tl && !strcmp(s + len - tl, tail);
+}
+
 /* image, figure and kernel-figure: the picture, then caption and legend. */
 static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 		  bool figure)
@@ -619,6 +687,7 @@ static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 	struct qu_buf src = QU_BUF_INIT;
 	xmlNodePtr box = figure ? r_el(w->doc, parent, "figure", "qu-figure")
 				: parent;
+	const struct qu_render_graph *g = NULL;
 	xmlNodePtr img;
 	const char *alt;
 
@@ -633,7 +702,14 @@ static void image(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d,
 	if (w->comment && !w->r->site->cfg.sphinx && src.len &&
 	    !strstr(src.buf, "://")) {
 		r_text(w->doc, r_el(w->doc, box, "code", NULL), src.buf);
+	} else if (ends_with(src.buf, src.len, ".dot") &&
+		   (g = graph_of(w, src.buf)) && !g->drawn) {
+		/* as kfigure.py does when dot(1) fails: the DOT itself */
+		rw_code_text(w, box, NULL, g->text, strlen(g->text));
 	} else {
+		/* lib/build drew it beside its .dot */
+		if (g)
+			memcpy(src.buf + src.len - 3, "svg", 3);
 		img = r_el(w->doc, box, "img", NULL);
 		if (src.len && qu_md_url_is_safe(src.buf))
 			r_attr(img, "src", src.buf);
@@ -779,38 +855,112 @@ static void seealso(struct rw *w, xmlNodePtr parent, const struct qu_buf *arg,
 }
 
 /*
- * kernel-render: a figure made from DOT or SVG text by the kernel's
- * extension; quire shows the caption and the source, and says so.
+ * kernel-render: a picture made from the directive's DOT (drawn with
+ * graphviz) or SVG, as the kernel's kfigure.py makes it: an <img> of
+ * "DOT-<hash>.svg" beside the page (kfigure.py names it by the SHA-1 of
+ * the text, quire by its XXH3-128), in a figure when there is a
+ * caption. DOT graphviz cannot draw stays visible as a literal block,
+ * with -Wkernel-graph; outside a page (a comment) nothing can be
+ * written, so the source is shown with -Wrst-unrendered.
  */
 static void kernel_render(struct rw *w, xmlNodePtr parent,
 			  const struct qu_rst_node *d)
 {
-	xmlNodePtr fig = r_el(w->doc, parent, "figure", "qu-figure");
-	const char *cap = rw_option(w, d, "caption");
 	const struct qu_rst_node *c = rw_child(d, QU_RST_DIRECTIVE_CONTENT);
-	struct qu_buf body = QU_BUF_INIT;
-	uint32_t line, col;
+	const struct qu_rst_node *args = rw_child(d, QU_RST_DIRECTIVE_ARGUMENTS);
+	struct qu_buf body = QU_BUF_INIT, lang = QU_BUF_INIT;
+	struct qu_buf svg = QU_BUF_INIT, msg = QU_BUF_INIT;
+	struct qu_buf cap = QU_BUF_INIT;
+	const char *o = rw_option(w, d, "caption");
+	xmlNodePtr box = parent;
+	uint32_t line, col, gline = 0;
 	const char *path;
+	bool dot, drawn = false;
 
 	if (c)
 		qu_rst_plain(&body, c);
-	rw_code_text(w, fig, NULL, body.buf, body.len);
-	if (cap) {
-		struct qu_rst_doc *sub = sub_parse(w, cap, strlen(cap));
-		xmlNodePtr fc = r_el(w->doc, fig, "figcaption", NULL);
+	if (args)
+		qu_rst_plain(&lang, args);
+	while (lang.len && (lang.buf[lang.len - 1] == ' ' ||
+			    lang.buf[lang.len - 1] == '\n'))
+		lang.buf[--lang.len] = 0;
+	dot = !strcmp(lang.buf, "DOT");
+	/* rw_option()'s answer lasts until its next call */
+	if (o)
+		qu_buf_adds(&cap, o);
+	if (o)
+		box = r_el(w->doc, parent, "figure", "qu-figure");
+	if (!w->pics || (!dot && strcmp(lang.buf, "SVG")) || !body.len) {
+		rw_code_text(w, box, NULL, body.buf, body.len);
+		path = rw_diag_where(w, d->off, &line, &col);
+		qu_diag(w->diags, QU_W_RST_UNRENDERED, path, line, col,
+			"directive 'kernel-render' is not rendered (%s); "
+			"showing its source",
+			!w->pics ? "no picture is written from a comment"
+			: body.len ? "its language is neither DOT nor SVG"
+				   : "it has no content");
+	} else {
+		int r = 0;
+
+		if (dot)
+			r = qu_render_dot(&svg, &msg, &gline, body.buf,
+					  body.len);
+		else
+			qu_buf_add(&svg, body.buf, body.len);
+		if (msg.len || r) {
+			path = rw_diag_where(w, c->off, &line, &col);
+			if (gline)
+				line += gline - 1;
+			qu_diag(w->diags, QU_W_KERNEL_GRAPH, path, line, col,
+				r ? "graph not drawn: %s; showing its source"
+				  : "graphviz: %s",
+				msg.buf);
+		}
+		drawn = !r;
+	}
+	if (drawn) {
+		struct qu_hash128 h = qu_hash128(body.buf, body.len);
+		const char *src = w->pg->out ? w->pg->out : "";
+		const char *sl = strrchr(src, '/');
+		struct qu_render_pic *pic;
+		const char *alt = rw_option(w, d, "alt");
+		xmlNodePtr img;
+
+		qu_buf_reset(&msg);
+		qu_buf_addf(&msg, "%s-%016llx%016llx.svg", dot ? "DOT" : "SVG",
+			    (unsigned long long)h.hi,
+			    (unsigned long long)h.lo);
+		img = r_el(w->doc, box, "img", NULL);
+		r_attr(img, "alt", alt ? alt : "");
+		r_attr(img, "src", msg.buf);
+		w->pics->v = qu_xgrow(w->pics->v, w->pics->n,
+				      sizeof(*w->pics->v));
+		pic = &w->pics->v[w->pics->n++];
+		qu_buf_reset(&lang);
+		if (sl)
+			qu_buf_add(&lang, src, (size_t)(sl - src) + 1);
+		qu_buf_adds(&lang, msg.buf);
+		pic->out = qu_buf_detach(&lang, NULL);
+		pic->data = qu_buf_detach(&svg, &pic->len);
+	} else if (w->pics && body.len && (dot || !strcmp(lang.buf, "SVG"))) {
+		rw_code_text(w, box, NULL, body.buf, body.len);
+	}
+	if (o) {
+		struct qu_rst_doc *sub = sub_parse(w, cap.buf, cap.len);
+		xmlNodePtr fc = r_el(w->doc, box, "figcaption", NULL);
 		struct qu_buf id = QU_BUF_INIT;
 
-		rw_caption_id(w, fig, NULL, &id);
+		rw_caption_id(w, box, NULL, &id);
 		rw_inlines(w, fc, sub_inline(sub), false);
 		rw_headerlink(w, fc, id.buf);
 		qu_buf_fini(&id);
 		qu_rst_free(sub);
 	}
-	path = rw_diag_where(w, d->off, &line, &col);
-	qu_diag(w->diags, QU_W_RST_UNRENDERED, path, line, col,
-		"directive 'kernel-render' is not rendered (quire draws no "
-		"DOT or SVG); showing its source");
 	qu_buf_fini(&body);
+	qu_buf_fini(&lang);
+	qu_buf_fini(&svg);
+	qu_buf_fini(&msg);
+	qu_buf_fini(&cap);
 }
 
 /*

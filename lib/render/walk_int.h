@@ -31,6 +31,8 @@ struct rw {
 	const struct frame *f;
 	const struct qu_rst_doc *rd;
 	struct qu_diags *diags;
+	struct qu_render_pics *pics; /* kernel-render's SVGs; NULL in a
+				      * comment */
 	struct qu_map targets; /* name -> target node (this page) */
 	struct qu_map substs;  /* name -> substitution_definition */
 	const struct qu_rst_node **anon;

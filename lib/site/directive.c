@@ -1050,6 +1050,8 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 			   nopts, body, nbody);
 	else if (!strcmp(d->name, "toctree"))
 		toctree(rl->s, rl->pg, d->line, opts, nopts, body, nbody);
+	else if (!strcmp(d->name, "kernel-render"))
+		rl->pg->draws = true;
 	for (i = before; i < rl->pg->nparts; i++)
 		rl->pg->parts[i].off = d->off;
 	for (i = 0; i < nopts; i++)

@@ -87,7 +87,7 @@ static bool want_asset(const char *name)
 {
 	static const char *const ext[] = {
 		".png",	 ".jpg", ".jpeg", ".gif", ".svg",
-		".webp", ".ico", ".pdf",  ".txt",
+		".webp", ".ico", ".pdf",  ".txt", ".dot",
 	};
 	size_t l = strlen(name), i;
 

@@ -356,6 +356,9 @@ struct qu_label {
  * @order: the front matter's order (0 when absent)
  * @depth: how many folders deep @out is
  * @h1: quire writes @title as the page's first heading
+ * @draws: a reST page with a kernel-render directive: rendering it
+ *	writes a picture besides its HTML (so it is never taken from the
+ *	last site)
  * @parts: the parts in page order
  * @nparts: how many
  * @parent: the page above this one in the navigation, or QU_NONE
@@ -375,6 +378,7 @@ struct qu_page {
 	int order;
 	unsigned depth;
 	bool h1;
+	bool draws;
 	struct qu_part *parts;
 	size_t nparts;
 	uint32_t parent;
@@ -421,7 +425,7 @@ struct qu_site_option {
 
 /**
  * struct qu_site_directive - a directive of a reST page that the site
- *	acts on (kernel-doc, toctree, include, literalinclude), as the reST
+ *	acts on (kernel-doc, toctree, include, literalinclude, ...), as the reST
  *	reader parsed it
  * @name: the directive's name
  * @arg: its argument, or ""
@@ -445,8 +449,8 @@ struct qu_site_directive {
 
 /**
  * struct qu_site_rst_sink - what a reST page's reader tells the site
- * @directive: a kernel-doc, toctree, include or literalinclude
- *	directive, in page order
+ * @directive: a kernel-doc, toctree, include, literalinclude or
+ *	kernel-render directive, in page order
  * @heading: a section: level (1 for the page's title), plain text, id,
  *	its title as written normalised as :ref: looks labels up (the name
  *	Sphinx's autosectionlabel gives it), 1-based line, and whether an
@@ -517,7 +521,8 @@ struct qu_site_reader {
  * @sources: the C files to parse, relative to @srctree, sorted, unique
  * @nsources: how many
  * @assets: files below @root that pages may link to or show (images,
- *	PDF, plain text), relative to @root, sorted; copied as they are
+ *	PDF, plain text), relative to @root, sorted; copied as they are,
+ *	but for graphs (".dot"), which lib/build draws as SVG
  * @nassets: how many
  * @arena: owns every string and array above
  * @diags: diagnostics of the configuration, front matter and directives

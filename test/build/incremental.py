@@ -487,6 +487,65 @@ def zero_tree(work, env):
     step(work, src, 'zero-config: a removed file', env, want_kept=False)
 
 
+def graph_tree(work, env):
+    """A Sphinx project with graphs: a .dot file is an input, and a page
+    showing it is rendered again when it breaks or mends."""
+    src = os.path.join(work, 'gsrc')
+    os.makedirs(src)
+    files = {
+        'conf.py': "project = 'Graphs'\n",
+        'index.rst': 'Graphs\n======\n\n.. toctree::\n\n   fig\n   plain\n\n'
+                     '.. kernel-render:: DOT\n\n   digraph { x -> y }\n',
+        'fig.rst': 'Figure\n======\n\n.. kernel-figure:: g.dot\n\n'
+                   '   The graph.\n',
+        'plain.rst': 'Plain\n=====\n\nNo graph here.\n',
+        'g.dot': 'digraph g {\n\ta -> b;\n}\n',
+    }
+    for name, text in files.items():
+        with open(os.path.join(src, name), 'w') as f:
+            f.write(text)
+    out = os.path.join(work, 'site')
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(os.path.join(work, '.quire-cache'), ignore_errors=True)
+    r = build(src, out, env=env)
+    if r.returncode != 0:
+        fail('graphs: first build exited %d: %s' % (r.returncode, r.stderr))
+        return
+    global MEMORY
+    MEMORY = Memory(work, src, env)
+    first = MEMORY.build()
+    if not first.startswith('ok '):
+        fail('graphs: the first build in memory: %s' % first)
+    # an input changed in the second a build started is never trusted
+    time.sleep(1.1)
+    build(src, out, env=env)
+    step(work, src, 'graphs: no change', env, want_rendered=0,
+         want_unchanged=True)
+    # the page with kernel-render writes its picture as it renders, so
+    # it is rendered in every build; fig.html's HTML is the same
+    edit(os.path.join(src, 'g.dot'), 'a -> b;', 'a -> b -> c;')
+    step(work, src, 'graphs: a .dot file edited', env, want_rendered=1)
+    with open(os.path.join(out, 'g.svg')) as f:
+        if '<title>c</title>' not in f.read():
+            fail('graphs: g.svg was not drawn again')
+    # fig.html shows the DOT now, then the graph again: which graphs
+    # were drawn is in every page's key, so every page is rendered
+    edit(os.path.join(src, 'g.dot'), 'a -> b -> c;', 'a -> ;')
+    step(work, src, 'graphs: a .dot file broken', env, want_kept=False,
+         want_rendered=3)
+    with open(os.path.join(out, 'fig.html')) as f:
+        if 'a -&gt; ;' not in f.read():
+            fail('graphs: fig.html does not show the broken DOT')
+    edit(os.path.join(src, 'g.dot'), 'a -> ;', 'a -> b;')
+    step(work, src, 'graphs: a .dot file mended', env, want_kept=False,
+         want_rendered=3)
+    depfile = os.path.join(work, 'site.d')
+    r = build(src, out, '--depfile', depfile, env=env)
+    with open(depfile) as f:
+        if 'g.dot' not in f.read():
+            fail('graphs: the depfile does not name g.dot')
+
+
 def main():
     global QUIRE, REBUILD, MEMORY
     QUIRE, root = os.path.abspath(sys.argv[1]), sys.argv[2]
@@ -501,6 +560,10 @@ def main():
             MEMORY.close()
             MEMORY = None
         zero_tree(work, env)
+        if MEMORY:
+            MEMORY.close()
+            MEMORY = None
+        graph_tree(work, env)
         if MEMORY:
             MEMORY.close()
     if FAILS:

@@ -12,6 +12,8 @@ must give:
   expect.diag    the diagnostics exactly as printed (absent: none)
   expect.status  the exit status (absent: 0)
   expect.graph   the symbol graph as graphdump prints it (optional)
+  expect.files   files besides the pages the site must hold, one path a
+                 line; an .svg must be an SVG document (optional)
 
 Every case is also built with -j1 and -j8 and the two sites compared byte
 for byte, checked by the link checker, and checked for script: no
@@ -202,6 +204,24 @@ def check_graph(graphdump, case, regen):
     return []
 
 
+def check_files(site, case):
+    fails = []
+    for rel in read(os.path.join(case, "expect.files"), "").split():
+        path = os.path.join(site, rel)
+        if not os.path.isfile(path):
+            fails.append("no file %s" % rel)
+        elif rel.endswith(".svg"):
+            import xml.etree.ElementTree as ET
+            try:
+                root = ET.parse(path).getroot()
+            except ET.ParseError as e:
+                fails.append("%s is not XML: %s" % (rel, e))
+                continue
+            if root.tag != "{http://www.w3.org/2000/svg}svg":
+                fails.append("%s is not an SVG document" % rel)
+    return fails
+
+
 def run_case(quire, linkcheck, case, regen, graphdump=None):
     fails = check_graph(graphdump, case, regen)
     with tempfile.TemporaryDirectory() as tmp:
@@ -236,6 +256,7 @@ def run_case(quire, linkcheck, case, regen, graphdump=None):
             fails.append("link check:\n" + r.stdout)
         fails += no_script(out8)
         fails += inventory(out8)
+        fails += check_files(out8, case)
 
         spec = read(os.path.join(case, "expect.html"), "")
         blocks = re.split(r"^== (\S+)#(\S+)\n", spec, flags=re.M)
