@@ -105,6 +105,20 @@ struct qu_graph_exports {
 };
 
 /**
+ * struct qu_placed_refs - what one placed item's comment refers to
+ * @unit: the content hash of its unit when resolved
+ * @v: the symbols, in the comment's order (itself left out)
+ * @n: how many
+ * @ok: @v holds them
+ */
+struct qu_placed_refs {
+	struct qu_hash128 unit;
+	uint32_t *v;
+	uint32_t n;
+	bool ok;
+};
+
+/**
  * struct qu_graph - symbols, placements and references of a whole site
  * @site: the site (not owned)
  * @units: the units, indexed like the site's sources (not owned)
@@ -143,20 +157,6 @@ struct qu_graph_exports {
  *	qu_graph_build(), the last graph's for qu_graph_reuse(), so that what
  *	is made of the symbols alone can be kept with it (0 for none)
  */
-/**
- * struct qu_placed_refs - what one placed item's comment refers to
- * @unit: the content hash of its unit when resolved
- * @v: the symbols, in the comment's order (itself left out)
- * @n: how many
- * @ok: @v holds them
- */
-struct qu_placed_refs {
-	struct qu_hash128 unit;
-	uint32_t *v;
-	uint32_t n;
-	bool ok;
-};
-
 struct qu_graph {
 	const struct qu_site *site;
 	const struct qu_unit *units;

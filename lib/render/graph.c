@@ -6,12 +6,15 @@
  * graphs of kernel-figure (.dot files, drawn by lib/build before the
  * pages) and of kernel-render (rst_directive.c, while a page renders).
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <graphviz/gvc.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
 #include "render/render_int.h"
 
@@ -273,6 +276,61 @@ static void tidy(struct qu_buf *msg, uint32_t *line_out)
 	}
 }
 
+static const char *svg_walk(xmlNodePtr n, int depth)
+{
+	const char *why;
+	xmlAttrPtr a;
+
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (depth > 256)
+			return "elements nested too deep to check";
+		if (!xmlStrcasecmp(n->name, (const xmlChar *)"script"))
+			return "a <script> element";
+		if (!xmlStrcasecmp(n->name, (const xmlChar *)"foreignObject"))
+			return "a <foreignObject> element";
+		for (a = n->properties; a; a = a->next) {
+			xmlChar *v;
+			bool bad;
+
+			if (!xmlStrncasecmp(a->name, (const xmlChar *)"on", 2))
+				return "an on* attribute";
+			if (xmlStrcasecmp(a->name, (const xmlChar *)"href") &&
+			    xmlStrcasecmp(a->name, (const xmlChar *)"src") &&
+			    xmlStrcasecmp(a->name, (const xmlChar *)"to") &&
+			    xmlStrcasecmp(a->name, (const xmlChar *)"values") &&
+			    xmlStrcasecmp(a->name, (const xmlChar *)"from"))
+				continue;
+			v = xmlNodeListGetString(n->doc, a->children, 1);
+			bad = v && !qu_md_url_is_safe((const char *)v);
+			xmlFree(v);
+			if (bad)
+				return "a link to an unsafe URL";
+		}
+		if ((why = svg_walk(n->children, depth + 1)))
+			return why;
+	}
+	return NULL;
+}
+
+const char *qu_render_svg_unsafe(const char *svg, size_t len)
+{
+	xmlDocPtr doc;
+	const char *why;
+
+	if (len > INT_MAX)
+		return "too large to check";
+	doc = xmlReadMemory(svg, (int)len, "picture.svg", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	if (!doc)
+		return "not well-formed XML, which cannot be checked";
+	why = svg_walk(xmlDocGetRootElement(doc), 0);
+	xmlFreeDoc(doc);
+	return why;
+}
+
 int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 		  const char *dot, size_t len)
 {
@@ -329,6 +387,16 @@ int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 		if (!msg->len)
 			qu_buf_adds(msg, "graphviz could not write the SVG");
 		goto out;
+	}
+	{
+		const char *why = qu_render_svg_unsafe(data, dlen);
+
+		if (why) {
+			qu_buf_reset(msg);
+			qu_buf_addf(msg, "its drawing holds %s", why);
+			ret = -2;
+			goto out;
+		}
 	}
 	qu_buf_add(svg, data, dlen);
 	ret = 0;

@@ -324,7 +324,9 @@ void qu_render_pics_fini(struct qu_render_pics *pics);
  * A graph with an attribute that makes graphviz open a file (image,
  * shapefile, imagepath, fontpath, stylesheet, an HTML label's IMG) is
  * refused before it is laid out: the DOT comes from the tree, and only
- * what the build was asked to read may be read.
+ * what the build was asked to read may be read. A drawing that
+ * qu_render_svg_unsafe() finds script in (a URL attribute naming
+ * javascript:) is refused too.
  *
  * Context: thread-safe; calls into graphviz are serialised (it keeps
  * global state). The first call makes graphviz's context, which lasts
@@ -334,6 +336,21 @@ void qu_render_pics_fini(struct qu_render_pics *pics);
  */
 int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 		  const char *dot, size_t len);
+
+/**
+ * qu_render_svg_unsafe() - what in an SVG could run script
+ * @svg: the SVG
+ * @len: its length
+ *
+ * The site writes the SVG of a graph as a file: shown in an <img> it runs
+ * nothing, but opened by itself it is a document of the site's origin.
+ * Script is a <script> or <foreignObject> element, an on* attribute, or
+ * a link or reference whose URL qu_md_url_is_safe() refuses; an SVG that
+ * is not well-formed XML cannot be checked.
+ * Context: thread-safe.
+ * Return: NULL when none, else what was found ("a <script> element").
+ */
+const char *qu_render_svg_unsafe(const char *svg, size_t len);
 
 /**
  * qu_render_extra() - the HTML of one extra file (genindex, 404)

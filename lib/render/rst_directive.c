@@ -902,11 +902,20 @@ static void kernel_render(struct rw *w, xmlNodePtr parent,
 	} else {
 		int r = 0;
 
-		if (dot)
+		const char *why;
+
+		if (dot) {
 			r = qu_render_dot(&svg, &msg, &gline, body.buf,
 					  body.len);
-		else
+		} else if (!w->r->site->cfg.allow_html &&
+			   (why = qu_render_svg_unsafe(body.buf, body.len))) {
+			/* raw SVG is raw markup: script only when allowed */
+			qu_buf_addf(&msg, "the SVG holds %s (allow_html lets "
+				    "it through)", why);
+			r = -2;
+		} else {
 			qu_buf_add(&svg, body.buf, body.len);
+		}
 		if (msg.len || r) {
 			path = rw_diag_where(w, c->off, &line, &col);
 			if (gline)
