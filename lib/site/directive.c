@@ -1019,6 +1019,14 @@ static void QU_PRINTF(2, 3) kinc_warn(struct kinc *k, const char *fmt, ...)
 	qu_buf_fini(&msg);
 }
 
+/* "./include/x.h" reads better as "include/x.h" (a srctree of "."). */
+static const char *no_dot(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/' && path[2])
+		path += 2;
+	return path;
+}
+
 /*
  * Read @path, confined as every input is, into @text; an input of the
  * build. 1 when it does not exist (@quiet: say nothing), -1 when it may
@@ -1031,8 +1039,9 @@ static int kinc_read(struct kinc *k, const char *path, struct qu_buf *text,
 	struct qu_buf err = QU_BUF_INIT;
 	int r = 0;
 
-	switch (site_check_read(s, path, path, k->rl->pg->diag_path,
-				k->d->line, k->d->col, false)) {
+	path = no_dot(path);
+	switch (site_check_read(s, path, path, k->rl->pg->diag_path, k->d->line,
+				k->d->col, false)) {
 	case SITE_READ_OK:
 		break;
 	case SITE_READ_MISSING:
@@ -1061,7 +1070,7 @@ struct mk {
 	struct qu_map vars; /* name -> value, in the arena */
 	struct qu_arena arena;
 	const char *srctree;
-	const char *unset;  /* the first variable or function not known */
+	const char *unset; /* the first variable or function not known */
 	struct qu_buf rule; /* the prerequisites, expanded, blank-separated */
 	bool found;
 };
@@ -1103,8 +1112,7 @@ static void mk_expand(struct mk *mk, struct qu_buf *out, const char *v,
 			/* $X, or a function such as $(notdir $@) */
 			if (!mk->unset)
 				mk->unset = qu_arena_strndup(
-					&mk->arena, v + i - 1,
-					e ? nl + 3 : 2);
+					&mk->arena, v + i - 1, e ? nl + 3 : 2);
 			i = e ? (size_t)(e - v) : i;
 			continue;
 		}
@@ -1373,7 +1381,8 @@ static int kinc_made(struct kinc *k, const char *name, struct qu_buf *rst,
 		if (kinc_read(k, excp, &exc, false))
 			goto out;
 	}
-	if (qu_site_headers_rst(rst, &s->diags, header, hdr.buf, hdr.len, excp,
+	if (qu_site_headers_rst(rst, &s->diags, header, hdr.buf, hdr.len,
+				excp ? no_dot(excp) : NULL,
 				excp ? exc.buf : NULL, exc.len) < 0) {
 		kinc_warn(k, "kernel-include: parse-headers.pl would stop on "
 			     "the exceptions file");
@@ -1496,9 +1505,11 @@ static void kernel_include(struct rst_load *rl,
 			goto out;
 		}
 		qu_buf_reset(&path);
-		if (exp.buf[0] != '/')
-			qu_buf_addf(&path, "%s/", s->srctree ? s->srctree
-							      : s->root);
+		/* $srctree is the site's, which may be relative to here */
+		if (exp.buf[0] != '/' && strncmp(a, "$srctree", 8) &&
+		    strncmp(a, "${srctree}", 10))
+			qu_buf_addf(&path, "%s/",
+				    s->srctree ? s->srctree : s->root);
 		qu_buf_adds(&path, exp.buf);
 		if (kinc_read(&k, path.buf, &rst, false))
 			goto out;
@@ -1509,8 +1520,8 @@ static void kernel_include(struct rst_load *rl,
 	add_included(rl, d, t, (size_t)(e - t), path.buf,
 		     !dir_option(d, "literal") && !dir_option(d, "code"));
 	p = &rl->pg->parts[rl->pg->nparts - 1];
-	p->inputs = qu_arena_alloc(&s->arena,
-				   (k.ninputs + 1) * sizeof(*p->inputs));
+	p->inputs =
+		qu_arena_alloc(&s->arena, (k.ninputs + 1) * sizeof(*p->inputs));
 	memcpy(p->inputs, k.inputs, k.ninputs * sizeof(*p->inputs));
 	p->ninputs = k.ninputs;
 out:
