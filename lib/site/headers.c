@@ -81,14 +81,29 @@ static size_t skip_word(const char *p, size_t i, size_t n)
 	return i;
 }
 
+/* A name's reST, which may hold NUL bytes (the header's). */
+struct ph_val {
+	size_t len;
+	char text[];
+};
+
+static struct ph_val *val(struct ph *ph, const struct qu_buf *rst)
+{
+	struct ph_val *v = qu_arena_alloc(&ph->arena, sizeof(*v) + rst->len);
+
+	v->len = rst->len;
+	memcpy(v->text, rst->buf, rst->len);
+	return v;
+}
+
 static void set(struct ph *ph, enum ph_kind k, const char *name, size_t len,
-		const char *rst)
+		const struct qu_buf *rst)
 {
 	bool added;
 	struct qu_map_slot *slot =
 		qu_map_intern(&ph->sym[k], name, len, &ph->arena, &added);
 
-	slot->value = qu_arena_strdup(&ph->arena, rst);
+	slot->value = val(ph, rst);
 }
 
 /*
@@ -114,7 +129,7 @@ static void add_ref(struct ph *ph, enum ph_kind k, const char *name, size_t len,
 		qu_buf_addc(b, c);
 	}
 	qu_buf_adds(b, ">`\\ ");
-	set(ph, k, name, len, b->buf);
+	set(ph, k, name, len, b);
 }
 
 /* /^\s*WORD/ where WORD may hold a blank, which stands for \s+ (or \s*
@@ -232,7 +247,7 @@ static bool typedef_line(struct ph *ph, const char *l, size_t n)
 	qu_buf_adds(t, " <");
 	qu_buf_add(t, l + s, f - 1 - s);
 	qu_buf_adds(t, ">`\\ ");
-	set(ph, PH_TYPEDEF, l + f, fe - f, t->buf);
+	set(ph, PH_TYPEDEF, l + f, fe - f, t);
 	return true;
 }
 
@@ -318,7 +333,7 @@ static void read_line(struct ph *ph, const char *raw, size_t rn,
 		qu_buf_adds(&ph->tmp, "enum :c:type:`");
 		qu_buf_add(&ph->tmp, l + i, len);
 		qu_buf_adds(&ph->tmp, "`\\ ");
-		set(ph, PH_ENUM, l + i, len, ph->tmp.buf);
+		set(ph, PH_ENUM, l + i, len, &ph->tmp);
 		*is_enum = true;
 		return;
 	}
@@ -327,7 +342,7 @@ static void read_line(struct ph *ph, const char *raw, size_t rn,
 		qu_buf_adds(&ph->tmp, "struct ");
 		qu_buf_add(&ph->tmp, l + i, len);
 		qu_buf_adds(&ph->tmp, "\\ ");
-		set(ph, PH_STRUCT, l + i, len, ph->tmp.buf);
+		set(ph, PH_STRUCT, l + i, len, &ph->tmp);
 	}
 }
 
@@ -427,7 +442,7 @@ static void typedef_blocks(struct ph *ph, const char *d, size_t n,
 		qu_buf_adds(&ph->tmp, "\\ :c:type:`");
 		qu_buf_add(&ph->tmp, d + tail_s, tail_e - tail_s);
 		qu_buf_adds(&ph->tmp, "`\\ ");
-		set(ph, PH_TYPEDEF, d + tail_s, tail_e - tail_s, ph->tmp.buf);
+		set(ph, PH_TYPEDEF, d + tail_s, tail_e - tail_s, &ph->tmp);
 		i = end;
 	}
 }
@@ -556,9 +571,7 @@ static int exceptions(struct ph *ph, struct qu_diags *diags, const char *path,
 						       oe - os))
 						*qu_map_slot(&ph->sym[kind],
 							     l + os, oe - os) =
-							qu_arena_strdup(
-								&ph->arena,
-								ph->tmp.buf);
+							val(ph, &ph->tmp);
 					continue;
 				}
 			}
@@ -653,18 +666,35 @@ static void escape(struct qu_buf *out, const char *d, size_t n)
 }
 
 /*
- * A name in the escaped text: word characters with each '_' as "\_".
- * Its end, and the name without the escapes in @key.
+ * Bytes a name may hold and the script's pattern of it matches as they
+ * are in the escaped text: word characters, bytes past ASCII, control
+ * bytes and a few marks. A name of typedef_blocks() (any \S+) with any
+ * other byte is never linked: the script's pattern of it either never
+ * matches (a '%' the text holds as "\%"), starts or ends at a
+ * delimiter, or reads as a regex ('.', '*', '[').
+ */
+static bool name_byte(unsigned char c)
+{
+	return (word((char)c) && c != '_') || c >= 0x80 ||
+	       (c < 0x20 && !ws((char)c)) || c == 0x7f || c == '!' ||
+	       c == '"' || c == '\'' || c == '-';
+}
+
+/*
+ * A name in the escaped text: its bytes, with '_' '`' '&' '<' '>' '/' as
+ * the script escapes them ("\_"), which its pattern of the name escapes
+ * alike. Its end, and the name without the escapes in @key.
  */
 static size_t escaped_name(struct qu_buf *key, const char *d, size_t i,
 			   size_t n)
 {
 	qu_buf_reset(key);
 	while (i < n) {
-		if (d[i] != '_' && word(d[i])) {
+		if (name_byte((unsigned char)d[i])) {
 			qu_buf_addc(key, d[i++]);
-		} else if (d[i] == '\\' && i + 1 < n && d[i + 1] == '_') {
-			qu_buf_addc(key, '_');
+		} else if (d[i] == '\\' && i + 1 < n && d[i + 1] &&
+			   strchr("_`&<>/", d[i + 1])) {
+			qu_buf_addc(key, d[i + 1]);
 			i += 2;
 		} else {
 			break;
@@ -700,12 +730,12 @@ static void link_delimited(struct ph *ph, struct qu_buf *out, const char *d,
 			   size_t n, const struct qu_map *m)
 {
 	struct qu_buf key = QU_BUF_INIT;
-	const char *last = NULL; /* the last name linked ... */
+	const struct ph_val *last = NULL; /* the last name linked ... */
 	size_t last_ed = 0, last_ed_end = 0; /* ... and its end delimiter */
 
 	for (size_t i = 0; i < n; i++) {
 		size_t j, ed;
-		const char *v;
+		const struct ph_val *v;
 
 		qu_buf_addc(out, d[i]);
 		if (!start_delim(d[i]) || !m->n)
@@ -716,7 +746,7 @@ static void link_delimited(struct ph *ph, struct qu_buf *out, const char *d,
 			continue;
 		if (last == v && i >= last_ed && i < last_ed_end)
 			continue;
-		qu_buf_adds(out, v);
+		qu_buf_add(out, v->text, v->len);
 		last = v;
 		last_ed = j;
 		last_ed_end = j + ed;
@@ -734,14 +764,14 @@ static void link_keyword(struct qu_buf *out, const char *d, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		size_t k, j;
-		const char *v;
+		const struct ph_val *v;
 
 		if (m->n && n - i > kl && !memcmp(d + i, kw, kl) &&
 		    (k = skip_ws(d, i + kl, n)) > i + kl &&
 		    (j = escaped_name(&key, d, k, n)) > k &&
 		    end_delim(d, j, n) &&
 		    (v = qu_map_get(m, key.buf, key.len))) {
-			qu_buf_adds(out, v);
+			qu_buf_add(out, v->text, v->len);
 			i = j - 1;
 			continue;
 		}

@@ -3,7 +3,7 @@
 """headers.py - the reST of kernel-include's headers, quire's against
 the kernel's parse-headers.pl
 
-    headers.py HEADERS_RST
+    headers.py HEADERS_RST SITE_CORPUS
 
 Extracts Documentation/sphinx/parse-headers.pl, the media Makefile and
 its exceptions files and the uAPI headers from Debian's linux-source-6.1,
@@ -20,7 +20,9 @@ used twice in a row, DEPRECATED, ignore and replace of every kind, a rule
 naming a symbol the header lacks, odd spacing). quire's text
 (qu_site_headers_rst(), through headers-rst) must be the same, byte for
 byte; where the script dies (an unknown keyword, a replace of an unknown
-kind), headers-rst must fail too. Skips (77) without the package or perl,
+kind), headers-rst must fail too. The fuzz-site corpus's headers-*
+inputs (a header after the first byte, the bytes before a NUL as its
+exceptions file) are compared the same way. Skips (77) without the package or perl,
 after the pathological headers (generated, judged by the shape of the
 text and by not hanging), which need neither.
 
@@ -42,6 +44,7 @@ import tempfile
 
 TARBALL = "/usr/src/linux-source-6.1.tar.xz"
 TOOL = os.path.abspath(sys.argv[1])
+CORPUS = os.path.abspath(sys.argv[2])
 TOP = "linux-source-6.1/"
 MEDIA = "Documentation/userspace-api/media/"
 WANT = ("Documentation/sphinx/parse-headers.pl", MEDIA + "Makefile",
@@ -268,6 +271,32 @@ def main():
                              perl_rst(perl, script, tmp, *args),
                              run([TOOL] + args).stdout)
         print("ok: the made-up header, with and without exceptions")
+        n = 0
+        for name in sorted(os.listdir(CORPUS)):
+            if not name.startswith("headers-"):
+                continue
+            data = open(os.path.join(CORPUS, name), "rb").read()[1:]
+            nul = data.find(b"\0")
+            for hdr, ex in [(data, None)] + (
+                    [(data[nul + 1:], data[:nul])] if nul >= 0 else []):
+                with open(mine, "wb") as f:
+                    f.write(hdr)
+                args = [mine]
+                if ex is not None:
+                    with open(exc, "wb") as f:
+                        f.write(ex)
+                    args.append(exc)
+                p = subprocess.run([perl, script, mine,
+                                    os.path.join(tmp, "x.rst")] + args[1:],
+                                   capture_output=True)
+                if p.returncode:
+                    continue
+                with open(os.path.join(tmp, "x.rst"), "rb") as f:
+                    want = f.read()
+                fails += compare("corpus input %s" % name,
+                                 want, run([TOOL] + args).stdout)
+                n += 1
+        print("ok: %d fuzz corpus headers" % n)
         for what, text in DYING.items():
             with open(exc, "w") as f:
                 f.write(text)
