@@ -294,7 +294,7 @@ void rw_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 {
 	size_t pos = 0, a, b;
 
-	while (!plain && doc_ref(s, len, pos, &a, &b)) {
+	while (!plain && !w->literal && doc_ref(s, len, pos, &a, &b)) {
 		const char *t = s + a, *src = w->pg->src ? w->pg->src : "";
 		const char *sl = strrchr(src, '/');
 		struct qu_buf path = QU_BUF_INIT;
@@ -344,7 +344,8 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 	struct qu_ref ref;
 	size_t pos = 0;
 
-	while (!plain && qu_graph_scan(&ref, s, len, pos, w->comment)) {
+	while (!plain && !w->literal &&
+	       qu_graph_scan(&ref, s, len, pos, w->comment)) {
 		uint32_t sym;
 
 		/*
@@ -1317,7 +1318,7 @@ void rw_unrendered(struct rw *w, xmlNodePtr parent,
 	}
 	rw_code_text(w, parent, NULL, b.buf, b.len);
 	/* an unknown one has its -Wrst-unknown-directive from the reader */
-	if (name && reader_knows(name))
+	if (name && reader_knows(name) && why)
 		warn(w, QU_W_RST_UNRENDERED, d->off,
 		     "directive '%s' is not rendered (%s); showing its source",
 		     name, why);

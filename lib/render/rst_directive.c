@@ -1096,6 +1096,31 @@ static void tag_filter(struct qu_buf *b)
 	qu_buf_fini(&out);
 }
 
+/*
+ * parsed-literal: a literal block whose text is read as inline markup,
+ * so its roles link (parse-headers.pl's headers are made of them).
+ */
+static void parsed_literal(struct rw *w, xmlNodePtr parent,
+			   const struct qu_rst_node *c)
+{
+	struct qu_buf body = QU_BUF_INIT;
+	struct qu_diags scratch;
+	struct qu_rst_doc *sub;
+	xmlNodePtr pre = r_el(w->doc, parent, "pre", "qu-code");
+
+	qu_rst_plain(&body, c);
+	qu_diags_init(&scratch);
+	sub = qu_rst_parse_ex(&scratch, w->pg->diag_path, body.buf, body.len,
+			      QU_RST_SPHINX_IDS | QU_RST_INLINE);
+	qu_diags_fini(&scratch);
+	/* automarkup.py looks in paragraphs only, never in literal blocks */
+	w->literal = true;
+	rw_inlines(w, r_el(w->doc, pre, "code", NULL), sub_inline(sub), false);
+	w->literal = false;
+	qu_rst_free(sub);
+	qu_buf_fini(&body);
+}
+
 void rw_directive(struct rw *w, xmlNodePtr parent,
 		      const struct qu_rst_node *d)
 {
@@ -1132,6 +1157,19 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 			include(w, parent, d, part, name[0] == 'l');
 		else if (w->includes)
 			rw_unrendered(w, parent, d, "an include in an included file");
+	} else if (!strcmp(name, "kernel-include")) {
+		size_t k;
+		const struct qu_part *part =
+			w->includes ? NULL : part_at(w, d->off, &k);
+
+		/* none: the site said why (-Wkernel-include); show the source */
+		if (part && part->kind == QU_PART_INCLUDE)
+			include(w, parent, d, part, false);
+		else
+			rw_unrendered(w, parent, d,
+				      w->includes ? "kernel-include in an "
+						    "included file"
+						  : NULL);
 	} else if (!strcmp(name, "maintainers-include") ||
 		   !strcmp(name, "kernel-feat") || !strcmp(name, "kernel-abi")) {
 		size_t k;
@@ -1155,6 +1193,8 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 		rw_code_text(w, code_wrapper(w, parent, d), arg.len ? arg.buf
 								 : w->lang,
 			     body.buf, body.len);
+	} else if (!strcmp(name, "parsed-literal") && c) {
+		parsed_literal(w, parent, c);
 	} else if (!strcmp(name, "parsed-literal") || !strcmp(name, "math") ||
 		   !strcmp(name, "productionlist")) {
 		if (c)

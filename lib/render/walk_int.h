@@ -47,6 +47,7 @@ struct rw {
 	uint32_t nfoot;
 	bool comment; /* a kernel-doc comment: its highlights too */
 	unsigned includes; /* how deep in included files */
+	bool literal; /* a parsed-literal: roles link, automarkup does not */
 	const struct qu_part *inc; /* the included part being read */
 	const struct qu_rst_doc *inc_rd; /* its text's parse */
 	uint32_t toc_path[MAX_TOCTREE_DEPTH + 1]; /* the pages a toctree
@@ -88,6 +89,7 @@ void rw_inlines(struct rw *w, xmlNodePtr parent,
 		const struct qu_rst_node *first, bool plain);
 void rw_code_text(struct rw *w, xmlNodePtr parent, const char *lang,
 		  const char *s, size_t len);
+/* @why NULL: shown without -Wrst-unrendered (an earlier stage said why) */
 void rw_unrendered(struct rw *w, xmlNodePtr parent,
 		   const struct qu_rst_node *d, const char *why);
 void rw_content(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d);

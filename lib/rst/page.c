@@ -187,6 +187,7 @@ static void directive(struct walk *w, const struct qu_rst_node *n)
 	if (!name || (strcmp(name, "kernel-doc") && strcmp(name, "toctree") &&
 		      strcmp(name, "include") && strcmp(name, "literalinclude") &&
 		      strcmp(name, "maintainers-include") &&
+		      strcmp(name, "kernel-include") &&
 		      strcmp(name, "kernel-feat") && strcmp(name, "kernel-abi") &&
 		      strcmp(name, "kernel-render")))
 		return;

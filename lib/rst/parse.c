@@ -119,7 +119,11 @@ struct qu_rst_doc *qu_rst_parse_ex(struct qu_diags *diags, const char *path,
 	all.a = 0;
 	all.b = c.nlines;
 	all.col = all.col0 = 0;
-	rst_parse_body(&c, doc->root, &all, true);
+	if (flags & QU_RST_INLINE)
+		rst_inline(&c, rst_child(&c, doc->root, QU_RST_PARAGRAPH, 0),
+			   qu_arena_strndup(&doc->arena, src, len), len, 0);
+	else
+		rst_parse_body(&c, doc->root, &all, true);
 	doc->auto_ids = (uint32_t)(uintptr_t)qu_map_get(&c.counters, "id", 2);
 	free(c.lines);
 	qu_map_fini(&c.ids);

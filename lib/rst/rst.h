@@ -99,6 +99,13 @@ struct qu_rst_doc {
  */
 #define QU_RST_SPHINX_IDS 1u
 
+/*
+ * QU_RST_INLINE - the whole text is the inline content of one paragraph,
+ * blank lines and indentation kept: a parsed-literal block's, which
+ * docutils parses with inline_text().
+ */
+#define QU_RST_INLINE 2u
+
 /**
  * qu_rst_parse() - parse one reST document
  * @diags: receives the diagnostics (path:line:col, -Wrst-*)
@@ -121,7 +128,7 @@ struct qu_rst_doc *qu_rst_parse(struct qu_diags *diags, const char *path,
  * @path: likewise
  * @src: likewise
  * @len: likewise
- * @flags: QU_RST_SPHINX_IDS or 0
+ * @flags: QU_RST_SPHINX_IDS, QU_RST_INLINE, both or 0
  *
  * Context: thread-safe for distinct @diags.
  * Return: the document; free it with qu_rst_free().

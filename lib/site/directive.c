@@ -12,6 +12,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -995,6 +996,543 @@ out:
 	qu_buf_fini(&rst);
 }
 
+/*
+ * kernel-include: the files it reads, each an input of the build, and
+ * what stops it, said once.
+ */
+struct kinc {
+	struct rst_load *rl;
+	const struct qu_site_directive *d;
+	const char **inputs;
+	size_t ninputs;
+};
+
+static void QU_PRINTF(2, 3) kinc_warn(struct kinc *k, const char *fmt, ...)
+{
+	struct qu_buf msg = QU_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	qu_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	qu_diag(&k->rl->s->diags, QU_W_KERNEL_INCLUDE, k->rl->pg->diag_path,
+		k->d->line, k->d->col, "%s, showing the directive", msg.buf);
+	qu_buf_fini(&msg);
+}
+
+/* "./include/x.h" reads better as "include/x.h" (a srctree of "."). */
+static const char *no_dot(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/' && path[2])
+		path += 2;
+	return path;
+}
+
+/*
+ * Read @path, confined as every input is, into @text; an input of the
+ * build. 1 when it does not exist (@quiet: say nothing), -1 when it may
+ * not or cannot be read (said).
+ */
+static int kinc_read(struct kinc *k, const char *path, struct qu_buf *text,
+		     bool quiet)
+{
+	struct qu_site *s = k->rl->s;
+	struct qu_buf err = QU_BUF_INIT;
+	int r = 0;
+
+	path = no_dot(path);
+	switch (site_check_read(s, path, path, k->rl->pg->diag_path, k->d->line,
+				k->d->col, false)) {
+	case SITE_READ_OK:
+		break;
+	case SITE_READ_MISSING:
+		if (!quiet)
+			kinc_warn(k, "kernel-include: no file '%s'", path);
+		return 1;
+	case SITE_READ_REFUSED:
+		return -1;
+	}
+	if (qu_files_read(s->files, text, path, &err) < 0) {
+		kinc_warn(k, "kernel-include: %s", err.buf);
+		r = -1;
+	} else {
+		k->inputs = qu_xgrow(k->inputs, k->ninputs, sizeof(*k->inputs));
+		k->inputs[k->ninputs++] = site_strdup(s, path);
+	}
+	qu_buf_fini(&err);
+	return r;
+}
+
+/*
+ * A Makefile as kernel-include needs it: its variables, and the rule
+ * that makes $(BUILDDIR)/NAME. Read as text, never run.
+ */
+struct mk {
+	struct qu_map vars; /* name -> value, in the arena */
+	struct qu_arena arena;
+	const char *srctree;
+	const char *unset; /* the first variable or function not known */
+	struct qu_buf rule; /* the prerequisites, expanded, blank-separated */
+	bool found;
+};
+
+/*
+ * Expansion stops this deep and this long: a variable naming itself,
+ * or variables that each double the one before, would never end.
+ */
+#define MK_MAX_DEPTH 16
+#define MK_MAX_LEN 65536
+
+/* $(NAME) and ${NAME} in @v, as make expands them, into @out. */
+static void mk_expand(struct mk *mk, struct qu_buf *out, const char *v,
+		      size_t len, unsigned depth)
+{
+	for (size_t i = 0; i < len; i++) {
+		char open, close;
+		const char *e, *val;
+		size_t nl;
+
+		if (out->len > MK_MAX_LEN || depth > MK_MAX_DEPTH) {
+			mk->unset = mk->unset ? mk->unset : "(a loop)";
+			return;
+		}
+		if (v[i] != '$' || i + 1 >= len) {
+			qu_buf_addc(out, v[i]);
+			continue;
+		}
+		open = v[++i];
+		if (open == '$') {
+			qu_buf_addc(out, '$');
+			continue;
+		}
+		close = open == '(' ? ')' : open == '{' ? '}' : 0;
+		e = close ? memchr(v + i + 1, close, len - i - 1) : NULL;
+		nl = e ? (size_t)(e - v) - i - 1 : 0;
+		if (!e || !nl || memchr(v + i + 1, ' ', nl) ||
+		    memchr(v + i + 1, '$', nl)) {
+			/* $X, or a function such as $(notdir $@) */
+			if (!mk->unset)
+				mk->unset = qu_arena_strndup(
+					&mk->arena, v + i - 1, e ? nl + 3 : 2);
+			i = e ? (size_t)(e - v) : i;
+			continue;
+		}
+		val = qu_map_get(&mk->vars, v + i + 1, nl);
+		if (val)
+			mk_expand(mk, out, val, strlen(val), depth + 1);
+		else if (nl == 7 && !memcmp(v + i + 1, "srctree", 7))
+			qu_buf_adds(out, mk->srctree);
+		else if (!mk->unset)
+			mk->unset = qu_arena_strndup(&mk->arena, v + i + 1, nl);
+		i = (size_t)(e - v);
+	}
+}
+
+static void mk_set(struct mk *mk, const char *name, size_t nl, const char *op,
+		   const char *v, size_t vl)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	bool added;
+	struct qu_map_slot *slot =
+		qu_map_intern(&mk->vars, name, nl, &mk->arena, &added);
+
+	if (*op == '?' && !added && slot->value) {
+		qu_buf_fini(&b);
+		return;
+	}
+	if (*op == '+' && slot->value) {
+		qu_buf_adds(&b, slot->value);
+		qu_buf_addc(&b, ' ');
+	}
+	if (*op == ':') {
+		const char *save = mk->unset;
+
+		/* what cannot be expanded now is said when a rule uses it */
+		mk->unset = NULL;
+		mk_expand(mk, &b, v, vl, 0);
+		if (mk->unset) {
+			qu_buf_reset(&b);
+			qu_buf_add(&b, v, vl);
+		}
+		mk->unset = save;
+	} else {
+		qu_buf_add(&b, v, vl);
+	}
+	slot->value = qu_arena_strndup(&mk->arena, b.buf, b.len);
+	qu_buf_fini(&b);
+}
+
+static bool mk_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/*
+ * One logical line of a Makefile: an assignment (=, :=, ::=, ?=, +=),
+ * or a rule whose targets may be $(BUILDDIR)/@name; recipes and
+ * comments are skipped.
+ */
+static void mk_line(struct mk *mk, const char *l, size_t n, const char *name)
+{
+	const char *eq, *colon, *hash = memchr(l, '#', n);
+	struct qu_buf t = QU_BUF_INIT;
+	size_t i, nb;
+
+	if (n && l[0] == '\t')
+		return;
+	if (hash)
+		n = (size_t)(hash - l);
+	eq = memchr(l, '=', n);
+	colon = memchr(l, ':', n);
+	if (eq && (!colon || colon + 1 == eq || colon + 2 == eq)) {
+		const char *op = eq;
+		const char *v = eq + 1;
+		size_t vl = n - (size_t)(v - l);
+
+		if (op > l && (op[-1] == '?' || op[-1] == '+' || op[-1] == ':'))
+			op--;
+		if (op > l && op[-1] == ':')
+			op--;
+		for (i = 0; i < (size_t)(op - l) && mk_blank(l[i]); i++)
+			;
+		for (const char *p = l + i, *w; p < op; p = w) {
+			/* "export NAME =", "override NAME =" */
+			for (w = p; w < op && !mk_blank(*w); w++)
+				;
+			if (w < op && (!strncmp(p, "export", 6) ||
+				       !strncmp(p, "override", 8)))
+				i = (size_t)(w - l) + 1;
+			while (w < op && mk_blank(*w))
+				w++;
+		}
+		while (i < (size_t)(op - l) && mk_blank(l[i]))
+			i++;
+		nb = (size_t)(op - l);
+		while (nb > i && mk_blank(l[nb - 1]))
+			nb--;
+		while (vl && mk_blank(*v)) {
+			v++;
+			vl--;
+		}
+		while (vl && mk_blank(v[vl - 1]))
+			vl--;
+		if (nb > i && !memchr(l + i, ' ', nb - i) &&
+		    !memchr(l + i, '\t', nb - i))
+			mk_set(mk, l + i, nb - i, op, v, vl);
+		return;
+	}
+	if (!colon || mk->found)
+		return;
+	mk_expand(mk, &t, l, (size_t)(colon - l), 0);
+	for (const char *p = t.buf, *w; *p; p = w) {
+		while (*p && mk_blank(*p))
+			p++;
+		for (w = p; *w && !mk_blank(*w); w++)
+			;
+		if (w > p && (size_t)(w - p) > 9 &&
+		    !memcmp(p, "\001BUILDDIR/", 10) &&
+		    (size_t)(w - p) - 10 == strlen(name) &&
+		    !memcmp(p + 10, name, strlen(name))) {
+			const char *pre = colon + 1, *semi;
+			size_t pl = n - (size_t)(pre - l);
+
+			if (pl && *pre == ':')
+				break; /* "::" rules are not the kernel's */
+			semi = memchr(pre, ';', pl);
+			if (semi)
+				pl = (size_t)(semi - pre);
+			qu_buf_reset(&mk->rule);
+			mk->unset = NULL;
+			mk_expand(mk, &mk->rule, pre, pl, 0);
+			mk->found = true;
+			break;
+		}
+	}
+	qu_buf_fini(&t);
+}
+
+/*
+ * The prerequisites of the rule of @mkfile that makes $(BUILDDIR)/@name,
+ * into @mk->rule; false when there is none.
+ */
+static bool mk_rule(struct mk *mk, const char *text, size_t len,
+		    const char *name)
+{
+	struct qu_buf l = QU_BUF_INIT;
+
+	/* $(BUILDDIR) stays a mark, so that the target is found by name */
+	mk_set(mk, "BUILDDIR", 8, "=", "\001BUILDDIR", 9);
+	for (size_t pos = 0; pos < len && !mk->found;) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t e = nl ? (size_t)(nl - text) : len;
+
+		/* a backslash at the end joins the next line */
+		if (e > pos && text[e - 1] == '\\') {
+			qu_buf_add(&l, text + pos, e - pos - 1);
+			qu_buf_addc(&l, ' ');
+		} else {
+			qu_buf_add(&l, text + pos, e - pos);
+			mk_line(mk, l.buf, l.len, name);
+			qu_buf_reset(&l);
+		}
+		pos = nl ? e + 1 : len;
+	}
+	if (l.len && !mk->found)
+		mk_line(mk, l.buf, l.len, name);
+	qu_buf_fini(&l);
+	return mk->found;
+}
+
+/* The next blank-separated word of @p, or NULL. */
+static const char *next_word(const char **p, size_t *len)
+{
+	const char *w = *p, *e;
+
+	while (*w && mk_blank(*w))
+		w++;
+	if (!*w)
+		return NULL;
+	for (e = w; *e && !mk_blank(*e); e++)
+		;
+	*len = (size_t)(e - w);
+	*p = e;
+	return w;
+}
+
+static bool ends_with(const char *w, size_t len, const char *end)
+{
+	size_t el = strlen(end);
+
+	return len >= el && !memcmp(w + len - el, end, el);
+}
+
+/*
+ * $BUILDDIR/@name: what the Makefile of the page's folder or of a
+ * folder above it (up to the docs root) makes with parse-headers.pl,
+ * made here from the header and its exceptions file. 1 when no Makefile
+ * has the rule; 0 with the reST in @rst, -1 after saying why not.
+ */
+static int kinc_made(struct kinc *k, const char *name, struct qu_buf *rst,
+		     struct qu_buf *header_out)
+{
+	struct qu_site *s = k->rl->s;
+	const char *src = k->rl->pg->src, *sl = strrchr(src, '/');
+	struct qu_buf dir = QU_BUF_INIT, path = QU_BUF_INIT;
+	struct qu_buf text = QU_BUF_INIT, hdr = QU_BUF_INIT, exc = QU_BUF_INIT;
+	struct mk mk;
+	const char *p, *w, *header = NULL, *excp = NULL, *parser = NULL;
+	size_t wl, hl = 0, xl = 0;
+	int r = 1;
+
+	qu_map_init(&mk.vars);
+	qu_arena_init(&mk.arena);
+	qu_buf_init(&mk.rule);
+	mk.srctree = s->srctree ? s->srctree : s->root;
+	mk.found = false;
+	qu_buf_add(&dir, src, sl ? (size_t)(sl - src) : 0);
+	for (;;) {
+		qu_buf_reset(&path);
+		qu_buf_addf(&path, "%s%s%s/Makefile", s->root,
+			    dir.len ? "/" : "", dir.buf);
+		qu_buf_reset(&text);
+		if (kinc_read(k, path.buf, &text, true) == 0) {
+			qu_map_reset(&mk.vars);
+			mk.unset = NULL;
+			if (mk_rule(&mk, text.buf, text.len, name))
+				break;
+		}
+		if (!dir.len)
+			goto out;
+		sl = memrchr(dir.buf, '/', dir.len);
+		dir.len = sl ? (size_t)(sl - dir.buf) : 0;
+		dir.buf[dir.len] = 0;
+	}
+	r = -1;
+	for (p = mk.rule.buf; (w = next_word(&p, &wl));) {
+		if (!header) {
+			header = w;
+			hl = wl;
+		} else if (ends_with(w, wl, "/parse-headers.pl") ||
+			   (wl == 16 && !memcmp(w, "parse-headers.pl", 16))) {
+			parser = w;
+		} else if (!excp && ends_with(w, wl, ".exceptions")) {
+			excp = w;
+			xl = wl;
+		}
+	}
+	if (mk.unset) {
+		kinc_warn(k,
+			  "kernel-include: the rule of %s for '$BUILDDIR/%s' "
+			  "uses '%s', which quire does not know",
+			  path.buf, name, mk.unset);
+		goto out;
+	}
+	if (!header || !parser) {
+		kinc_warn(k,
+			  "kernel-include: the rule of %s for '$BUILDDIR/%s' "
+			  "does not run parse-headers.pl on a header",
+			  path.buf, name);
+		goto out;
+	}
+	header = site_strndup(s, header, hl);
+	if (kinc_read(k, header, &hdr, false))
+		goto out;
+	if (excp) {
+		excp = site_strndup(s, excp, xl);
+		if (kinc_read(k, excp, &exc, false))
+			goto out;
+	}
+	if (qu_site_headers_rst(rst, &s->diags, header, hdr.buf, hdr.len,
+				excp ? no_dot(excp) : NULL,
+				excp ? exc.buf : NULL, exc.len) < 0) {
+		kinc_warn(k, "kernel-include: parse-headers.pl would stop on "
+			     "the exceptions file");
+		goto out;
+	}
+	qu_buf_adds(header_out, header);
+	r = 0;
+out:
+	qu_map_fini(&mk.vars);
+	qu_arena_fini(&mk.arena);
+	qu_buf_fini(&mk.rule);
+	qu_buf_fini(&dir);
+	qu_buf_fini(&path);
+	qu_buf_fini(&text);
+	qu_buf_fini(&hdr);
+	qu_buf_fini(&exc);
+	return r;
+}
+
+/*
+ * os.path.expandvars() as kernel_include.py calls it: $NAME and ${NAME}
+ * (ASCII word characters) from the environment, others left as they
+ * are. $srctree is the site's source tree, as kernel-feat reads it.
+ * False, with the first unknown name in @unset, when one is left.
+ */
+static bool expand_vars(const struct qu_site *s, struct qu_buf *out,
+			const char *a, struct qu_buf *unset)
+{
+	bool ok = true;
+
+	while (*a) {
+		const char *n = a + 1, *e;
+		struct qu_buf name = QU_BUF_INIT;
+		const char *v = NULL;
+
+		if (*a != '$') {
+			qu_buf_addc(out, *a++);
+			continue;
+		}
+		if (*n == '{') {
+			e = strchr(n, '}');
+			if (e)
+				qu_buf_add(&name, n + 1, (size_t)(e - n - 1));
+			e = e ? e + 1 : NULL;
+		} else {
+			for (e = n; (*e >= 'a' && *e <= 'z') ||
+				    (*e >= 'A' && *e <= 'Z') ||
+				    (*e >= '0' && *e <= '9') || *e == '_';
+			     e++)
+				;
+			qu_buf_add(&name, n, (size_t)(e - n));
+			if (e == n)
+				e = NULL;
+		}
+		if (e && !strcmp(name.buf, "srctree"))
+			v = s->srctree ? s->srctree : s->root;
+		else if (e && name.len)
+			v = getenv(name.buf);
+		if (v) {
+			qu_buf_adds(out, v);
+			a = e;
+		} else {
+			if (e && ok) {
+				qu_buf_add(unset, name.buf, name.len);
+				ok = false;
+			}
+			qu_buf_addc(out, *a++);
+		}
+		qu_buf_fini(&name);
+	}
+	return ok;
+}
+
+/*
+ * kernel-include (Documentation/sphinx/kernel_include.py): an include
+ * whose path may hold environment variables. $BUILDDIR/NAME is a file
+ * the kernel's Makefile makes with parse-headers.pl: made here in
+ * memory. Any other path is read after expansion, relative to the
+ * source tree (where the kernel runs Sphinx), and cut and shown as
+ * include does. What cannot be resolved stays as its source, with
+ * -Wkernel-include.
+ */
+static void kernel_include(struct rst_load *rl,
+			   const struct qu_site_directive *d)
+{
+	struct qu_site *s = rl->s;
+	struct kinc k = {rl, d, NULL, 0};
+	struct qu_buf rst = QU_BUF_INIT, path = QU_BUF_INIT;
+	struct qu_buf unset = QU_BUF_INIT, exp = QU_BUF_INIT;
+	const char *a = d->arg, *name = NULL, *t, *e;
+	struct qu_part *p;
+	int r = 1;
+
+	while (*a == ' ' || *a == '\t' || *a == '\n')
+		a++;
+	if (!*a) {
+		kinc_warn(&k, "kernel-include names no file");
+		return;
+	}
+	if (!strncmp(a, "$BUILDDIR/", 10))
+		name = a + 10;
+	else if (!strncmp(a, "${BUILDDIR}/", 12))
+		name = a + 12;
+	if (name && *name && (r = kinc_made(&k, name, &rst, &path)) < 0)
+		goto out;
+	if (r > 0) {
+		if (!expand_vars(s, &exp, a, &unset)) {
+			if (name)
+				kinc_warn(&k,
+					  "kernel-include: no Makefile from "
+					  "the page's folder up makes '%s' "
+					  "with parse-headers.pl, and "
+					  "$BUILDDIR is not set",
+					  a);
+			else
+				kinc_warn(&k,
+					  "kernel-include: '%s' is not set "
+					  "in the environment (in '%s')",
+					  unset.buf, a);
+			goto out;
+		}
+		qu_buf_reset(&path);
+		/* $srctree is the site's, which may be relative to here */
+		if (exp.buf[0] != '/' && strncmp(a, "$srctree", 8) &&
+		    strncmp(a, "${srctree}", 10))
+			qu_buf_addf(&path, "%s/",
+				    s->srctree ? s->srctree : s->root);
+		qu_buf_adds(&path, exp.buf);
+		if (kinc_read(&k, path.buf, &rst, false))
+			goto out;
+	}
+	t = rst.buf;
+	e = rst.buf + rst.len;
+	include_cut(&t, &e, d);
+	add_included(rl, d, t, (size_t)(e - t), path.buf,
+		     !dir_option(d, "literal") && !dir_option(d, "code"));
+	p = &rl->pg->parts[rl->pg->nparts - 1];
+	p->inputs =
+		qu_arena_alloc(&s->arena, (k.ninputs + 1) * sizeof(*p->inputs));
+	memcpy(p->inputs, k.inputs, k.ninputs * sizeof(*p->inputs));
+	p->ninputs = k.ninputs;
+out:
+	free(k.inputs);
+	qu_buf_fini(&rst);
+	qu_buf_fini(&path);
+	qu_buf_fini(&unset);
+	qu_buf_fini(&exp);
+}
+
 static void rst_directive(void *payload, const struct qu_site_directive *d)
 {
 	struct rst_load *rl = payload;
@@ -1042,6 +1580,8 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 		include(rl, d);
 	else if (!strcmp(d->name, "maintainers-include"))
 		maintainers_include(rl, d);
+	else if (!strcmp(d->name, "kernel-include"))
+		kernel_include(rl, d);
 	else if (!strcmp(d->name, "kernel-feat") ||
 		 !strcmp(d->name, "kernel-abi"))
 		kernel_folder(rl, d);

@@ -697,4 +697,31 @@ void qu_site_abi_rst(struct qu_buf *out, struct qu_diags *diags,
 		     const char *dir, const struct qu_site_text *files,
 		     size_t n);
 
+/**
+ * qu_site_headers_rst() - a C header as the reST of parse-headers.pl
+ * @out: receives the reST (appended)
+ * @diags: an exceptions line the script cannot parse is reported here
+ *	(-Wkernel-include)
+ * @name: the header's path; its last component is the title
+ * @header: the header's bytes
+ * @hlen: their length
+ * @exc_path: the exceptions file as diagnostics name it
+ * @exc: the exceptions file's bytes, or NULL for none
+ * @elen: their length
+ *
+ * What the kernel's media Makefile makes with
+ * `Documentation/sphinx/parse-headers.pl HEADER OUT EXCEPTIONS` and its
+ * pages read with kernel-include, byte for byte: the header in a
+ * parsed-literal block, its ioctls, defines, enum constants, enums,
+ * structs and typedefs linked as the exceptions file's "ignore" and
+ * "replace" rules say. Linear in the size of both files.
+ *
+ * Context: thread-safe.
+ * Return: 0, or -1 when the exceptions file has a line the script
+ * cannot parse (it dies; nothing is appended).
+ */
+int qu_site_headers_rst(struct qu_buf *out, struct qu_diags *diags,
+			const char *name, const char *header, size_t hlen,
+			const char *exc_path, const char *exc, size_t elen);
+
 #endif /* QU_SITE_SITE_H */

@@ -10,8 +10,9 @@
 # conf.py and scripts/kernel-doc), and quire builds the same unmodified
 # folder (quire build Documentation/SUBDIR), one after the other in the
 # same run, one job each; prints the median wall time, CPU time and peak
-# memory of each and the ratios. Each runs RUNS times (default 3) on one
-# processor. Not part of the test suite: timing stays out of the tests.
+# memory of each and the ratios, then quire's time for the whole
+# Documentation/. Each runs RUNS times (default 3) on one processor.
+# Not part of the test suite: timing stays out of the tests.
 #
 # usage: test/bench/rst.sh [-q RST_DUMP] [-b QUIRE] [-t TREE] [-n RUNS]
 #                          [-s SUBDIR]...
@@ -106,6 +107,10 @@ if [ ${#subdirs[@]} -gt 0 ]; then
 			"$(ratio "$u_sphinx" "$u_quire") (cpu), uses" \
 			"$(ratio "$m_sphinx" "$m_quire") less memory"
 	done
+	# and the whole tree, which Sphinx takes about half an hour for
+	echo "Documentation/ ($(find Documentation -name '*.rst' | wc -l) .rst files), quire alone:"
+	sitebench quire "$quire" build Documentation -o "$out/quire" \
+		-j1 --no-cache --quiet
 	exit 0
 fi
 [ -x "$dump" ] || { echo "rst.sh: no rst-dump at $dump (ninja -C build)" >&2; exit 2; }

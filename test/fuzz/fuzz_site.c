@@ -7,7 +7,9 @@
  * chooses: even, the rest is a page (front matter, then Markdown with
  * {kernel-doc} and {toctree} blocks); odd, the rest is quire.yml,
  * MAINTAINERS, a feature file and two ABI files (the same bytes twice,
- * so every symbol is defined twice). The
+ * so every symbol is defined twice) and a C header for kernel-include
+ * (alone, and with an exceptions file: what precedes a NUL, or the same
+ * bytes). The
  * source tree does not exist, so no directive reads a file. The page's
  * markup is read by lib/markdown's reader, as builds read it.
  */
@@ -78,6 +80,42 @@ static void feat_abi(const char *text, size_t len)
 	qu_buf_fini(&rst);
 }
 
+/*
+ * The same bytes as a header kernel-include makes reST of, alone and
+ * with an exceptions file: the bytes before a NUL, or else the same
+ * bytes. The text has its title, and only an exceptions line the
+ * script would die on stops it.
+ */
+static void headers(const char *text, size_t len)
+{
+	const char *nul = memchr(text, 0, len);
+	const char *exc = text;
+	size_t elen = nul ? (size_t)(nul - text) : len;
+
+	static const char head[] = ".. -*- coding: utf-8; mode: rst -*-\n\n"
+				   "demo.h\n======\n\n.. parsed-literal::\n\n";
+	struct qu_buf rst = QU_BUF_INIT;
+	struct qu_diags d;
+
+	qu_diags_init(&d);
+	if (qu_site_headers_rst(&rst, &d, "include/demo.h", text, len, NULL,
+				NULL, 0) < 0 ||
+	    strncmp(rst.buf, head, sizeof(head) - 1) || d.n)
+		__builtin_trap();
+	qu_buf_reset(&rst);
+	if (nul) {
+		text = nul + 1;
+		len -= elen + 1;
+	}
+	if (qu_site_headers_rst(&rst, &d, "include/demo.h", text, len,
+				"demo.h.rst.exceptions", exc, elen) < 0
+		    ? rst.len || d.n != 1 || !d.v[0].line
+		    : strncmp(rst.buf, head, sizeof(head) - 1) || d.n)
+		__builtin_trap();
+	qu_diags_fini(&d);
+	qu_buf_fini(&rst);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct qu_site s;
@@ -116,6 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		qu_buf_fini(&rst);
 		feat_abi(text, len);
+		headers(text, len);
 	} else {
 		memset(&pg, 0, sizeof(pg));
 		pg.diag_path = "page.md";
