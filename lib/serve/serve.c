@@ -35,7 +35,7 @@ extern char **environ;
  * when nothing changed for QUIET_MS; a stream of changes still rebuilds
  * every MAX_WAIT_MS.
  */
-#define QUIET_MS 50
+#define QUIET_MS 25
 /* the nice value of the search index's threads after a rebuild */
 #define SEARCH_NICE 10
 #define MAX_WAIT_MS 2000
