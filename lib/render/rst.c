@@ -253,7 +253,7 @@ static bool doc_ref(const char *s, size_t len, size_t pos, size_t *start,
  * "a/./b/../c" as "a/c", in place; returns how many ".." went above the
  * start, which are dropped.
  */
-static unsigned norm_path(struct qu_buf *path)
+unsigned rw_norm_path(struct qu_buf *path)
 {
 	struct qu_buf norm = QU_BUF_INIT;
 	char *p = path->buf ? path->buf : (char *)"", *seg;
@@ -309,7 +309,7 @@ void rw_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			qu_buf_add(&path, t, b - a - 4);
 		}
 		/* "a/../b" as the site names pages */
-		norm_path(&path);
+		rw_norm_path(&path);
 		qu_buf_adds(&path, ".rst");
 		page = qu_site_find_page(w->r->site, path.buf);
 		qu_buf_fini(&path);
@@ -544,7 +544,7 @@ static void role_doc(struct rw *w, xmlNodePtr parent,
 		qu_buf_adds(&path, target.buf);
 	}
 	/* "a/../b" as the site names pages */
-	norm_path(&path);
+	rw_norm_path(&path);
 	qu_buf_adds(&path, ".rst");
 	page = qu_site_find_page(w->r->site, path.buf);
 	if (page == QU_NONE) {
@@ -795,7 +795,7 @@ static bool local_uri(struct rw *w, const struct qu_rst_node *n,
 	if (sl)
 		qu_buf_add(&path, src, (size_t)(sl - src) + 1);
 	qu_buf_add(&path, uri, plen);
-	ups = norm_path(&path);
+	ups = rw_norm_path(&path);
 	page = ups || !path.len ? QU_NONE : qu_site_find_page(s, path.buf);
 	if (page == QU_NONE && !ups && path.len)
 		page = page_by_out(s, path.buf);
@@ -829,7 +829,7 @@ static bool local_uri(struct rw *w, const struct qu_rst_node *n,
 				qu_buf_adds(&rel, "/..");
 			qu_buf_addc(&rel, '/');
 			qu_buf_adds(&rel, path.buf);
-			if (!norm_path(&rel) && rel.len) {
+			if (!rw_norm_path(&rel) && rel.len) {
 				render_source_url(&w->href, tmpl, rel.buf, 0);
 				*out = ok = true;
 			}

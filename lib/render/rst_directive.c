@@ -621,10 +621,10 @@ static const struct qu_render_graph *graph_of(const struct rw *w,
 {
 	const char *page = w->pg->src ? w->pg->src : "";
 	const char *sl = strrchr(page, '/');
-	struct qu_buf path = QU_BUF_INIT, norm = QU_BUF_INIT;
+	struct qu_buf path = QU_BUF_INIT;
 	const struct qu_render_graph *found = NULL;
-	bool out = false;
-	char *p, *seg;
+	const char *key;
+	bool out;
 	size_t lo = 0, hi = w->r->ngraphs;
 
 	if (src[0] == '/')
@@ -634,29 +634,11 @@ static const struct qu_render_graph *graph_of(const struct rw *w,
 			qu_buf_add(&path, page, (size_t)(sl - page) + 1);
 		qu_buf_adds(&path, src);
 	}
-	p = path.buf;
-	while ((seg = strsep(&p, "/"))) {
-		if (!strcmp(seg, "..")) {
-			char *up;
-
-			if (!norm.len) {
-				out = true;
-				break;
-			}
-			norm.len--;
-			up = memrchr(norm.buf, '/', norm.len);
-			norm.len = up ? (size_t)(up - norm.buf) + 1 : 0;
-			norm.buf[norm.len] = 0;
-		} else if (*seg && strcmp(seg, ".")) {
-			qu_buf_adds(&norm, seg);
-			qu_buf_addc(&norm, '/');
-		}
-	}
-	if (norm.len)
-		norm.buf[--norm.len] = 0;
+	out = rw_norm_path(&path) > 0;
+	key = path.len ? path.buf : "";
 	while (!out && lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(norm.buf, w->r->graphs[mid].dot);
+		int c = strcmp(key, w->r->graphs[mid].dot);
 
 		if (!c) {
 			found = &w->r->graphs[mid];
@@ -668,7 +650,6 @@ static const struct qu_render_graph *graph_of(const struct rw *w,
 			lo = mid + 1;
 	}
 	qu_buf_fini(&path);
-	qu_buf_fini(&norm);
 	return found;
 }
 

@@ -66,6 +66,9 @@ struct rw {
 };
 
 /* rst.c */
+/* "a/./b/../c" as "a/c", in place; returns how many ".." went above the
+ * start, which are dropped */
+unsigned rw_norm_path(struct qu_buf *path);
 void rw_where(const struct rw *w, uint32_t off, uint32_t *line,
 	      uint32_t *col);
 /* Where to report @off: the file (the page's, or the one a kernel-abi
