@@ -245,7 +245,7 @@ static int gfs_read(void *ctx, struct qu_buf *out, const char *path,
 	/* dup outside the lock: opening a repository takes a while */
 	if (!h && qu_git_tree_dup(&h, g->t, err) < 0)
 		goto out;
-	r = qu_git_tree_read(out, h, f->path, err) ? -1 : 0;
+	r = qu_git_tree_read_blob(out, h, f->oid, f->path, err);
 	pthread_mutex_lock(&g->lock);
 	QU_VEC_GROW(g->idle, g->nidle, g->aidle);
 	g->idle[g->nidle++] = h;

@@ -247,6 +247,25 @@ int qu_git_tree_read(struct qu_buf *out, struct qu_git_tree *t,
 		     const char *path, struct qu_buf *err);
 
 /**
+ * qu_git_tree_read_blob() - read a file of a revision by its blob id
+ * @out: receives the blob's bytes (reset first)
+ * @t: the revision (its repository is read)
+ * @oid: the blob id, as struct qu_git_file has it (a listed link's target
+ *	already resolved)
+ * @path: the file's path, for the message only
+ * @err: receives a message on failure
+ *
+ * What qu_git_tree_read() does for a file already listed, without walking
+ * the trees down to it again.
+ *
+ * Context: not thread-safe for the same @t; use qu_git_tree_dup().
+ * Return: 0, or -1 on a read error (message in @err).
+ */
+int qu_git_tree_read_blob(struct qu_buf *out, struct qu_git_tree *t,
+			  const unsigned char oid[20], const char *path,
+			  struct qu_buf *err);
+
+/**
  * qu_git_describe_rev() - describe a revision like `git describe --tags`
  * @out: receives the description: the nearest tag reachable from the
  *	commit ("v6.1"), or that tag with the count of commits since and

@@ -15,6 +15,13 @@ void qu_git_init(void)
 {
 	git_libgit2_init();
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
+	 * Trees are looked up again and again (each path walks down from
+	 * the root); libgit2 keeps only trees under 4 KB in its cache, and
+	 * a kernel's drivers/ or include/linux/ is far bigger.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+			 (size_t)1 << 20);
 }
 
 /*

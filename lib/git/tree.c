@@ -457,6 +457,31 @@ out:
 	return error < 0 ? -1 : error;
 }
 
+int qu_git_tree_read_blob(struct qu_buf *out, struct qu_git_tree *t,
+			  const unsigned char oid[20], const char *path,
+			  struct qu_buf *err)
+{
+	git_odb_object *o = NULL;
+	git_odb *odb = NULL;
+	git_oid id;
+	int r = -1;
+
+	qu_buf_reset(out);
+	git_oid_fromraw(&id, oid);
+	if (git_repository_odb(&odb, t->repo) < 0 ||
+	    git_odb_read(&o, odb, &id) < 0 ||
+	    git_odb_object_type(o) != GIT_OBJECT_BLOB) {
+		git_error_to(err, "cannot read", path);
+		goto out;
+	}
+	qu_buf_add(out, git_odb_object_data(o), git_odb_object_size(o));
+	r = 0;
+out:
+	git_odb_object_free(o);
+	git_odb_free(odb);
+	return r;
+}
+
 int qu_git_describe_rev(struct qu_buf *out, struct qu_git_tree *t,
 			struct qu_buf *err)
 {
