@@ -928,21 +928,10 @@ static int write_file(const char *dir, const char *out,
 		      const struct qu_buf *data, struct qu_buf *err)
 {
 	struct qu_buf path = QU_BUF_INIT;
-	FILE *f;
-	int r = 0;
+	int r;
 
 	qu_buf_addf(&path, "%s/%s", dir, out);
-	f = fopen(path.buf, "wbx");
-	if (!f || fwrite(data->buf, 1, data->len, f) != data->len) {
-		qu_buf_addf(err, "%s: cannot write: %s", path.buf,
-			    strerror(errno));
-		r = -1;
-	}
-	if (f && fclose(f) && !r) {
-		qu_buf_addf(err, "%s: cannot write: %s", path.buf,
-			    strerror(errno));
-		r = -1;
-	}
+	r = qu_file_write(path.buf, data->buf, data->len, true, err);
 	qu_buf_fini(&path);
 	return r;
 }

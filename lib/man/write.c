@@ -111,31 +111,7 @@ struct writer {
 static int write_page(const char *path, const struct qu_buf *data,
 		      struct qu_buf *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	size_t done = 0;
-
-	if (fd < 0)
-		goto fail;
-	while (done < data->len) {
-		ssize_t w = write(fd, data->buf + done, data->len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			int e = errno;
-
-			close(fd);
-			errno = e;
-			goto fail;
-		}
-		done += (size_t)w;
-	}
-	if (close(fd) < 0)
-		goto fail;
-	return 0;
-fail:
-	qu_buf_addf(err, "%s: cannot write: %s", path, strerror(errno));
-	return -1;
+	return qu_file_write(path, data->buf, data->len, false, err);
 }
 
 static void write_one(struct qu_job *job, size_t i, void *payload)

@@ -73,46 +73,67 @@ fail_special:
 	return -1;
 }
 
-int qu_file_write_atomic(const char *path, const void *data, size_t len,
-			 struct qu_buf *err)
+/* write all of @data to @fd; on failure errno says why */
+static int write_all(int fd, const char *p, size_t len)
 {
-	struct qu_buf tmp = QU_BUF_INIT;
-	const char *p = data;
-	int fd;
-
-	qu_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto fail;
 	while (len) {
 		ssize_t n = write(fd, p, len);
+
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
-			goto fail_unlink;
+			return -1;
 		}
 		p += n;
 		len -= (size_t)n;
 	}
-	if (close(fd) < 0)
-		goto fail_unlink;
-	if (rename(tmp.buf, path) < 0)
-		goto fail_unlink;
+	return 0;
+}
+
+/* create @path with @flags (O_TRUNC or O_EXCL) and write @data to it */
+static int write_to(const char *path, int flags, const void *data,
+		    size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+int qu_file_write(const char *path, const void *data, size_t len, bool excl,
+		  struct qu_buf *err)
+{
+	if (write_to(path, excl ? O_EXCL : O_TRUNC, data, len) == 0)
+		return 0;
+	qu_buf_addf(err, "%s: cannot write: %s", path, strerror(errno));
+	return -1;
+}
+
+int qu_file_write_atomic(const char *path, const void *data, size_t len,
+			 struct qu_buf *err)
+{
+	struct qu_buf tmp = QU_BUF_INIT;
+
+	qu_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	if (write_to(tmp.buf, O_TRUNC, data, len) < 0 ||
+	    rename(tmp.buf, path) < 0) {
+		int e = errno;
+
+		unlink(tmp.buf);
+		qu_buf_addf(err, "%s: cannot write: %s", path, strerror(e));
+		qu_buf_fini(&tmp);
+		return -1;
+	}
 	qu_buf_fini(&tmp);
 	return 0;
-fail_unlink:
-	{
-		int e = errno;
-		unlink(tmp.buf);
-		errno = e;
-	}
-fail:
-	qu_buf_addf(err, "%s: cannot write: %s", path, strerror(errno));
-	qu_buf_fini(&tmp);
-	return -1;
 }
 
 int qu_mkdir_p(const char *path, struct qu_buf *err)

@@ -528,6 +528,25 @@ static inline bool qu_hash128_eq(struct qu_hash128 a, struct qu_hash128 b)
 int qu_file_read(struct qu_buf *out, const char *path, struct qu_buf *err);
 
 /**
+ * qu_file_write() - write a file in place
+ * @path: the file
+ * @data: the bytes
+ * @len: how many
+ * @excl: true to refuse a file that exists (O_EXCL: nothing already there
+ *	is ever overwritten, not even through a symbolic link); false to
+ *	truncate one
+ * @err: receives a one-line message on failure
+ *
+ * One write(2) for the whole (no stdio buffer between): for the many files
+ * of a folder that is swapped in whole afterwards, where a reader never
+ * sees a file half written.
+ *
+ * Return: 0, or -1 (message in @err).
+ */
+int qu_file_write(const char *path, const void *data, size_t len, bool excl,
+		  struct qu_buf *err);
+
+/**
  * qu_file_write_atomic() - replace a file with new contents atomically
  * @path: the file
  * @data: the bytes
