@@ -296,11 +296,28 @@ struct toc {
 	struct qu_buf href;
 };
 
+/* A heading's words, without the "¶" of its headerlink. */
+static void heading_text(struct qu_buf *out, xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_TEXT_NODE && n->content)
+			qu_buf_adds(out, (const char *)n->content);
+		else if (n->type == XML_ELEMENT_NODE &&
+			 !has_class(n, "headerlink"))
+			heading_text(out, n->children);
+	}
+}
+
 /* One entry of the table of contents; h3 entries go under the last h2. */
 static void toc_add(struct toc *t, int lvl, const char *id, xmlNodePtr from)
 {
-	xmlNodePtr li, a;
-	xmlChar *text = xmlNodeGetContent(from);
+	struct qu_buf text = QU_BUF_INIT;
+	xmlNodePtr li;
+
+	if (from->type == XML_TEXT_NODE)
+		heading_text(&text, from);
+	else
+		heading_text(&text, from->children);
 
 	if (lvl == 3 && t->last_h2) {
 		if (!t->sub)
@@ -315,9 +332,8 @@ static void toc_add(struct toc *t, int lvl, const char *id, xmlNodePtr from)
 	}
 	qu_buf_reset(&t->href);
 	qu_buf_addf(&t->href, "#%s", id);
-	a = r_link(t->doc, li, t->href.buf, text ? (const char *)text : "");
-	(void)a;
-	xmlFree(text);
+	r_link(t->doc, li, t->href.buf, text.len ? text.buf : "");
+	qu_buf_fini(&text);
 	t->n++;
 }
 
@@ -352,10 +368,16 @@ static void toc_walk(struct toc *t, xmlNodePtr n)
 				toc_add(t, has_class(n, "qu-doc") ? 2 : 3,
 					(const char *)id, h);
 		} else if (id && !strcmp(name, "section")) {
-			/* a reST section: its id, its heading, its subsections */
+			/*
+			 * a reST section: its id, its heading (after the empty
+			 * <span id> of the labels that name it), its
+			 * subsections
+			 */
 			xmlNodePtr h = n->children;
 
-			while (h && h->type != XML_ELEMENT_NODE)
+			while (h && (h->type != XML_ELEMENT_NODE ||
+				     (!strcmp((const char *)h->name, "span") &&
+				      !h->children)))
 				h = h->next;
 			if (h && (!strcmp((const char *)h->name, "h2") ||
 				  !strcmp((const char *)h->name, "h3")))

@@ -7,8 +7,9 @@ Writes a small tree like the kernel's (Documentation/conf.py, a folder of
 Documentation/), builds the whole Documentation/ and one folder of it (as
 "make htmldocs SPHINXDIRS=core" does), and checks in the parsed HTML that
 every page is there, that the ids Sphinx would write (section ids,
-labels, c.NAME) are there and that every internal link lands on a page
-and an id that exist.
+labels, c.NAME) are there, that every internal link lands on a page
+and an id that exist, and that the page's "On this page" list names the
+sections and items by their words alone (not the "¶" of their links).
 
 usage: sphinx.py QUIRE
 """
@@ -99,6 +100,8 @@ class Page(html.parser.HTMLParser):
         super().__init__()
         self.ids = set()
         self.hrefs = []
+        self.toc = []       # the "On this page" entries' texts
+        self.in_toc = 0     # depth inside <nav class="qu-toc">
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -106,6 +109,20 @@ class Page(html.parser.HTMLParser):
             self.ids.add(a["id"])
         if tag == "a" and a.get("href"):
             self.hrefs.append(a["href"])
+        if self.in_toc:
+            self.in_toc += 1
+            if tag == "a":
+                self.toc.append("")
+        elif tag == "nav" and "qu-toc" in a.get("class", "").split():
+            self.in_toc = 1
+
+    def handle_endtag(self, tag):
+        if self.in_toc:
+            self.in_toc -= 1
+
+    def handle_data(self, data):
+        if self.in_toc and self.toc:
+            self.toc[-1] += data
 
 
 def parse(path):
@@ -177,6 +194,10 @@ def main():
         }, fails, "whole tree")
         if n < 8:
             fails.append("whole tree: only %d internal links" % n)
+        toc = parse(os.path.join(root, "out-all/core/api.html")).toc
+        if toc != ["Tiny", "Functions", "tiny_get", "Types", "tiny_box"]:
+            fails.append("whole tree: core/api.html's On this page: %r"
+                         % toc)
         with open(os.path.join(root, "out-all/index.html")) as f:
             if "Tiny Kernel" not in f.read():
                 fails.append("whole tree: conf.py's project is not the "
