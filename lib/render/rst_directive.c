@@ -20,6 +20,26 @@
 
 static struct qu_rst_doc *sub_parse(struct rw *w, const char *text,
 				    size_t len);
+static const struct qu_rst_node *sub_inline(const struct qu_rst_doc *sub);
+
+/*
+ * A list-table's, flat-table's or csv-table's title, the directive's
+ * argument, which docutils and the kernel's flat-table read as reST.
+ */
+static void table_title(struct rw *w, xmlNodePtr cap,
+			const struct qu_rst_node *args)
+{
+	struct qu_buf text = QU_BUF_INIT;
+	struct qu_rst_doc *sub;
+	const struct qu_rst_node *in;
+
+	qu_rst_plain(&text, args);
+	sub = text.len ? sub_parse(w, text.buf, text.len) : NULL;
+	in = sub ? sub_inline(sub) : NULL;
+	rw_inlines(w, cap, in ? in : args->first, false);
+	qu_rst_free(sub);
+	qu_buf_fini(&text);
+}
 
 /* Whether @n is text of blanks only (between two leading roles). */
 static bool blank_text(const struct qu_rst_node *n)
@@ -120,7 +140,7 @@ static void list_table(struct rw *w, xmlNodePtr parent,
 		struct qu_buf id = QU_BUF_INIT;
 
 		rw_caption_id(w, t, NULL, &id);
-		rw_inlines(w, cap, args->first, false);
+		table_title(w, cap, args);
 		rw_headerlink(w, cap, id.buf);
 		qu_buf_fini(&id);
 	}
@@ -265,7 +285,7 @@ static void csv_table(struct rw *w, xmlNodePtr parent,
 		struct qu_buf id = QU_BUF_INIT;
 
 		rw_caption_id(w, t, NULL, &id);
-		rw_inlines(w, cap, args->first, false);
+		table_title(w, cap, args);
 		rw_headerlink(w, cap, id.buf);
 		qu_buf_fini(&id);
 	}

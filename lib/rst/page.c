@@ -404,9 +404,66 @@ static void code_name(struct walk *w, const struct qu_rst_node *d)
 	qu_buf_fini(&cap);
 }
 
+static bool is_one_of(const char *s, const char *const *v)
+{
+	for (; *v; v++)
+		if (!strcmp(s, *v))
+			return true;
+	return false;
+}
+
+/*
+ * The caption of directive @d, when it is one of what Sphinx numbers
+ * (its enumerable nodes: a table, a figure, a code block with a caption)
+ * and has one: what :ref: shows of a label naming it. Into @out.
+ */
+static void caption_of(struct qu_buf *out, const struct qu_rst_node *d)
+{
+	static const char *const tables[] = {
+		"table", "list-table", "flat-table", "csv-table", NULL};
+	static const char *const figures[] = {"figure", "kernel-figure", NULL};
+	static const char *const codes[] = {
+		"code-block", "code",	       "sourcecode",
+		"literalinclude", "kernel-render", NULL};
+	const char *dn = qu_rst_attr(d, "name");
+	const struct qu_rst_node *c;
+	struct qu_buf raw = QU_BUF_INIT;
+
+	if (d->kind != QU_RST_DIRECTIVE || !dn)
+		return;
+	if (is_one_of(dn, tables)) {
+		for (c = d->first; c; c = c->next)
+			if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS)
+				qu_rst_plain(&raw, c);
+	} else if (is_one_of(dn, figures)) {
+		for (c = d->first; c; c = c->next)
+			if (c->kind == QU_RST_DIRECTIVE_CONTENT && c->first &&
+			    c->first->kind == QU_RST_PARAGRAPH)
+				qu_rst_plain(out, c->first);
+	} else if (is_one_of(dn, codes)) {
+		option(&raw, d, "caption");
+	}
+	if (raw.len) {
+		/* kept as text by the reader, read as reST by Sphinx */
+		struct qu_diags scratch;
+		struct qu_rst_doc *sub;
+
+		qu_diags_init(&scratch);
+		sub = qu_rst_parse_ex(&scratch, "", raw.buf, raw.len, 0);
+		if (sub && sub->root->first &&
+		    sub->root->first->kind == QU_RST_PARAGRAPH)
+			qu_rst_plain(out, sub->root->first);
+		else
+			qu_buf_add(out, raw.buf, raw.len);
+		qu_rst_free(sub);
+		qu_diags_fini(&scratch);
+	}
+	qu_buf_fini(&raw);
+}
+
 static void label(struct walk *w, const struct qu_rst_node *n)
 {
-	const struct qu_rst_node *sec;
+	const struct qu_rst_node *sec, *next;
 	struct qu_buf title = QU_BUF_INIT;
 	size_t k;
 
@@ -414,8 +471,16 @@ static void label(struct walk *w, const struct qu_rst_node *n)
 	    !qu_rst_attr_item(&w->a, n, "ids", 0))
 		return;
 	sec = qu_rst_labelled(n);
-	if (sec && title_of(sec))
+	if (sec && title_of(sec)) {
 		qu_rst_plain(&title, title_of(sec));
+	} else if (!sec) {
+		/* the next element, which the label's id moves to */
+		for (next = n->next; next && next->kind == QU_RST_TARGET;
+		     next = next->next)
+			;
+		if (next)
+			caption_of(&title, next);
+	}
 	for (k = 0; qu_rst_attr_item(&w->b, n, "names", k); k++)
 		w->sink->label(w->payload, w->b.buf, w->a.buf,
 			       title.len ? title.buf : NULL, NULL);
