@@ -1620,9 +1620,23 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		else
 			r_el(w->doc, el, "br", NULL);
 		break;
-	case QU_RST_BLOCK_QUOTE:
-		rw_blocks(w, r_el(w->doc, parent, "blockquote", NULL), n->first);
+	case QU_RST_BLOCK_QUOTE: {
+		/*
+		 * Mostly text indented for its own sake, which Sphinx's themes
+		 * show indented only; a quotation has its attribution.
+		 */
+		const struct qu_rst_node *last = n->first;
+
+		while (last && last->next)
+			last = last->next;
+		rw_blocks(w,
+			  r_el(w->doc, parent, "blockquote",
+			       last && last->kind == QU_RST_ATTRIBUTION
+				       ? NULL
+				       : "qu-indented"),
+			  n->first);
 		break;
+	}
 	case QU_RST_ATTRIBUTION:
 		el = r_el(w->doc, parent, "p", "qu-attribution");
 		r_text(w->doc, el, "\xe2\x80\x94 ");
