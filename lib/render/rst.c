@@ -163,13 +163,15 @@ static void code_link(struct rw *w, xmlNodePtr parent, const char *href,
  * The link to a declaration a C-domain directive made ("c.NAME", a label
  * of its page), into w->href; false when no page declares @name.
  */
-static bool decl_href(struct rw *w, const char *name, size_t len)
+static bool decl_href_in(struct rw *w, const char *ns, const char *name,
+			 size_t len)
 {
 	const struct qu_label *l;
 	uint32_t page;
 
 	qu_buf_reset(&w->href);
-	qu_buf_addf(&w->href, "c.%.*s", (int)len, name);
+	qu_buf_addf(&w->href, "c.%s%s%.*s", ns, *ns ? "." : "", (int)len,
+		    name);
 	l = qu_graph_label(w->r->g, w->href.buf, &page);
 	qu_buf_reset(&w->href);
 	if (!l)
@@ -179,6 +181,38 @@ static bool decl_href(struct rw *w, const char *name, size_t len)
 				w->r->site->pages[page].out);
 	qu_buf_addf(&w->href, "#%s", l->id);
 	return true;
+}
+
+/*
+ * A declaration of a c:function, c:struct, ... directive, named from
+ * where the text is: in a c:namespace, its own declarations first, as
+ * Sphinx's C domain and the kernel's automarkup look them up.
+ */
+static bool decl_href(struct rw *w, const char *name, size_t len)
+{
+	return (w->c_ns.len && decl_href_in(w, w->c_ns.buf, name, len)) ||
+	       decl_href_in(w, "", name, len);
+}
+
+/* The same, in the c:namespace only: what goes before the graph's. */
+static bool ns_decl_href(struct rw *w, const char *name, size_t len)
+{
+	return w->c_ns.len && decl_href_in(w, w->c_ns.buf, name, len);
+}
+
+static void fnauto_put(struct rw *w, const struct qu_rst_node *n, size_t i)
+{
+	*qu_map_slot(&w->fnauto,
+		     qu_arena_memdup(&((struct qu_rst_doc *)w->rd)->arena, &n,
+				     sizeof(n)),
+		     sizeof(n)) = (void *)(uintptr_t)(i + 1);
+}
+
+/* The index + 1 of auto-numbered footnote or reference @n, or 0. */
+static size_t fnauto_get(struct rw *w, const struct qu_rst_node *n)
+{
+	return (uintptr_t)qu_map_get(&w->fnauto, (const char *)&n,
+				     sizeof(n));
 }
 
 /*
@@ -364,7 +398,10 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			pos = ref.end;
 			continue;
 		}
-		sym = qu_graph_resolve(w->r->g, &ref, &w->ctx->from, NULL);
+		sym = ns_decl_href(w, ref.name, ref.nlen)
+			      ? QU_NONE
+			      : qu_graph_resolve(w->r->g, &ref, &w->ctx->from,
+						 NULL);
 
 		if (sym == QU_NONE && decl_href(w, ref.name, ref.nlen)) {
 			/* declared by a c:function, c:struct, ... directive */
@@ -594,7 +631,7 @@ static void role_c(struct rw *w, xmlNodePtr parent, const char *role,
 	struct qu_buf shown = QU_BUF_INIT;
 	bool func = !strcmp(role, "c:func");
 	uint32_t sym;
-	const char *t;
+	const char *t, *nm;
 
 	split_title(s, &title, &target);
 	t = target.buf;
@@ -603,6 +640,12 @@ static void role_c(struct rw *w, xmlNodePtr parent, const char *role,
 	qu_buf_adds(&shown, title.len ? title.buf : t);
 	if (func && !title.len && !strchr(shown.buf, '('))
 		qu_buf_adds(&shown, "()");
+	nm = strrchr(t, ' ') ? strrchr(t, ' ') + 1 : t;
+	if (ns_decl_href(w, nm, strcspn(nm, "("))) {
+		/* a declaration of this c:namespace's, before the graph's */
+		code_link(w, parent, w->href.buf, shown.buf);
+		goto out;
+	}
 	sym = qu_graph_lookup(w->r->g, t, strlen(t), &w->ctx->from, NULL);
 	if (sym == QU_NONE && func && !strchr(t, '(')) {
 		qu_buf_reset(&w->tmp);
@@ -623,8 +666,6 @@ static void role_c(struct rw *w, xmlNodePtr parent, const char *role,
 	}
 	if (sym == QU_NONE) {
 		/* a declaration of a c:function, c:macro, ... directive */
-		const char *nm = strrchr(t, ' ') ? strrchr(t, ' ') + 1 : t;
-
 		if (decl_href(w, nm, strcspn(nm, "("))) {
 			code_link(w, parent, w->href.buf, shown.buf);
 		} else {
@@ -636,6 +677,7 @@ static void role_c(struct rw *w, xmlNodePtr parent, const char *role,
 		qu_graph_href(&w->href, w->r->g, w->ctx->from.page, sym);
 		code_link(w, parent, w->href.buf, shown.buf);
 	}
+out:
 	qu_buf_fini(&title);
 	qu_buf_fini(&target);
 	qu_buf_fini(&shown);
@@ -1190,6 +1232,11 @@ void rw_inlines(struct rw *w, xmlNodePtr parent,
 				   : NULL;
 			struct qu_buf id = QU_BUF_INIT;
 
+			size_t ai = rn ? 0 : fnauto_get(w, n);
+
+			/* [#]_: the anonymous footnote of its rank */
+			if (ai && ai <= w->nafn)
+				t = w->afn[ai - 1];
 			rw_set_ids(w, a, n);
 			if (t && qu_rst_attr_item(&id, t, "ids", 0)) {
 				qu_buf_reset(&w->href);
@@ -1204,7 +1251,8 @@ void rw_inlines(struct rw *w, xmlNodePtr parent,
 				uintptr_t k = rn ? (uintptr_t)qu_map_get(
 							   &w->fnum, rn,
 							   strlen(rn))
-						 : 0;
+					      : ai   ? w->afnum[ai - 1]
+						     : 0;
 
 				qu_buf_reset(&w->tmp);
 				if (k)
@@ -1413,13 +1461,12 @@ static void section(struct rw *w, xmlNodePtr parent,
 		uintptr_t back = (uintptr_t)qu_map_get(
 			&w->tocref, (const char *)&n, sizeof(n));
 
-		struct qu_buf own = QU_BUF_INIT;
-		const char *num;
+		/* numbered by the id it is known by (lib/rst's heading id) */
+		const char *num = w->comment ? NULL
+					     : rw_secnum(w->r, w->f->page,
+							 first.buf);
 
 		h = r_el(w->doc, sec, tag, NULL);
-		qu_rst_attr_item(&own, n, "ids", 0);
-		num = w->comment ? NULL : rw_secnum(w->r, w->f->page, own.buf);
-		qu_buf_fini(&own);
 		if (num)
 			secnum_span(w, h, num);
 		if (back) {
@@ -1676,6 +1723,7 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 		struct qu_buf nm = QU_BUF_INIT, id = QU_BUF_INIT;
 		const struct qu_rst_node *ref = NULL;
 		xmlNodePtr lab;
+		size_t ai;
 
 		el = r_el(w->doc, parent, "div", "qu-footnote");
 		rw_set_ids(w, el, n);
@@ -1690,10 +1738,17 @@ void rw_block(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 			if (k && !w->href.len)
 				qu_buf_addf(&w->href, "%lu", (unsigned long)k);
 			ref = qu_map_get(&w->fnref, nm.buf, nm.len);
+		} else if ((ai = fnauto_get(w, n))) {
+			/* [#]: its number, its reference of the same rank */
+			if (!w->href.len)
+				qu_buf_addf(&w->href, "%lu",
+					    (unsigned long)w->afnum[ai - 1]);
+			if (ai <= w->narefs)
+				ref = w->arefs[ai - 1];
 		}
 		r_text(w->doc, lab, "[");
 		/* the links back to where it is cited, as Sphinx's */
-		if (ref && backrefs(w, el, nm.buf) > 1) {
+		if (ref && nm.len && backrefs(w, el, nm.buf) > 1) {
 			r_text(w->doc, lab, w->href.buf);
 		} else if (ref && qu_rst_attr_item(&id, ref, "ids", 0)) {
 			xmlNodePtr a = r_el(w->doc, lab, "a", NULL);
@@ -1823,17 +1878,6 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 		case QU_RST_TARGET:
 		case QU_RST_FOOTNOTE:
 		case QU_RST_CITATION:
-			/* docutils numbers auto footnotes in page order */
-			if (c->kind == QU_RST_FOOTNOTE &&
-			    qu_rst_attr(c, "auto") &&
-			    qu_rst_attr_item(name, c, "names", 0)) {
-				struct qu_arena *a =
-					&((struct qu_rst_doc *)w->rd)->arena;
-
-				qu_map_put(&w->fnum,
-					   qu_arena_strdup(a, name->buf),
-					   (void *)(uintptr_t)++w->nfoot);
-			}
 			if (qu_rst_attr(c, "anonymous")) {
 				w->anon = qu_xrealloc(w->anon,
 						      (w->nanon + 1) *
@@ -1877,6 +1921,13 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 			const char *rn = qu_rst_attr(c, "refname");
 			void **slot;
 
+			if (!rn && qu_rst_attr(c, "auto")) {
+				/* [#]_: paired with a [#] footnote later */
+				w->arefs = qu_xrealloc(w->arefs,
+						       (w->narefs + 1) *
+							       sizeof(*w->arefs));
+				w->arefs[w->narefs++] = c;
+			}
 			if (!rn)
 				break;
 			slot = qu_map_slot(&w->fnref, rn, strlen(rn));
@@ -1893,6 +1944,52 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 			break;
 		}
 		collect(w, c, depth + 1, name);
+	}
+}
+
+/*
+ * docutils' Footnotes transform, after collect(): the auto-numbered
+ * footnotes ([#name] and [#]) take 1, 2, ... in page order, each the next
+ * number that names nothing on the page yet; the references to [#name]
+ * show its number, and the anonymous references ([#]_) take the
+ * anonymous footnotes' in order.
+ */
+static void number_footnotes(struct rw *w, const struct qu_rst_node *n,
+			     unsigned depth, struct qu_buf *name)
+{
+	struct qu_arena *a = &((struct qu_rst_doc *)w->rd)->arena;
+	const struct qu_rst_node *c;
+	char label[16];
+
+	if (depth > MAX_WALK_DEPTH)
+		return;
+	for (c = n->first; c; c = c->next) {
+		if (c->kind == QU_RST_FOOTNOTE && qu_rst_attr(c, "auto")) {
+			do
+				snprintf(label, sizeof(label), "%u",
+					 ++w->nfoot);
+			while (qu_map_get(&w->targets, label, strlen(label)));
+			if (qu_rst_attr_item(name, c, "names", 0)) {
+				qu_map_put(&w->fnum,
+					   qu_arena_strdup(a, name->buf),
+					   (void *)(uintptr_t)w->nfoot);
+			} else {
+				w->afn = qu_xrealloc(w->afn, (w->nafn + 1) *
+							     sizeof(*w->afn));
+				w->afnum = qu_xrealloc(
+					w->afnum,
+					(w->nafn + 1) * sizeof(*w->afnum));
+				w->afn[w->nafn] = c;
+				w->afnum[w->nafn] = w->nfoot;
+				fnauto_put(w, c, w->nafn);
+				if (w->nafn < w->narefs)
+					fnauto_put(w, w->arefs[w->nafn],
+						   w->nafn);
+				w->nafn++;
+			}
+		}
+		if (c->kind != QU_RST_TEXT)
+			number_footnotes(w, c, depth + 1, name);
 	}
 }
 
@@ -1969,16 +2066,19 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	w.diags = diags;
 	w.pics = pics;
 	qu_buf_init(&w.tmp);
+	qu_buf_init(&w.c_ns);
 	qu_buf_init(&w.href);
 	qu_map_init(&w.targets);
 	qu_map_init(&w.substs);
 	qu_map_init(&w.fnref);
 	qu_map_init(&w.fnum);
+	qu_map_init(&w.fnauto);
 	qu_buf_init(&w.pending);
 	{
 		struct qu_buf name = QU_BUF_INIT;
 
 		collect(&w, w.rd->root, 0, &name);
+		number_footnotes(&w, w.rd->root, 0, &name);
 		qu_buf_fini(&name);
 	}
 	qu_map_init(&w.tocref);
@@ -1996,11 +2096,16 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_fini(&w.fnref);
 	qu_map_fini(&w.tocref);
 	qu_map_fini(&w.fnum);
+	qu_map_fini(&w.fnauto);
+	free(w.afn);
+	free(w.afnum);
+	free(w.arefs);
 	qu_buf_fini(&w.pending);
 	free(w.anon);
 	free(w.refs);
 	qu_buf_fini(&w.tmp);
 	qu_buf_fini(&w.href);
+	qu_buf_fini(&w.c_ns);
 	qu_rst_free((struct qu_rst_doc *)w.rd);
 }
 
@@ -2060,14 +2165,17 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	w.level = 4;
 	w.next_id = w.rd->auto_ids + 1;
 	qu_buf_init(&w.tmp);
+	qu_buf_init(&w.c_ns);
 	qu_buf_init(&w.href);
 	qu_buf_init(&w.pending);
 	qu_map_init(&w.targets);
 	qu_map_init(&w.substs);
 	qu_map_init(&w.fnref);
 	qu_map_init(&w.fnum);
+	qu_map_init(&w.fnauto);
 	qu_map_init(&w.tocref);
 	collect(&w, w.rd->root, 0, &name);
+	number_footnotes(&w, w.rd->root, 0, &name);
 	if (inline_only)
 		brief_inlines(&w, parent);
 	else
@@ -2077,6 +2185,10 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_map_fini(&w.substs);
 	qu_map_fini(&w.fnref);
 	qu_map_fini(&w.fnum);
+	qu_map_fini(&w.fnauto);
+	free(w.afn);
+	free(w.afnum);
+	free(w.arefs);
 	qu_map_fini(&w.tocref);
 	free(w.anon);
 	free(w.refs);
@@ -2084,5 +2196,6 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_buf_fini(&w.tmp);
 	qu_buf_fini(&w.href);
 	qu_buf_fini(&w.pending);
+	qu_buf_fini(&w.c_ns);
 	qu_rst_free((struct qu_rst_doc *)w.rd);
 }

@@ -395,7 +395,9 @@ static void c_decl(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d)
 			l--;
 		}
 		qu_md_highlight_c(w->doc, code, line, l);
-		if (qu_rst_c_decl_id(&id, d, k) && id.len) {
+		if (qu_rst_c_decl_id(&id, d, k,
+				     w->c_ns.len ? w->c_ns.buf : NULL) &&
+		    id.len) {
 			r_attr(dt, "id", id.buf);
 			rw_headerlink(w, dt, id.buf);
 		}
@@ -1208,6 +1210,8 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 							      w->rd)->arena,
 						    arg.buf)
 				  : NULL;
+	} else if (qu_rst_c_namespace(&w->c_ns, d)) {
+		/* the scope of the C declarations and references below */
 	} else if (!strcmp(name, "tabularcolumns") || !strcmp(name, "index") ||
 		   !strcmp(name, "sectnum") || !strncmp(name, "c:namespace", 11) ||
 		   !strcmp(name, "title")) {

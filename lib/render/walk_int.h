@@ -38,6 +38,7 @@ struct rw {
 	const struct qu_rst_node **anon;
 	size_t nanon, anon_next;
 	const char *lang; /* the highlight directive's language */
+	struct qu_buf c_ns; /* the c:namespace in force, "" for none */
 	uint32_t next_id; /* Sphinx's next "idN" after the parse's */
 	struct qu_buf pending; /* label ids the next section takes, "a b " */
 	struct qu_map fnref;   /* footnote name -> its first reference */
@@ -45,6 +46,12 @@ struct rw {
 	size_t nrefs;
 	struct qu_map fnum;    /* footnote name -> (uintptr_t) its number */
 	uint32_t nfoot;
+	/* the anonymous auto-numbered footnotes ([#]) in page order, their
+	 * numbers, and the anonymous references ([#]_) they pair with */
+	const struct qu_rst_node **afn, **arefs;
+	uint32_t *afnum;
+	size_t nafn, narefs;
+	struct qu_map fnauto; /* such a node -> (uintptr_t) its index + 1 */
 	bool comment; /* a kernel-doc comment: its highlights too */
 	unsigned includes; /* how deep in included files */
 	bool literal; /* a parsed-literal: roles link, automarkup does not */

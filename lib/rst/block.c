@@ -677,6 +677,27 @@ static void unindent_warning(struct rst_ctx *c, const struct blk *b,
 			 what);
 }
 
+/*
+ * After explicit markup: docutils reads the explicit markup that follows
+ * at once (".. ", "..", "__ ") as more of the same list, and warns only
+ * when the list ends on a line that is neither that nor blank.
+ */
+static void explicit_unindent_warning(struct rst_ctx *c, const struct blk *b,
+				      size_t i)
+{
+	uint32_t len;
+	const char *s;
+
+	if (i >= b->b)
+		return;
+	s = line(c, b, i, &len);
+	if (len >= 2 && ((s[0] == '.' && s[1] == '.') ||
+			 (s[0] == '_' && s[1] == '_')) &&
+	    (len == 2 || s[2] == ' '))
+		return;
+	unindent_warning(c, b, i, "explicit markup");
+}
+
 /* Next non-blank line at or after @i. */
 static size_t skip_blank(const struct rst_ctx *c, const struct blk *b,
 			 size_t i)
@@ -1813,7 +1834,7 @@ static size_t footnote(struct rst_ctx *c, struct qu_rst_node *parent,
 	}
 	parse_nested(c, fn, &sub);
 	if (!bf)
-		unindent_warning(c, b, next, "explicit markup");
+		explicit_unindent_warning(c, b, next);
 	return next;
 }
 
@@ -2039,7 +2060,7 @@ static size_t comment(struct rst_ctx *c, struct qu_rst_node *parent,
 		rst_text(c, cm, j.s, j.len, cm->off);
 	}
 	if (!bf)
-		unindent_warning(c, b, next, "explicit markup");
+		explicit_unindent_warning(c, b, next);
 	return next;
 }
 

@@ -59,6 +59,8 @@ struct walk {
 	const struct qu_site_rst_sink *sink;
 	void *payload;
 	struct qu_buf a, b;
+	struct qu_buf ns; /* the c:namespace in force, "" for none */
+	struct qu_buf pend; /* the first label of the next section */
 	unsigned depth;
 	unsigned hidden; /* inside "only" blocks an HTML build leaves out */
 };
@@ -227,8 +229,24 @@ static void directive(struct walk *w, const struct qu_rst_node *n)
 	qu_buf_fini(&content);
 }
 
+bool qu_rst_c_namespace(struct qu_buf *out, const struct qu_rst_node *d)
+{
+	const char *name = qu_rst_attr(d, "name");
+	const struct qu_rst_node *c;
+
+	if (d->kind != QU_RST_DIRECTIVE || !name || strcmp(name, "c:namespace"))
+		return false;
+	qu_buf_reset(out);
+	for (c = d->first; c; c = c->next)
+		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS)
+			qu_rst_plain(out, c);
+	if (!strcmp(out->buf, "NULL") || !strcmp(out->buf, "0"))
+		qu_buf_reset(out);
+	return true;
+}
+
 bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
-		      size_t index)
+		      size_t index, const char *ns)
 {
 	const char *name = qu_rst_attr(d, "name");
 	struct qu_buf sig = QU_BUF_INIT;
@@ -266,7 +284,8 @@ bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
 			    (s[-1] >= '0' && s[-1] <= '9')))
 		s--;
 	if (s < end)
-		qu_buf_addf(out, "c.%.*s", (int)(end - s), s);
+		qu_buf_addf(out, "c.%s%s%.*s", ns ? ns : "", ns ? "." : "",
+			    (int)(end - s), s);
 	qu_buf_fini(&sig);
 	/* a line naming nothing still counts, so the caller goes on */
 	if (!out->len)
@@ -404,6 +423,13 @@ static void code_name(struct walk *w, const struct qu_rst_node *d)
 	qu_buf_fini(&cap);
 }
 
+/* Whether @id is one docutils made up ("id12"), not a name's. */
+static bool is_auto_id(const char *id)
+{
+	return id[0] == 'i' && id[1] == 'd' && id[2] &&
+	       strspn(id + 2, "0123456789") == strlen(id + 2);
+}
+
 static bool is_one_of(const char *s, const char *const *v)
 {
 	for (; *v; v++)
@@ -471,6 +497,8 @@ static void label(struct walk *w, const struct qu_rst_node *n)
 	    !qu_rst_attr_item(&w->a, n, "ids", 0))
 		return;
 	sec = qu_rst_labelled(n);
+	if (sec && !w->pend.len)
+		qu_buf_adds(&w->pend, w->a.buf);
 	if (sec && title_of(sec)) {
 		qu_rst_plain(&title, title_of(sec));
 	} else if (!sec) {
@@ -511,6 +539,16 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 		if (t && qu_rst_attr_item(&w->a, n, "ids", 0)) {
 			struct qu_buf raw = QU_BUF_INIT;
 
+			/*
+			 * A section whose name a label took has a made-up
+			 * "idN"; Sphinx writes the label's id first, and
+			 * links there (as lib/render's section() does).
+			 */
+			if (w->pend.len && is_auto_id(w->a.buf)) {
+				qu_buf_reset(&w->a);
+				qu_buf_add(&w->a, w->pend.buf, w->pend.len);
+			}
+
 			qu_buf_reset(&w->b);
 			qu_rst_plain(&w->b, t);
 			title_name(&raw, w->doc, t);
@@ -520,6 +558,7 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 					 w->hidden > 0);
 			qu_buf_fini(&raw);
 		}
+		qu_buf_reset(&w->pend);
 		for (c = n->first; c; c = c->next)
 			walk(w, c);
 		w->depth--;
@@ -542,8 +581,12 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 		    !strcmp(qu_rst_attr(n, "name"), "glossary"))
 			glossary(w, n);
 		code_name(w, n);
+		qu_rst_c_namespace(&w->ns, n);
 		/* a C-domain declaration: :c:func: and friends find it */
-		for (size_t k = 0; qu_rst_c_decl_id(&w->a, n, k); k++)
+		for (size_t k = 0; qu_rst_c_decl_id(&w->a, n, k, w->ns.len
+								? w->ns.buf
+								: NULL);
+		     k++)
 			if (w->a.len)
 				w->sink->label(w->payload, w->a.buf, w->a.buf,
 					       NULL, c_role(n));
@@ -563,7 +606,9 @@ void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
 {
 	struct qu_diags mine;
 	struct qu_rst_doc *doc;
-	struct walk w = {NULL, sink, payload, QU_BUF_INIT, QU_BUF_INIT, 0, 0};
+	struct walk w = {NULL,	      sink,	  payload,    QU_BUF_INIT,
+			 QU_BUF_INIT, QU_BUF_INIT, QU_BUF_INIT, 0,
+			 0};
 	size_t i;
 
 	(void)ctx;
@@ -578,5 +623,7 @@ void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
 	walk(&w, doc->root);
 	qu_buf_fini(&w.a);
 	qu_buf_fini(&w.b);
+	qu_buf_fini(&w.ns);
+	qu_buf_fini(&w.pend);
 	qu_rst_free(doc);
 }

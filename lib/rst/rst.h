@@ -191,17 +191,30 @@ bool qu_rst_attr_item(struct qu_buf *out, const struct qu_rst_node *n,
 
 /**
  * qu_rst_c_decl_id() - the id of one signature of a C-domain directive
- * @out: reset, then receives "c.NAME" as Sphinx's C domain writes it, or
- *	"" when that signature names nothing
+ * @out: reset, then receives "c.NAME" as Sphinx's C domain writes it
+ *	("c.NS.NAME" in a namespace), or "" when that signature names
+ *	nothing
  * @d: a directive node (c:function, c:macro, c:type, c:struct, ...)
  * @index: which signature (one a line of the argument), from 0
+ * @ns: the c:namespace in force where @d stands ("V4L", "DTV.fe"), or
+ *	NULL in the global scope
  *
  * The name is the identifier before "(" in a function or function-like
  * macro, else the last identifier of the signature.
  * Return: false when @d is no C declaration or has no such signature.
  */
 bool qu_rst_c_decl_id(struct qu_buf *out, const struct qu_rst_node *d,
-		      size_t index);
+		      size_t index, const char *ns);
+
+/**
+ * qu_rst_c_namespace() - the scope a c:namespace directive sets
+ * @out: receives the scope ("V4L"), or is left empty for the global one
+ *	("NULL" and "0" reset it, as in Sphinx's C domain)
+ * @d: a directive node
+ *
+ * Return: true when @d is a c:namespace directive.
+ */
+bool qu_rst_c_namespace(struct qu_buf *out, const struct qu_rst_node *d);
 
 /**
  * qu_rst_name_id() - the id docutils gives an explicit name

@@ -46,15 +46,28 @@ static void on_label(void *payload, const char *name, const char *id,
 	       (!strcmp(role, "std:term") && !strncmp(name, "T:", 2)));
 }
 
-/* Every C-domain directive's signatures give an id or nothing. */
-static void c_ids(const struct qu_rst_node *n, struct qu_buf *b, int depth)
+/*
+ * Every C-domain directive's signatures give an id or nothing, in the
+ * global scope and in the last c:namespace met.
+ */
+static void c_ids(const struct qu_rst_node *n, struct qu_buf *b,
+		  struct qu_buf *ns, int depth)
 {
-	if (n->kind == QU_RST_DIRECTIVE)
-		for (size_t k = 0; qu_rst_c_decl_id(b, n, k) && k < 1000; k++)
+	if (n->kind == QU_RST_DIRECTIVE) {
+		qu_rst_c_namespace(ns, n);
+		for (size_t k = 0; qu_rst_c_decl_id(b, n, k, NULL) && k < 1000;
+		     k++)
 			assert(!b->len || !strncmp(b->buf, "c.", 2));
+		for (size_t k = 0;
+		     ns->len && qu_rst_c_decl_id(b, n, k, ns->buf) && k < 1000;
+		     k++)
+			assert(!b->len || (!strncmp(b->buf, "c.", 2) &&
+					   !strncmp(b->buf + 2, ns->buf,
+						    ns->len)));
+	}
 	for (const struct qu_rst_node *k = n->first; k && depth < 200;
 	     k = k->next)
-		c_ids(k, b, depth + 1);
+		c_ids(k, b, ns, depth + 1);
 }
 
 static void check(const struct qu_rst_node *n, size_t len, int depth)
@@ -76,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct qu_diags d;
 	struct qu_rst_doc *a, *b;
-	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
+	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT, ns = QU_BUF_INIT;
 
 	qu_diags_init(&d);
 	a = qu_rst_parse(&d, "fuzz.rst", (const char *)data, size);
@@ -101,9 +114,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		a = qu_rst_parse_ex(&d, "fuzz.rst", (const char *)data, size,
 				    QU_RST_SPHINX_IDS);
 		check(a->root, size, 0);
-		c_ids(a->root, &x, 0);
+		c_ids(a->root, &x, &ns, 0);
 		qu_rst_free(a);
 		qu_buf_fini(&x);
+		qu_buf_fini(&ns);
 	}
 	qu_diags_fini(&d);
 	return 0;
