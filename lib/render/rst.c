@@ -1478,7 +1478,15 @@ static void section(struct rw *w, xmlNodePtr parent,
 			r_attr(a, "href", w->tmp.buf);
 			rw_inlines(w, a, t->first, true);
 		} else {
-			rw_inlines(w, h, t->first, true);
+			/*
+			 * Roles and links in a title are links, as Sphinx's;
+			 * the kernel's automarkup reads paragraphs only.
+			 */
+			bool lit = w->literal;
+
+			w->literal = true;
+			rw_inlines(w, h, t->first, false);
+			w->literal = lit;
 		}
 		if (first.len)
 			rw_headerlink(w, h, first.buf);
