@@ -1238,8 +1238,23 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 					   "raw HTML needs allow_html");
 		}
 		/* raw LaTeX and other formats are for other builders */
+	} else if (!strcmp(name, "ifconfig")) {
+		bool unknown;
+
+		if (qu_rst_ifconfig_true(arg.buf, &unknown))
+			rw_content(w, parent, d);
+		if (unknown) {
+			uint32_t line, col;
+			const char *path = rw_diag_where(w, d->off, &line, &col);
+
+			qu_diag(w->diags, QU_W_RST_UNRENDERED, path, line, col,
+				"ifconfig \"%s\" names what quire cannot "
+				"tell (it knows builder == 'html'); its "
+				"content is shown",
+				arg.buf);
+		}
 	} else if (!strcmp(name, "only")) {
-		if (qu_rst_only_true(arg.buf))
+		if (!qu_rst_cond_false(d, &w->tmp))
 			rw_content(w, parent, d);
 	} else if (!strcmp(name, "csv-table")) {
 		csv_table(w, parent, d);

@@ -101,6 +101,8 @@ const struct qu_rst_node *qu_rst_labelled(const struct qu_rst_node *t)
  */
 struct cond {
 	const char *p;
+	bool py;      /* ifconfig's Python: NAME == 'text', NAME != 'text' */
+	bool unknown; /* it named what quire does not know */
 };
 
 static bool cond_or(struct cond *c, int depth);
@@ -109,6 +111,35 @@ static void cond_blank(struct cond *c)
 {
 	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n')
 		c->p++;
+}
+
+/*
+ * ifconfig's comparison after NAME (@s, @l): "== 'text'" or "!= 'text'".
+ * The builder is "html"; any other name, or another form, is unknown.
+ */
+static bool cond_compare(struct cond *c, const char *s, size_t l)
+{
+	const char *q, *end;
+	bool eq, same;
+
+	cond_blank(c);
+	if ((c->p[0] != '=' && c->p[0] != '!') || c->p[1] != '=') {
+		c->unknown = true;
+		return true;
+	}
+	eq = c->p[0] == '=';
+	c->p += 2;
+	cond_blank(c);
+	q = c->p;
+	if ((*q != '\'' && *q != '"') || !(end = strchr(q + 1, *q)) ||
+	    l != 7 || strncmp(s, "builder", 7)) {
+		c->unknown = true;
+		c->p += strcspn(c->p, " )\n");
+		return true;
+	}
+	same = (size_t)(end - q - 1) == 4 && !strncmp(q + 1, "html", 4);
+	c->p = end + 1;
+	return eq == same;
 }
 
 static bool cond_atom(struct cond *c, int depth)
@@ -129,11 +160,13 @@ static bool cond_atom(struct cond *c, int depth)
 	}
 	s = c->p;
 	while (*c->p && *c->p != ' ' && *c->p != ')' && *c->p != '(' &&
-	       *c->p != '\n')
+	       *c->p != '\n' && (!c->py || (*c->p != '=' && *c->p != '!')))
 		c->p++;
 	l = (size_t)(c->p - s);
 	if (l == 3 && !strncmp(s, "not", 3))
 		return !cond_atom(c, depth + 1);
+	if (c->py)
+		return cond_compare(c, s, l);
 	return (l == 4 && !strncmp(s, "html", 4)) ||
 	       (l == 12 && !strncmp(s, "builder_html", 12)) ||
 	       (l == 11 && !strncmp(s, "format_html", 11));
@@ -171,9 +204,39 @@ static bool cond_or(struct cond *c, int depth)
 
 bool qu_rst_only_true(const char *expr)
 {
-	struct cond c = {expr};
+	struct cond c = {expr, false, false};
 
 	return cond_or(&c, 0);
+}
+
+bool qu_rst_ifconfig_true(const char *expr, bool *unknown)
+{
+	struct cond c = {expr, true, false};
+	bool v = cond_or(&c, 0);
+
+	if (unknown)
+		*unknown = c.unknown;
+	/* what cannot be told stays visible */
+	return v || c.unknown;
+}
+
+bool qu_rst_cond_false(const struct qu_rst_node *d, struct qu_buf *tmp)
+{
+	const char *name = qu_rst_attr(d, "name");
+	const struct qu_rst_node *c;
+	bool ifconfig;
+
+	if (d->kind != QU_RST_DIRECTIVE || !name)
+		return false;
+	ifconfig = !strcmp(name, "ifconfig");
+	if (!ifconfig && strcmp(name, "only"))
+		return false;
+	qu_buf_reset(tmp);
+	for (c = d->first; c; c = c->next)
+		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS)
+			qu_rst_plain(tmp, c);
+	return ifconfig ? !qu_rst_ifconfig_true(tmp->buf, NULL)
+			: !qu_rst_only_true(tmp->buf);
 }
 
 static void directive(struct walk *w, const struct qu_rst_node *n)
@@ -515,17 +578,6 @@ static void label(struct walk *w, const struct qu_rst_node *n)
 	qu_buf_fini(&title);
 }
 
-/* Whether "only" directive @d's content is in an HTML build. */
-static bool only(struct walk *w, const struct qu_rst_node *d)
-{
-	const struct qu_rst_node *c;
-
-	qu_buf_reset(&w->b);
-	for (c = d->first; c; c = c->next)
-		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS)
-			qu_rst_plain(&w->b, c);
-	return qu_rst_only_true(w->b.buf ? w->b.buf : "");
-}
 
 static void walk(struct walk *w, const struct qu_rst_node *n)
 {
@@ -568,8 +620,7 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 		label(w, n);
 		return;
 	case QU_RST_DIRECTIVE:
-		if (qu_rst_attr(n, "name") &&
-		    !strcmp(qu_rst_attr(n, "name"), "only") && !only(w, n)) {
+		if (qu_rst_cond_false(n, &w->b)) {
 			w->hidden++;
 			for (c = n->first; c; c = c->next)
 				walk(w, c);

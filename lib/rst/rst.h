@@ -282,6 +282,31 @@ bool qu_rst_glossary_term(size_t *term_len, const char *line, size_t len);
 bool qu_rst_only_true(const char *expr);
 
 /**
+ * qu_rst_ifconfig_true() - whether an "ifconfig" directive's content is
+ *	built
+ * @expr: the directive's argument, a Python expression Sphinx evaluates
+ *	over conf.py's values and the builder's name
+ *
+ * What the kernel writes: "builder == 'html'" and "builder != 'latex'",
+ * joined with "and", "or", "not" and parentheses; the builder is "html".
+ * An expression naming anything else cannot be told here and counts as
+ * true, so its content stays visible.
+ * @unknown: if not NULL, receives whether that was so
+ * Return: the expression's value.
+ */
+bool qu_rst_ifconfig_true(const char *expr, bool *unknown);
+
+/**
+ * qu_rst_cond_false() - whether @d is an "only" or "ifconfig" directive
+ *	whose content an HTML build leaves out
+ * @d: any node
+ * @tmp: scratch space
+ *
+ * Return: true when @d's content is left out.
+ */
+bool qu_rst_cond_false(const struct qu_rst_node *d, struct qu_buf *tmp);
+
+/**
  * qu_rst_labelled() - what a label (".. _name:") names
  * @t: a target node
  *
