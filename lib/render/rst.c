@@ -12,6 +12,7 @@
  * automarkup does. Directives are rst_directive.c's.
  */
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -699,13 +700,16 @@ static const struct {
 
 static void role(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 {
-	const char *name = qu_rst_attr(n, "name");
+	const char *as_written = qu_rst_attr(n, "name");
 	struct qu_buf s = QU_BUF_INIT;
+	char name[64];
 	size_t k;
 
+	/* role names are case-insensitive, as docutils looks them up */
+	for (k = 0; as_written && as_written[k] && k + 1 < sizeof(name); k++)
+		name[k] = (char)tolower((unsigned char)as_written[k]);
+	name[k] = 0;
 	qu_rst_plain(&s, n);
-	if (!name)
-		name = "";
 	if (!strcmp(name, "ref") || !strcmp(name, "term")) {
 		role_ref(w, parent, n, s.buf, name[0] == 't');
 	} else if (!strcmp(name, "doc")) {
@@ -728,7 +732,7 @@ static void role(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *n)
 			warn(w, QU_W_RST_UNRENDERED, n->off,
 			     "role ':%s:' is not rendered, showing its text as "
 			     "code",
-			     name);
+			     as_written ? as_written : "");
 		} else {
 			struct qu_buf t = QU_BUF_INIT, g = QU_BUF_INIT;
 			xmlNodePtr el;
@@ -895,6 +899,20 @@ static bool local_uri(struct rw *w, const struct qu_rst_node *n,
  * A reference: to a URI, to a named target of this page (external, or an
  * element id), or anonymous (the n-th anonymous target).
  */
+/*
+ * The target or section a name_ reference names: in an included file,
+ * that file's own first (the page holds them too, as docutils reads the
+ * included text into the page), then the page's.
+ */
+static const struct qu_rst_node *target_named(struct rw *w, const char *name)
+{
+	const struct qu_rst_node *t = NULL;
+
+	if (w->inc_targets)
+		t = qu_map_get(w->inc_targets, name, strlen(name));
+	return t ? t : qu_map_get(&w->targets, name, strlen(name));
+}
+
 static void reference(struct rw *w, xmlNodePtr parent,
 		      const struct qu_rst_node *n, bool plain)
 {
@@ -912,17 +930,13 @@ static void reference(struct rw *w, xmlNodePtr parent,
 	}
 	qu_buf_reset(&w->href);
 	if (!uri && name) {
-		const struct qu_rst_node *t =
-			qu_map_get(&w->targets, name, strlen(name));
+		const struct qu_rst_node *t = target_named(w, name);
 		size_t guard = 0;
 
 		/* an indirect target (".. _a: b_") names another */
 		while (t && !qu_rst_attr(t, "refuri") &&
-		       qu_rst_attr(t, "refname") && guard++ < 16) {
-			const char *nx = qu_rst_attr(t, "refname");
-
-			t = qu_map_get(&w->targets, nx, strlen(nx));
-		}
+		       qu_rst_attr(t, "refname") && guard++ < 16)
+			t = target_named(w, qu_rst_attr(t, "refname"));
 		if (t && qu_rst_attr(t, "refuri")) {
 			uri = qu_rst_attr(t, "refuri");
 		} else if (t) {
@@ -1868,6 +1882,24 @@ static void put_names(struct rw *w, struct qu_map *m,
 		if (!*slot)
 			*slot = (void *)n;
 	}
+}
+
+void rw_collect_targets(struct rw *w, struct qu_map *m,
+			const struct qu_rst_node *n, unsigned depth)
+{
+	struct qu_buf name = QU_BUF_INIT;
+	const struct qu_rst_node *c;
+
+	if (depth > MAX_WALK_DEPTH)
+		return;
+	for (c = n->first; c; c = c->next) {
+		if (c->kind == QU_RST_TARGET || c->kind == QU_RST_SECTION ||
+		    c->kind == QU_RST_FOOTNOTE || c->kind == QU_RST_CITATION)
+			put_names(w, m, c, &name);
+		if (c->kind != QU_RST_TEXT)
+			rw_collect_targets(w, m, c, depth + 1);
+	}
+	qu_buf_fini(&name);
 }
 
 /*

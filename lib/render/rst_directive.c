@@ -1046,12 +1046,18 @@ static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d
 		struct qu_rst_doc *sub = sub_parse(w, t, (size_t)(e - t));
 		const struct qu_rst_doc *save = w->rd, *save_ird = w->inc_rd;
 		const struct qu_part *save_inc = w->inc;
+		struct qu_map *save_targets = w->inc_targets, targets;
 
 		w->includes++;
 		w->rd = sub;
 		w->inc = part;
 		w->inc_rd = sub;
+		qu_map_init(&targets);
+		rw_collect_targets(w, &targets, sub->root, 0);
+		w->inc_targets = &targets;
 		rw_blocks(w, parent, sub->root->first);
+		w->inc_targets = save_targets;
+		qu_map_fini(&targets);
 		w->rd = save;
 		w->inc = save_inc;
 		w->inc_rd = save_ird;

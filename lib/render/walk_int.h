@@ -57,6 +57,8 @@ struct rw {
 	bool literal; /* a parsed-literal: roles link, automarkup does not */
 	const struct qu_part *inc; /* the included part being read */
 	const struct qu_rst_doc *inc_rd; /* its text's parse */
+	struct qu_map *inc_targets; /* its targets by name, which its own
+				     * references (name_) find first */
 	uint32_t toc_path[MAX_TOCTREE_DEPTH + 1]; /* the pages a toctree
 						   * is listing, outermost
 						   * first */
@@ -73,6 +75,10 @@ struct rw {
 };
 
 /* rst.c */
+/* The targets and sections of @n's tree, by name, into @m (keys in the
+ * arena of w->rd) */
+void rw_collect_targets(struct rw *w, struct qu_map *m,
+			const struct qu_rst_node *n, unsigned depth);
 /* "a/./b/../c" as "a/c", in place; returns how many ".." went above the
  * start, which are dropped */
 unsigned rw_norm_path(struct qu_buf *path);
