@@ -21,6 +21,8 @@
 static struct qu_rst_doc *sub_parse(struct rw *w, const char *text,
 				    size_t len);
 static const struct qu_rst_node *sub_inline(const struct qu_rst_doc *sub);
+static const struct qu_part *part_at(const struct rw *w, uint32_t off,
+				     size_t *k_out);
 
 /*
  * A list-table's, flat-table's or csv-table's title, the directive's
@@ -268,7 +270,8 @@ static void csv_table(struct rw *w, xmlNodePtr parent,
 	const struct qu_rst_node *args = rw_child(d, QU_RST_DIRECTIVE_ARGUMENTS);
 	const char *hdr = rw_option(w, d, "header"), *hr;
 	struct qu_buf body = QU_BUF_INIT, cells = QU_BUF_INIT, h = QU_BUF_INIT;
-	xmlNodePtr t = r_el(w->doc, parent, "table", "qu-table"), tb, tr;
+	xmlNodePtr t = r_el(w->doc, parent, "table", "qu-table"), tb = NULL,
+		   thead = NULL, tr;
 	unsigned head = 0, row = 0;
 	const char *p;
 	size_t n, k;
@@ -278,8 +281,20 @@ static void csv_table(struct rw *w, xmlNodePtr parent,
 	hr = rw_option(w, d, "header-rows");
 	if (hr)
 		head = (unsigned)strtoul(hr, NULL, 10);
-	if (c)
+	if (rw_option(w, d, "file")) {
+		/* the CSV file the site read (none: it said why) */
+		size_t pk;
+		const struct qu_part *part =
+			w->includes ? NULL : part_at(w, d->off, &pk);
+
+		if (part && part->kind == QU_PART_INCLUDE)
+			qu_buf_add(&body, part->text, part->len);
+		else if (w->includes)
+			rw_unrendered(w, parent, d,
+				      "a CSV file named in an included file");
+	} else if (c) {
 		qu_rst_plain(&body, c);
+	}
 	if (args) {
 		xmlNodePtr cap = r_el(w->doc, t, "caption", NULL);
 		struct qu_buf id = QU_BUF_INIT;
@@ -290,24 +305,35 @@ static void csv_table(struct rw *w, xmlNodePtr parent,
 		qu_buf_fini(&id);
 	}
 	if (h.len) {
-		tr = r_el(w->doc, r_el(w->doc, t, "thead", NULL), "tr", NULL);
+		thead = r_el(w->doc, t, "thead", NULL);
+		tr = r_el(w->doc, thead, "tr", NULL);
 		csv_record(h.buf, &cells, &n);
 		for (k = 0, p = cells.buf; k < n; k++, p += strlen(p) + 1)
 			csv_cell(w, r_el(w->doc, tr, "th", NULL), p);
 	}
-	tb = r_el(w->doc, t, "tbody", NULL);
+	/* :header-rows: are the head's, after :header:'s, as docutils has */
 	for (p = body.buf; *p; row++) {
 		const char *q;
 
 		p = csv_record(p, &cells, &n);
 		if (!n)
 			continue;
-		tr = r_el(w->doc, tb, "tr", NULL);
+		if (row < head && !tb) {
+			if (!thead)
+				thead = r_el(w->doc, t, "thead", NULL);
+			tr = r_el(w->doc, thead, "tr", NULL);
+		} else {
+			if (!tb)
+				tb = r_el(w->doc, t, "tbody", NULL);
+			tr = r_el(w->doc, tb, "tr", NULL);
+		}
 		for (k = 0, q = cells.buf; k < n; k++, q += strlen(q) + 1)
 			csv_cell(w, r_el(w->doc, tr, row < head ? "th" : "td",
 					 NULL),
 				 q);
 	}
+	if (!tb)
+		r_el(w->doc, t, "tbody", NULL);
 	qu_buf_fini(&body);
 	qu_buf_fini(&cells);
 	qu_buf_fini(&h);

@@ -254,7 +254,7 @@ static void directive(struct walk *w, const struct qu_rst_node *n)
 		      strcmp(name, "maintainers-include") &&
 		      strcmp(name, "kernel-include") &&
 		      strcmp(name, "kernel-feat") && strcmp(name, "kernel-abi") &&
-		      strcmp(name, "kernel-render")))
+		      strcmp(name, "kernel-render") && strcmp(name, "csv-table")))
 		return;
 	for (c = n->first; c; c = c->next) {
 		if (c->kind == QU_RST_DIRECTIVE_ARGUMENTS) {

@@ -709,6 +709,20 @@ static void include(struct rst_load *rl, const struct qu_site_directive *d)
 }
 
 /*
+ * csv-table with :file: (the kernel's amdgpu pages): the CSV, relative to
+ * the page's folder like an include's file, read now and kept as the
+ * directive's part; the table is made of it as of content.
+ */
+static void csv_file(struct rst_load *rl, const struct qu_site_directive *d)
+{
+	struct qu_site_directive f = *d;
+
+	f.arg = dir_option(d, "file");
+	if (f.arg && f.arg[0] != '<')
+		include(rl, &f);
+}
+
+/*
  * maintainers-include: the tree's MAINTAINERS file, as the kernel's
  * extension turns it into reST, read in place of the directive as an
  * include is (its sections and label are the page's). The extension
@@ -1578,6 +1592,8 @@ static void rst_directive(void *payload, const struct qu_site_directive *d)
 	}
 	if (!strcmp(d->name, "include") || !strcmp(d->name, "literalinclude"))
 		include(rl, d);
+	else if (!strcmp(d->name, "csv-table"))
+		csv_file(rl, d);
 	else if (!strcmp(d->name, "maintainers-include"))
 		maintainers_include(rl, d);
 	else if (!strcmp(d->name, "kernel-include"))
