@@ -63,7 +63,7 @@ static void c_ids(const struct qu_rst_node *n, struct qu_buf *b,
 		     k++)
 			assert(!b->len || (!strncmp(b->buf, "c.", 2) &&
 					   !strncmp(b->buf + 2, ns->buf,
-						    ns->len)));
+						    strlen(ns->buf))));
 	}
 	for (const struct qu_rst_node *k = n->first; k && depth < 200;
 	     k = k->next)
