@@ -1190,8 +1190,9 @@ static size_t literal_block(struct rst_ctx *c, struct qu_rst_node *parent,
 	/* quoted literal block: unindented lines that all begin with the
 	 * same punctuation character */
 	i = skip_blank(c, b, i);
-	s = line(c, b, i, &len);
-	if (i < b->b && is_punct7((unsigned char)s[0])) {
+	/* (only blank lines left: no line @i to look at) */
+	s = i < b->b ? line(c, b, i, &len) : NULL;
+	if (s && is_punct7((unsigned char)s[0])) {
 		char q = s[0];
 		size_t e = i;
 

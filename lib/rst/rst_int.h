@@ -123,11 +123,6 @@ static inline const char *blk_line(const struct rst_ctx *c,
 	const struct rline *l = &c->lines[i];
 	uint32_t col = i == b->a ? b->col0 : b->col;
 
-	if (!l->s) {
-		/* a line the reader made up, of no text */
-		*len = 0;
-		return "";
-	}
 	if (l->len <= col) {
 		*len = 0;
 		return l->s + l->len;
