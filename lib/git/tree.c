@@ -434,7 +434,6 @@ int qu_git_tree_read(struct qu_buf *out, struct qu_git_tree *t,
 {
 	struct qu_buf final = QU_BUF_INIT;
 	git_tree_entry *e = NULL;
-	git_blob *b = NULL;
 	int error;
 
 	qu_buf_reset(out);
@@ -443,15 +442,10 @@ int qu_git_tree_read(struct qu_buf *out, struct qu_git_tree *t,
 		qu_buf_reset(err);
 		qu_buf_addf(err, "no file '%s' in %s", path, t->hex);
 	}
-	if (error)
-		goto out;
-	if ((error = git_blob_lookup(&b, t->repo, git_tree_entry_id(e))) < 0) {
-		git_error_to(err, "cannot read", path);
-		goto out;
-	}
-	qu_buf_add(out, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
-out:
-	git_blob_free(b);
+	if (!error)
+		error = qu_git_tree_read_blob(out, t,
+					      git_tree_entry_id(e)->id, path,
+					      err);
 	git_tree_entry_free(e);
 	qu_buf_fini(&final);
 	return error < 0 ? -1 : error;
@@ -461,25 +455,18 @@ int qu_git_tree_read_blob(struct qu_buf *out, struct qu_git_tree *t,
 			  const unsigned char oid[20], const char *path,
 			  struct qu_buf *err)
 {
-	git_odb_object *o = NULL;
-	git_odb *odb = NULL;
+	git_blob *b = NULL;
 	git_oid id;
-	int r = -1;
 
 	qu_buf_reset(out);
 	git_oid_fromraw(&id, oid);
-	if (git_repository_odb(&odb, t->repo) < 0 ||
-	    git_odb_read(&o, odb, &id) < 0 ||
-	    git_odb_object_type(o) != GIT_OBJECT_BLOB) {
+	if (git_blob_lookup(&b, t->repo, &id) < 0) {
 		git_error_to(err, "cannot read", path);
-		goto out;
+		return -1;
 	}
-	qu_buf_add(out, git_odb_object_data(o), git_odb_object_size(o));
-	r = 0;
-out:
-	git_odb_object_free(o);
-	git_odb_free(odb);
-	return r;
+	qu_buf_add(out, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
+	git_blob_free(b);
+	return 0;
 }
 
 int qu_git_describe_rev(struct qu_buf *out, struct qu_git_tree *t,

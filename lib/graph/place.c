@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "graph_int.h"
+#include "rst/rst.h"
 
 /* bsearch() over the site's sorted source list. */
 static int cmp_path(const void *key, const void *elem)
@@ -269,33 +270,6 @@ static void doc_anchor(struct qu_buf *b, const char *title)
 }
 
 /*
- * A DOC: block that a Sphinx project's kernel-doc directive shows whole
- * (not by :doc:) follows a label of its title in scripts/kernel-doc's
- * reST (".. _abmlevel (uint):"): its id is docutils' make_id() of the
- * title ("abmlevel-uint"), for ASCII: lower case, every run of other
- * characters one "-", none at the ends, no leading digits.
- */
-static void doc_label_id(struct qu_buf *b, const char *title)
-{
-	const char *p;
-
-	qu_buf_reset(b);
-	for (p = title; *p; p++) {
-		char c = *p;
-
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9' && b->len))
-			qu_buf_addc(b, c);
-		else if ((unsigned char)c < 0x80 && b->len &&
-			 b->buf[b->len - 1] != '-')
-			qu_buf_addc(b, '-');
-	}
-	while (b->len && b->buf[b->len - 1] == '-')
-		b->buf[--b->len] = 0;
-}
-
-/*
  * Put one item on a page. The first page to show an item is its home and
  * owns its symbols; later ones get a short block that links home, and a
  * warning, since two full copies would split the references.
@@ -316,8 +290,13 @@ static void place(struct qu_graph *g, uint32_t **homes, uint32_t page,
 	pl->item = item;
 	pl->sym = QU_NONE;
 	if (it->kind == QU_KIND_DOC) {
+		/*
+		 * In a Sphinx project, a DOC: block shown whole (not by
+		 * :doc:) follows the label scripts/kernel-doc writes of its
+		 * title (".. _abmlevel (uint):"): that label's id.
+		 */
 		if (g->site->cfg.sphinx && part && !part->sel.doc)
-			doc_label_id(&b, it->name);
+			qu_rst_name_id(&b, it->name, strlen(it->name));
 		if (!b.len)
 			doc_anchor(&b, it->name);
 		pl->anchor = claim(g, b.buf);

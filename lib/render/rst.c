@@ -185,17 +185,10 @@ static bool decl_href_in(struct rw *w, const char *ns, const char *name,
 }
 
 /*
- * A declaration of a c:function, c:struct, ... directive, named from
- * where the text is: in a c:namespace, its own declarations first, as
- * Sphinx's C domain and the kernel's automarkup look them up.
+ * A declaration of a c:function, c:struct, ... directive in the page's
+ * c:namespace: Sphinx's C domain and the kernel's automarkup look there
+ * before anywhere else (then decl_href_in(w, "", ...) for the global).
  */
-static bool decl_href(struct rw *w, const char *name, size_t len)
-{
-	return (w->c_ns.len && decl_href_in(w, w->c_ns.buf, name, len)) ||
-	       decl_href_in(w, "", name, len);
-}
-
-/* The same, in the c:namespace only: what goes before the graph's. */
 static bool ns_decl_href(struct rw *w, const char *name, size_t len)
 {
 	return w->c_ns.len && decl_href_in(w, w->c_ns.buf, name, len);
@@ -382,6 +375,7 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 	while (!plain && !w->literal &&
 	       qu_graph_scan(&ref, s, len, pos, w->comment)) {
 		uint32_t sym;
+		bool ns;
 
 		/*
 		 * "@foo()": scripts/kernel-doc turns foo() into a function
@@ -399,12 +393,12 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			pos = ref.end;
 			continue;
 		}
-		sym = ns_decl_href(w, ref.name, ref.nlen)
-			      ? QU_NONE
-			      : qu_graph_resolve(w->r->g, &ref, &w->ctx->from,
-						 NULL);
+		ns = ns_decl_href(w, ref.name, ref.nlen);
+		sym = ns ? QU_NONE
+			 : qu_graph_resolve(w->r->g, &ref, &w->ctx->from, NULL);
 
-		if (sym == QU_NONE && decl_href(w, ref.name, ref.nlen)) {
+		if (ns || (sym == QU_NONE &&
+			   decl_href_in(w, "", ref.name, ref.nlen))) {
 			/* declared by a c:function, c:struct, ... directive */
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + pos, ref.start - pos);
@@ -667,7 +661,7 @@ static void role_c(struct rw *w, xmlNodePtr parent, const char *role,
 	}
 	if (sym == QU_NONE) {
 		/* a declaration of a c:function, c:macro, ... directive */
-		if (decl_href(w, nm, strcspn(nm, "("))) {
+		if (decl_href_in(w, "", nm, strcspn(nm, "("))) {
 			code_link(w, parent, w->href.buf, shown.buf);
 		} else {
 			r_text(w->doc, r_el(w->doc, parent, "code", "qu-c"),
@@ -1418,13 +1412,6 @@ static void secnum_span(struct rw *w, xmlNodePtr h, const char *num)
 	r_text(w->doc, r_el(w->doc, h, "span", "section-number"), w->tmp.buf);
 }
 
-/* Whether @id is one Sphinx made up ("id12"). */
-static bool auto_id(const char *id)
-{
-	return id[0] == 'i' && id[1] == 'd' && id[2] &&
-	       strspn(id + 2, "0123456789") == strlen(id + 2);
-}
-
 /* Spans for the ids of "a b c " (the pending labels). */
 static void pending_spans(struct rw *w, xmlNodePtr sec, const char *p)
 {
@@ -1456,7 +1443,7 @@ static void section(struct rw *w, xmlNodePtr parent,
 	 * then the label's.
 	 */
 	qu_rst_attr_item(&first, n, "ids", 0);
-	if (w->pending.len && auto_id(first.buf)) {
+	if (w->pending.len && qu_rst_is_auto_id(first.buf)) {
 		char *sp = strchr(w->pending.buf, ' ');
 
 		qu_buf_reset(&first);

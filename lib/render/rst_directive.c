@@ -1286,7 +1286,7 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 				arg.buf);
 		}
 	} else if (!strcmp(name, "only")) {
-		if (!qu_rst_cond_false(d, &w->tmp))
+		if (qu_rst_only_true(arg.buf))
 			rw_content(w, parent, d);
 	} else if (!strcmp(name, "csv-table")) {
 		csv_table(w, parent, d);

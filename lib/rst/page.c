@@ -202,6 +202,12 @@ static bool cond_or(struct cond *c, int depth)
 	return cond_join(c, depth, "or", cond_and);
 }
 
+bool qu_rst_is_auto_id(const char *id)
+{
+	return id[0] == 'i' && id[1] == 'd' && id[2] &&
+	       strspn(id + 2, "0123456789") == strlen(id + 2);
+}
+
 bool qu_rst_only_true(const char *expr)
 {
 	struct cond c = {expr, false, false};
@@ -486,13 +492,6 @@ static void code_name(struct walk *w, const struct qu_rst_node *d)
 	qu_buf_fini(&cap);
 }
 
-/* Whether @id is one docutils made up ("id12"), not a name's. */
-static bool is_auto_id(const char *id)
-{
-	return id[0] == 'i' && id[1] == 'd' && id[2] &&
-	       strspn(id + 2, "0123456789") == strlen(id + 2);
-}
-
 static bool is_one_of(const char *s, const char *const *v)
 {
 	for (; *v; v++)
@@ -596,7 +595,7 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 			 * "idN"; Sphinx writes the label's id first, and
 			 * links there (as lib/render's section() does).
 			 */
-			if (w->pend.len && is_auto_id(w->a.buf)) {
+			if (w->pend.len && qu_rst_is_auto_id(w->a.buf)) {
 				qu_buf_reset(&w->a);
 				qu_buf_add(&w->a, w->pend.buf, w->pend.len);
 			}

@@ -270,6 +270,13 @@ void qu_rst_term_key(struct qu_buf *out, const char *term, size_t len);
 bool qu_rst_glossary_term(size_t *term_len, const char *line, size_t len);
 
 /**
+ * qu_rst_is_auto_id() - whether @id is one docutils made up ("id12") for
+ *	a node without a name of its own, not a name's
+ * @id: an id
+ */
+bool qu_rst_is_auto_id(const char *id);
+
+/**
  * qu_rst_only_true() - whether an "only" directive's content is built
  * @expr: the directive's argument
  *

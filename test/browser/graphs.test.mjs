@@ -15,33 +15,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2)
-	args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-
-function skip(msg) {
-	console.log(`SKIP: ${msg}`);
-	process.exit(77);
-}
-let chromium;
-try {
-	({ chromium } = await import('playwright-core'));
-} catch {
-	skip(`playwright-core is not installed; run: npm ci --prefix ${here}`);
-}
-if (!fs.existsSync(CHROMIUM))
-	skip(`${CHROMIUM} not found`);
-
-const failures = [];
-function check(ok, what) {
-	console.log(`${ok ? 'ok' : 'FAIL'}: ${what}`);
-	if (!ok)
-		failures.push(what);
-}
+import { CHROMIUM, args, chromium, check, done } from './harness.mjs';
 
 const site = path.join(args.out, 'graphs-site');
 fs.rmSync(site, { recursive: true, force: true });
@@ -89,8 +65,4 @@ try {
 } finally {
 	await browser.close();
 }
-if (failures.length) {
-	console.log(`${failures.length} failed`);
-	process.exit(1);
-}
-console.log('all graphs drawn in chromium');
+done('all graphs drawn in chromium');

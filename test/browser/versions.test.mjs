@@ -21,31 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2)
-	args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-
-function skip(msg) {
-	console.log(`SKIP: ${msg}`);
-	process.exit(77);
-}
-let chromium;
-try {
-	({ chromium } = await import('playwright-core'));
-} catch {
-	skip(`playwright-core is not installed; run: npm ci --prefix ${here}`);
-}
-if (!fs.existsSync(CHROMIUM))
-	skip(`${CHROMIUM} not found`);
-
-const failures = [];
-function check(ok, what) {
-	console.log(`${ok ? 'ok' : 'FAIL'}: ${what}`);
-	if (!ok)
-		failures.push(what);
-}
+import { CHROMIUM, args, chromium, check, done } from './harness.mjs';
 
 const env = {
 	...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent',
@@ -133,8 +109,4 @@ try {
 await ctx.close();
 fs.rmSync(udd, { recursive: true, force: true });
 fs.rmSync(tmp, { recursive: true, force: true });
-if (failures.length) {
-	console.log(`${failures.length} failed`);
-	process.exit(1);
-}
-console.log('all passed');
+done('all passed');
