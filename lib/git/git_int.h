@@ -16,6 +16,7 @@ struct qu_git_tree {
 	char hex[41];
 	git_tree *tree;
 	char *branch;		/* the branch the revision names, or NULL */
+	struct git_packs *packs;	/* its packs, mapped at the first read */
 };
 
 /* the message of libgit2's last error, after @what */
@@ -28,5 +29,39 @@ void git_error_to(struct qu_buf *err, const char *what, const char *arg);
 int git_tree_files(struct qu_git_file **out, size_t *n_out,
 		   struct qu_git_tree *t, const char *folder, bool links,
 		   struct qu_buf *err);
+
+/* pack.c: the objects of a repository's packs, inflated with libdeflate */
+struct git_packs;
+
+/*
+ * Map the packs (and their version-2 indexes) of the objects folder
+ * @objects. Packs it cannot read are left out: their objects are "not
+ * here". Never fails; free with git_packs_free().
+ */
+struct git_packs *git_packs_open(const char *objects);
+
+/*
+ * One pack held in memory by the caller (for the fuzz harness): objects
+ * over @max_object bytes count as damaged.
+ */
+struct git_packs *git_packs_from_memory(const unsigned char *idx,
+					size_t idx_len,
+					const unsigned char *data,
+					size_t data_len, size_t max_object);
+
+/*
+ * Read the object @oid into @out (reset first) and its type (a
+ * git_object_t) into @type_out. Returns 0; 1 when no pack holds it (a
+ * loose object, an alternate's); -1 when its pack is damaged there or it
+ * needs what this reader leaves to libgit2 (a base in another pack).
+ * Either way the caller asks libgit2. Not thread-safe for the same @ps.
+ */
+int git_packs_read(struct qu_buf *out, int *type_out, struct git_packs *ps,
+		   const unsigned char oid[20]);
+
+/* The number of packs read, and of their objects in @objects_out. */
+size_t git_packs_count(const struct git_packs *ps, size_t *objects_out);
+
+void git_packs_free(struct git_packs *ps);
 
 #endif /* QU_GIT_GIT_INT_H */

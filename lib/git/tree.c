@@ -146,6 +146,7 @@ void qu_git_tree_free(struct qu_git_tree *t)
 {
 	if (!t)
 		return;
+	git_packs_free(t->packs);
 	git_tree_free(t->tree);
 	git_repository_free(t->repo);
 	free(t->path);
@@ -457,7 +458,19 @@ int qu_git_tree_read_blob(struct qu_buf *out, struct qu_git_tree *t,
 {
 	git_blob *b = NULL;
 	git_oid id;
+	int type;
 
+	if (!t->packs) {
+		struct qu_buf objects = QU_BUF_INIT;
+
+		qu_buf_adds(&objects, git_repository_commondir(t->repo));
+		qu_buf_adds(&objects, "objects");
+		t->packs = git_packs_open(objects.buf);
+		qu_buf_fini(&objects);
+	}
+	if (git_packs_read(out, &type, t->packs, oid) == 0 &&
+	    type == GIT_OBJECT_BLOB)
+		return 0;
 	qu_buf_reset(out);
 	git_oid_fromraw(&id, oid);
 	if (git_blob_lookup(&b, t->repo, &id) < 0) {

@@ -219,6 +219,88 @@ def check_last(repo, rev, mode, label="", paths=None):
     return got
 
 
+def packs_say(repo):
+    """gitdump packs: (packs, objects packed, read, loose, differ)."""
+    out, _ = dump("packs", repo, "HEAD")
+    n = [int(w) for w in out.decode().split() if w.isdigit()]
+    check(len(n) == 5, "gitdump packs says: %s" % out)
+    return n
+
+
+def check_packs(d):
+    """lib/git's own pack reader (lib/git/pack.c) against libgit2's, on
+    packs with long delta chains, offset deltas and reference deltas,
+    64-bit offsets, a blob too big to cache, and damage."""
+    repo = os.path.join(d, "deltas")
+    git(d, "init", "-q", "-b", "main", repo)
+    lines = ["line %d of a file that grows and changes\n" % i for i in range(400)]
+    for v in range(60):
+        lines[(v * 37) % len(lines)] = "changed in version %d\n" % v
+        lines.insert((v * 11) % len(lines), "added in version %d\n" % v)
+        for name in ("a.c", "b.c", "sub/c.h"):
+            write(repo, name, "/* %s */\n" % name + "".join(lines))
+        if v % 10 == 0:
+            # over the cache's 4 MB: read, never kept
+            write(repo, "big.txt", "".join(lines) * (1 + (5 << 20) // len("".join(lines))))
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "version %d" % v)
+        if v % 20 == 0:
+            git(repo, "tag", "v%d" % v)
+    for kind, config in (("offset deltas", "true"), ("reference deltas", "false")):
+        git(repo, "-c", "repack.useDeltaBaseOffset=" + config, "repack", "-adfq",
+            "--depth=50", "--window=50")
+        packs, packed, read, loose, differ = packs_say(repo)
+        check(packs == 1 and packed == read and loose == 0 and differ == 0,
+              "%s: one pack, every object read alike: %s" %
+              (kind, (packs, packed, read, loose, differ)))
+        chains = git(repo, "verify-pack", "-v",
+                     *[os.path.join(repo, ".git/objects/pack", f)
+                       for f in os.listdir(os.path.join(repo, ".git/objects/pack"))
+                       if f.endswith(".idx")])
+        check("chain length = 30" in chains or "chain length = 40" in chains,
+              "%s: the pack has long delta chains" % kind)
+        for rev in ("HEAD", "v20", "v40", "HEAD~7"):
+            check_ls_cat(repo, rev, label=kind)
+    # 64-bit offsets for every object past the first 64 bytes
+    pack_dir = os.path.join(repo, ".git/objects/pack")
+    pack = [f for f in os.listdir(pack_dir) if f.endswith(".pack")][0]
+    os.remove(os.path.join(pack_dir, pack[:-5] + ".idx"))
+    git(repo, "index-pack", "--index-version=2,64", os.path.join(pack_dir, pack))
+    packs, packed, read, loose, differ = packs_say(repo)
+    check(packs == 1 and packed == read and differ == 0,
+          "64-bit offsets: every object read alike")
+    check_ls_cat(repo, "v40", label="64-bit offsets")
+    # loose objects beside the pack are libgit2's
+    write(repo, "new.c", "new\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "loose")
+    packs, packed, read, loose, differ = packs_say(repo)
+    check(loose == 3 and differ == 0, "a commit, a tree and a blob loose: %d" % loose)
+    check_ls_cat(repo, "HEAD", label="loose")
+    # damage: bytes flipped all over the pack give the right bytes or a
+    # read error (exit 2), never other bytes, a crash or a hang
+    path = os.path.join(pack_dir, pack)
+    good = open(path, "rb").read()
+    want = subprocess.run(["git", "-C", repo, "show", "v40:a.c"],
+                          capture_output=True).stdout
+    outcomes = set()
+    for at in range(12, len(good) - 20, max(1, (len(good) - 32) // 40)):
+        bad = bytearray(good)
+        bad[at] ^= 0x5a
+        os.chmod(path, 0o644)
+        with open(path, "wb") as f:
+            f.write(bad)
+        r = subprocess.run([DUMP, "cat", repo, "v40", "a.c"], capture_output=True,
+                           timeout=60)
+        outcomes.add(r.returncode)
+        check(r.returncode in (0, 2) and (r.returncode != 0 or r.stdout == want),
+              "a pack damaged at %d: exit %d, %s bytes" %
+              (at, r.returncode, "right" if r.stdout == want else "other"))
+    check(2 in outcomes, "some damage is reported: %s" % outcomes)
+    with open(path, "wb") as f:
+        f.write(good)
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         small = make_small(d)
@@ -325,6 +407,8 @@ def main():
             check([t, c] == full, "shallow last %s: %s %s, want %s" % (p, t, c, full))
         check(known > 0 and unknown > 0,
               "shallow: some answers within the depth (%d), none beyond (%d)" % (known, unknown))
+
+        check_packs(d)
 
         # forge links from the remote
         git(small, "remote", "add", "origin", "git@github.com:quire-docs/small.git")

@@ -13,6 +13,9 @@
  *   gitdump branch REPO REV           the branch REV names, or "none"
  *   gitdump editor REPO REV           origin's editor template, or "none"
  *   gitdump read REPO REV THREADS     read every file; files, bytes, ms
+ *   gitdump packs REPO REV            every object of the packs read by
+ *                                     lib/git's reader and by libgit2:
+ *                                     packs, objects, loose, differing
  *
  * Exit 0, 1 for "not found" answers, 2 on errors (message on stderr).
  */
@@ -24,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "git/git.h"
+#include "git/git_int.h"
 
 static struct qu_buf err = QU_BUF_INIT;
 
@@ -107,6 +110,62 @@ static int cmd_read(struct qu_git_tree *t, int threads)
 	return ret ? 2 : 0;
 }
 
+struct compare {
+	struct git_packs *packs;
+	git_odb *odb;
+	size_t objects, loose, differ;
+	struct qu_buf b;
+};
+
+static int compare_one(const git_oid *id, void *payload)
+{
+	struct compare *c = payload;
+	git_odb_object *o = NULL;
+	char hex[41];
+	int type, r;
+
+	c->objects++;
+	git_oid_tostr(hex, sizeof(hex), id);
+	if (git_odb_read(&o, c->odb, id) < 0) {
+		fprintf(stderr, "gitdump: libgit2 cannot read %s\n", hex);
+		c->differ++;
+		return 0;
+	}
+	r = git_packs_read(&c->b, &type, c->packs, id->id);
+	if (r == 1) {
+		c->loose++;
+	} else if (r != 0 || type != (int)git_odb_object_type(o) ||
+	    c->b.len != git_odb_object_size(o) ||
+	    memcmp(c->b.buf, git_odb_object_data(o), c->b.len)) {
+		fprintf(stderr, "gitdump: %s differs\n", hex);
+		c->differ++;
+	}
+	git_odb_object_free(o);
+	return 0;
+}
+
+/* every object of the packs, read both ways */
+static int packs(struct qu_git_tree *t)
+{
+	struct compare c = {0};
+	size_t n_packs, n_objects;
+	int r;
+
+	qu_buf_init(&c.b);
+	qu_buf_adds(&c.b, git_repository_commondir(t->repo));
+	qu_buf_adds(&c.b, "objects");
+	c.packs = git_packs_open(c.b.buf);
+	n_packs = git_packs_count(c.packs, &n_objects);
+	if ((r = git_repository_odb(&c.odb, t->repo)) == 0)
+		r = git_odb_foreach(c.odb, compare_one, &c);
+	printf("%zu packs, %zu objects packed, %zu read, %zu loose, %zu differ\n",
+	       n_packs, n_objects, c.objects, c.loose, c.differ);
+	git_odb_free(c.odb);
+	git_packs_free(c.packs);
+	qu_buf_fini(&c.b);
+	return r < 0 || c.differ ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct qu_git_tree *t = NULL;
@@ -183,6 +242,8 @@ int main(int argc, char **argv)
 		r = qu_git_edit_url(&out, t);
 		puts(r ? "none" : out.buf);
 		r = 0;
+	} else if (!strcmp(argv[1], "packs")) {
+		r = packs(t);
 	} else if (!strcmp(argv[1], "read") && argc > 4) {
 		r = cmd_read(t, atoi(argv[4]));
 	} else {
