@@ -4,8 +4,9 @@
 # repository, beside the same build of the files on disk (both
 # zero-config, --no-cache, medians of RUNS). The tree is committed with
 # GIT_DIR outside it, so nothing is written into the tree (with -f: the
-# Debian tree's .gitignore ignores "/*"), then packed. Not part of
-# the test suite: timing stays out of the tests.
+# Debian tree's .gitignore ignores "/*"), then packed. The two builds
+# alternate, run by run. Not part of the test suite: timing stays out of
+# the tests.
 #
 # usage: test/bench/rev.sh QUIRE TREE [RUNS] [SCRATCH]
 #   QUIRE    the quire binary (e.g. build/cmd/quire/quire)
@@ -38,11 +39,12 @@ one() {
 	read -r wall user sys <"$tmp/time"
 	echo "$wall $(awk "BEGIN { print $user + $sys }")"
 }
-for kind in tree rev; do
-	: >"$tmp/$kind.wall"
-	: >"$tmp/$kind.cpu"
-	i=0
-	while [ $i -lt "$runs" ]; do
+# the two builds alternate, so that a change in the machine's load
+# falls on both alike
+: >"$tmp/tree.wall"; : >"$tmp/tree.cpu"; : >"$tmp/rev.wall"; : >"$tmp/rev.cpu"
+i=0
+while [ $i -lt "$runs" ]; do
+	for kind in tree rev; do
 		rm -rf "$tmp/site-$kind"
 		if [ $kind = tree ]; then
 			set -- one "$quire" build "$tree" -o "$tmp/site-$kind" \
@@ -55,11 +57,16 @@ for kind in tree rev; do
 		read -r w c <"$tmp/one"
 		echo "$w" >>"$tmp/$kind.wall"
 		echo "$c" >>"$tmp/$kind.cpu"
-		i=$((i + 1))
 	done
+	i=$((i + 1))
+done
+for kind in tree rev; do
 	echo "$kind: wall $(median <"$tmp/$kind.wall") s," \
 		"cpu $(median <"$tmp/$kind.cpu") s (runs: $(tr '\n' ' ' <"$tmp/$kind.wall"))"
 done
+awk -v a="$(median <"$tmp/tree.wall")" -v b="$(median <"$tmp/rev.wall")" \
+	-v c="$(median <"$tmp/tree.cpu")" -v d="$(median <"$tmp/rev.cpu")" \
+	'BEGIN { printf "--rev costs %+.0f%% wall, %+.0f%% CPU\n", 100 * (b / a - 1), 100 * (d / c - 1) }'
 # the same site, but for what must differ (the version)
 diff -r "$tmp/site-tree" "$tmp/site-rev" >"$tmp/diff" 2>&1 || true
 echo "files differing: $(grep -c '^diff ' "$tmp/diff" || true)"
