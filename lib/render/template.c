@@ -5,7 +5,7 @@
  * Each output file parses the template afresh (it is small, and a
  * document per thread keeps libxml2 free of sharing), fills the
  * data-slot elements, points "_static/" links at the right depth and
- * serialises with libxml2's HTML writer.
+ * serialises (serialize.c).
  */
 #include <string.h>
 
@@ -372,9 +372,8 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 {
 	xmlNodePtr slots[SLOT__COUNT] = {0};
 	struct qu_buf tmp = QU_BUF_INIT;
-	xmlOutputBufferPtr ob = NULL;
 	xmlDocPtr doc;
-	size_t size;
+	size_t start;
 	int error = -1;
 
 	/* a copy of the template parsed once: copying only reads it */
@@ -495,26 +494,12 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 			xmlFreeNode(slots[SLOT_TOC]);
 		}
 	}
-	/*
-	 * An output buffer without an encoder writes libxml2's UTF-8 as it
-	 * is: htmlDocDumpMemory() would pick the "HTML" encoder (libxml2
-	 * 2.9 does not read <meta charset>) and turn every non-ASCII
-	 * character into an entity, slowly.
-	 */
-	ob = xmlAllocOutputBuffer(NULL);
-	if (!ob)
+	start = out->len;
+	qu_render_serialize(out, doc);
+	if (out->len == start)
 		goto out;
-	htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 0);
-	if (xmlOutputBufferFlush(ob) < 0 || ob->error)
-		goto out;
-	size = xmlOutputBufferGetSize(ob);
-	if (size == 0)
-		goto out;
-	qu_buf_add(out, xmlOutputBufferGetContent(ob), size);
 	error = 0;
 out:
-	if (ob)
-		xmlOutputBufferClose(ob);
 	xmlFreeDoc(doc);
 	qu_buf_fini(&tmp);
 	return error;
