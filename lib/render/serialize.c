@@ -20,32 +20,57 @@
 #include "render_int.h"
 
 /*
- * Elements seen, by name pointer: a page's names come from its own
- * dictionary, and the template's are few. A name not cached is looked
- * up every time, which is only slower.
+ * Names seen (of elements and of attributes), by pointer: a page's names
+ * come from its own dictionary, and the template's are few. A name not
+ * cached is looked up every time, which is only slower.
  */
 #define CACHE 128
 
-struct elem {
+/* what htmlAttrDumpOutput() does with an attribute's value */
+enum value_as { VALUE_TEXT, VALUE_URI, VALUE_URI_ON_A };
+
+struct name {
 	const xmlChar *name;
+	size_t len;
 	const htmlElemDesc *info;
 	bool raw;
+	bool boolean;
+	enum value_as as;
 };
 
 struct ser {
 	struct qu_buf *out;
 	xmlDocPtr doc;
-	struct elem cache[CACHE];
+	struct name cache[CACHE];
 };
 
-static const struct elem *elem(struct ser *s, const xmlChar *name)
+/* htmlIsBooleanAttr() */
+static bool is_boolean(const xmlChar *name)
 {
-	size_t h = (size_t)(((uint64_t)(uintptr_t)name *
-			     0x9e3779b97f4a7c15ull) >>
-			    57) %
-		   CACHE,
-	       k;
-	struct elem *e = NULL;
+	static const char *const names[] = {
+		"checked", "compact",  "declare",  "defer",    "disabled",
+		"ismap",   "multiple", "nohref",   "noresize", "noshade",
+		"nowrap",  "readonly", "selected",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!xmlStrcasecmp(BAD_CAST names[i], name))
+			return true;
+	return false;
+}
+
+static size_t hash(const xmlChar *name)
+{
+	return (size_t)(((uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull) >>
+			57) %
+	       CACHE;
+}
+
+static const struct name *lookup(struct ser *s, const xmlChar *name)
+{
+	size_t h = hash(name), k;
+	struct name *e = NULL;
 
 	for (k = 0; k < CACHE; k++) {
 		e = &s->cache[(h + k) % CACHE];
@@ -58,10 +83,19 @@ static const struct elem *elem(struct ser *s, const xmlChar *name)
 	if (e->name)
 		e = &s->cache[h];
 	e->name = name;
+	e->len = strlen((const char *)name);
 	e->info = htmlTagLookup(name);
 	/* libxml2 writes the text of these unescaped */
 	e->raw = !xmlStrcasecmp(name, BAD_CAST "script") ||
 		 !xmlStrcasecmp(name, BAD_CAST "style");
+	e->boolean = is_boolean(name);
+	e->as = VALUE_TEXT;
+	if (!xmlStrcasecmp(name, BAD_CAST "href") ||
+	    !xmlStrcasecmp(name, BAD_CAST "action") ||
+	    !xmlStrcasecmp(name, BAD_CAST "src"))
+		e->as = VALUE_URI;
+	else if (!xmlStrcasecmp(name, BAD_CAST "name"))
+		e->as = VALUE_URI_ON_A;
 	return e;
 }
 
@@ -183,41 +217,6 @@ static void uri(struct qu_buf *out, const char *str)
 	qu_buf_addc(out, '"');
 }
 
-static bool is_boolean(const xmlChar *name)
-{
-	static const char *const names[] = {
-		"checked", "compact",  "declare",  "defer",    "disabled",
-		"ismap",   "multiple", "nohref",   "noresize", "noshade",
-		"nowrap",  "readonly", "selected",
-	};
-	size_t i, len = strlen((const char *)name);
-
-	/* the names are 5 to 8 letters long: most attributes are not */
-	if (len < 5 || len > 8)
-		return false;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!xmlStrcasecmp(BAD_CAST names[i], name))
-			return true;
-	return false;
-}
-
-/* Whether htmlAttrDumpOutput() writes @a's value as a URI. */
-static bool is_uri(xmlAttrPtr a)
-{
-	switch (a->name[0] | 0x20) {
-	case 'h':
-		return !xmlStrcasecmp(a->name, BAD_CAST "href");
-	case 'a':
-		return !xmlStrcasecmp(a->name, BAD_CAST "action");
-	case 's':
-		return !xmlStrcasecmp(a->name, BAD_CAST "src");
-	case 'n':
-		return !xmlStrcasecmp(a->name, BAD_CAST "name") &&
-		       !xmlStrcasecmp(a->parent->name, BAD_CAST "a");
-	}
-	return false;
-}
-
 /* htmlAttrDumpOutput() */
 static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 {
@@ -225,13 +224,15 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 	xmlChar *list = NULL;
 	const char *v;
 
+	const struct name *n = lookup(s, a->name);
+
 	qu_buf_addc(s->out, ' ');
 	if (a->ns && a->ns->prefix) {
 		puts_(s, a->ns->prefix);
 		qu_buf_addc(s->out, ':');
 	}
-	puts_(s, a->name);
-	if (!t || is_boolean(a->name))
+	qu_buf_add(s->out, n->name, n->len);
+	if (!t || n->boolean)
 		return;
 	/* one text child, as every attribute quire makes has */
 	qu_buf_reset(tmp);
@@ -252,7 +253,10 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 		v = (const char *)list;
 	}
 	qu_buf_addc(s->out, '=');
-	if (!a->ns && a->parent && !a->parent->ns && is_uri(a)) {
+	if (!a->ns && a->parent && !a->parent->ns &&
+	    (n->as == VALUE_URI ||
+	     (n->as == VALUE_URI_ON_A &&
+	      !xmlStrcasecmp(a->parent->name, BAD_CAST "a")))) {
 		while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')
 			v++;
 		uri(s->out, v);
@@ -319,7 +323,7 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 	s->out = out;
 	s->doc = doc;
 	for (;;) {
-		const struct elem *e = NULL;
+		const struct name *e = NULL;
 		xmlAttrPtr a;
 
 		switch (cur->type) {
@@ -336,7 +340,7 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			break;
 		case XML_ELEMENT_NODE:
 			if (!cur->ns)
-				e = elem(s, cur->name);
+				e = lookup(s, cur->name);
 			qu_buf_addc(out, '<');
 			tag_name(s, cur);
 			if (cur->nsDef)
@@ -367,7 +371,7 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 				break;
 			if (cur->name == xmlStringTextNoenc ||
 			    (parent && parent->name &&
-			     elem(s, parent->name)->raw))
+			     lookup(s, parent->name)->raw))
 				puts_(s, cur->content);
 			else
 				encode(out, cur->content, false);

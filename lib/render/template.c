@@ -32,15 +32,22 @@ xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
  */
 static const char *valid_utf8(struct qu_buf *tmp, const char *s)
 {
-	size_t len = strlen(s), i, run = 0;
+	const unsigned char *p = (const unsigned char *)s;
 	struct qu_buf fixed = QU_BUF_INIT;
-	bool ctl = false;
+	bool ctl = false, high = false;
+	size_t len, i, run = 0;
 
-	for (i = 0; i < len && !ctl; i++)
-		ctl = ((unsigned char)s[i] < 0x20 && s[i] != '\n' &&
-		       s[i] != '\t' && s[i] != '\r') ||
-		      s[i] == 0x7f;
-	if (!ctl && qu_utf8_valid(s, len, NULL))
+	/* one pass finds the length too: most text is plain ASCII */
+	for (; *p; p++) {
+		if (*p >= 0x80)
+			high = true;
+		else if ((*p < 0x20 && *p != '\n' && *p != '\t' &&
+			  *p != '\r') ||
+			 *p == 0x7f)
+			ctl = true;
+	}
+	len = (size_t)(p - (const unsigned char *)s);
+	if (!ctl && (!high || qu_utf8_valid(s, len, NULL)))
 		return s;
 	qu_buf_add_utf8(&fixed, s, len);
 	/* control characters are not XML either (as lib/markdown does) */
