@@ -67,6 +67,7 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 	struct tok_ctx *t = payload;
 	struct search_dterm *d;
 	float w = part ? t->wpart : t->w;
+	struct qu_map_slot *ms;
 	void **slot, **known;
 	size_t i;
 
@@ -100,13 +101,16 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 	}
 	d->term = *known;
 	d->len = (uint32_t)len;
-	d->slice = (uint8_t)(qu_hash(tok, len) % SLICES);
 	d->tf = w;
 	d->flags = (uint8_t)t->flags;
-	/* the map keeps the key: point it at the chunk's copy */
-	((struct qu_map_slot *)((char *)slot -
-				offsetof(struct qu_map_slot, value)))
-		->key = d->term;
+	/*
+	 * the map keeps the key and its qu_hash(): the key becomes the
+	 * chunk's copy, and the hash gives the slice
+	 */
+	ms = (struct qu_map_slot *)((char *)slot -
+				    offsetof(struct qu_map_slot, value));
+	ms->key = d->term;
+	d->slice = (uint8_t)(ms->hash % SLICES);
 	*slot = (void *)(uintptr_t)++t->n;
 }
 

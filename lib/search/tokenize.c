@@ -214,8 +214,17 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 			c = ' ';
 		} else if (s[i] < 0x80) {
 			c = s[i];
-			/* the common case: ASCII letters straight in */
-			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			/*
+			 * the common case: ASCII letters, digits and "_"
+			 * straight in (what wordc() and search_lower() say
+			 * of them)
+			 */
+			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			    (c >= 'A' && c <= 'Z') || c == '_') {
+				if (c >= 'A' && c <= 'Z')
+					c += 32;
+				else if (c == '_')
+					has_us = true;
 				if (wl < MAX_TOKEN + 1)
 					word[wl++] = (char)c;
 				else

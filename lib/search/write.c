@@ -253,6 +253,19 @@ static size_t str_index(struct strtab *st, const char *s)
 	return (uintptr_t)*slot - 1;
 }
 
+/* Append @v in decimal: what "%zu" gives, for the loops of a shard. */
+static void put_dec(struct qu_buf *b, size_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n--)
+		qu_buf_addc(b, tmp[n]);
+}
+
 /*
  * [kind,"name",page,"anchor","snippet",path]; the path is left out when
  * it is the page's file without ".html" (every item of a zero-config
@@ -265,11 +278,15 @@ static void put_record(struct qu_buf *b, struct strtab *st,
 	size_t pl = strlen(r->path);
 
 	qu_buf_adds(b, r->name);
-	qu_buf_addf(b, ",%zu,", str_index(st, r->page));
+	qu_buf_addc(b, ',');
+	put_dec(b, str_index(st, r->page));
+	qu_buf_addc(b, ',');
 	qu_buf_adds(b, r->rest);
 	qu_buf_adds(b, snip);
-	if (strncmp(r->page, r->path, pl) || strcmp(r->page + pl, ".html"))
-		qu_buf_addf(b, ",%zu", str_index(st, r->path));
+	if (strncmp(r->page, r->path, pl) || strcmp(r->page + pl, ".html")) {
+		qu_buf_addc(b, ',');
+		put_dec(b, str_index(st, r->path));
+	}
 	qu_buf_addc(b, ']');
 }
 
@@ -395,7 +412,9 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 	for (i = 0, k = 0; i < n; i++) {
 		if (i && docs[i] == docs[i - 1])
 			continue;
-		qu_buf_addf(&b, "%s\"%u\":", k++ ? ",\n" : "", docs[i]);
+		qu_buf_adds(&b, k++ ? ",\n\"" : "\"");
+		put_dec(&b, docs[i]);
+		qu_buf_adds(&b, "\":");
 		put_record(&b, &st, &w->records[docs[i]]);
 	}
 	qu_buf_adds(&b, "},\n\"s\":[");
