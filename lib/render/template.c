@@ -34,19 +34,35 @@ static const char *valid_utf8(struct qu_buf *tmp, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	struct qu_buf fixed = QU_BUF_INIT;
+	size_t len = strlen(s), i = 0, run = 0;
 	bool ctl = false, high = false;
-	size_t len, i, run = 0;
 
-	/* one pass finds the length too: most text is plain ASCII */
-	for (; *p; p++) {
-		if (*p >= 0x80)
+	while (i < len && !ctl) {
+		/*
+		 * Eight bytes a step while none is below 0x20 or above 0x7e
+		 * (a carry out of 0xff only sends a word to the bytewise
+		 * test): most text is plain ASCII.
+		 */
+		if (i + 8 <= len) {
+			uint64_t w;
+
+			memcpy(&w, p + i, 8);
+			if (!((w - 0x2020202020202020ull) & ~w &
+			      0x8080808080808080ull) &&
+			    !((w | (w + 0x0101010101010101ull)) &
+			      0x8080808080808080ull)) {
+				i += 8;
+				continue;
+			}
+		}
+		if (p[i] >= 0x80)
 			high = true;
-		else if ((*p < 0x20 && *p != '\n' && *p != '\t' &&
-			  *p != '\r') ||
-			 *p == 0x7f)
+		else if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t' &&
+			  p[i] != '\r') ||
+			 p[i] == 0x7f)
 			ctl = true;
+		i++;
 	}
-	len = (size_t)(p - (const unsigned char *)s);
 	if (!ctl && (!high || qu_utf8_valid(s, len, NULL)))
 		return s;
 	qu_buf_add_utf8(&fixed, s, len);
