@@ -26,14 +26,12 @@ void qu_map_fini(struct qu_map *m)
 void qu_map_reset(struct qu_map *m)
 {
 	/*
-	 * A parser empties its map once per comment, the search index once
-	 * per document: clearing a table is cheaper than freeing it and
-	 * growing the next one again, a doubling at a time. A large table
-	 * that was mostly empty (after a 10^5-member struct, the comments
-	 * that follow) is freed, or every later use would pay for clearing
-	 * it.
+	 * A parser empties its map once per comment: clearing a small table
+	 * is cheaper than freeing it and allocating the next. A large one
+	 * (a 10^5-member struct) is freed, or every later comment would pay
+	 * for clearing it.
 	 */
-	if (m->cap > 64 && m->n * 8 < m->cap) {
+	if (m->cap > 64) {
 		qu_map_fini(m);
 		return;
 	}

@@ -865,8 +865,8 @@ void qu_map_init(struct qu_map *m);
 void qu_map_fini(struct qu_map *m);
 
 /**
- * qu_map_reset() - empty @m for reuse; a small table, or one at least an
- *	eighth full, is kept and cleared, a large and emptier one freed
+ * qu_map_reset() - empty @m for reuse; a small table is kept and cleared,
+ *	a large one freed
  * @m: the map
  */
 void qu_map_reset(struct qu_map *m);
