@@ -95,12 +95,9 @@ void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 void r_attr(xmlNodePtr n, const char *name, const char *value)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
-	xmlAttrPtr a =
-		xmlSetProp(n, BAD_CAST name, BAD_CAST valid_utf8(&tmp, value));
 
+	qu_md_attr(n, name, valid_utf8(&tmp, value));
 	qu_buf_fini(&tmp);
-	if (!a)
-		qu_die_oom();
 }
 
 xmlNodePtr r_link(xmlDocPtr doc, xmlNodePtr parent, const char *href,
