@@ -369,8 +369,10 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 		case XML_TEXT_NODE:
 			if (!cur->content)
 				break;
+			/* only script and style hold raw text: "s" first */
 			if (cur->name == xmlStringTextNoenc ||
 			    (parent && parent->name &&
+			     (parent->name[0] | 0x20) == 's' &&
 			     lookup(s, parent->name)->raw))
 				puts_(s, cur->content);
 			else
