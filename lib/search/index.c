@@ -45,22 +45,26 @@ struct ref {
 /*
  * A term of a chunk, numbered in order of first sight: a document finds
  * its own copy of the term through @doc and @at, without a map of its
- * own to fill and empty; its slice's task finds the slice's term through
- * @sterm (1 + its number there), without hashing it for every document.
+ * own to fill and empty.
  */
 struct cterm {
 	const char *term;
 	uint32_t len;
 	uint32_t doc;
 	uint32_t at;
-	uint32_t sterm;
 	uint8_t slice;
 };
 
+/*
+ * @sterm: once the chunk is tokenized, by term number, 1 + the term's
+ * number in its slice (0 until seen there): a slice's task hashes a term
+ * once a chunk, not once a document
+ */
 struct chunk {
 	struct qu_arena arena;
 	struct qu_map intern;
 	struct cterm *terms;
+	uint32_t *sterm;
 	uint32_t nterms;
 	uint32_t aterms;
 	struct ref *refs[SLICES];
@@ -124,7 +128,6 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 		ct->term = qu_arena_strndup(&c->arena, tok, len);
 		ct->len = (uint32_t)len;
 		ct->doc = 0;
-		ct->sterm = 0;
 		ct->slice = (uint8_t)(ms->hash % SLICES);
 		ms->key = ct->term;
 		*slot = (void *)(uintptr_t)++c->nterms;
@@ -278,13 +281,13 @@ struct tok_run {
 static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 {
 	struct tok_run *r = payload;
+	struct chunk *c = &r->chunks[i];
 	size_t k, end = (i + 1) * CHUNK;
 
 	(void)job;
 	if (end > r->x->ndocs)
 		end = r->x->ndocs;
 	for (k = i * CHUNK; k < end; k++) {
-		struct chunk *c = &r->chunks[i];
 		uint32_t j;
 
 		tokenize_doc(r->x, c, k);
@@ -302,6 +305,11 @@ static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 			c->refs[sl][c->nrefs[sl]++].k = j;
 		}
 	}
+	/* the chunk's own tables go as soon as it is done: less at once */
+	qu_map_fini(&c->intern);
+	free(c->terms);
+	c->terms = NULL;
+	c->sterm = qu_xcalloc(c->nterms + 1, sizeof(uint32_t));
 }
 
 struct slice {
@@ -506,16 +514,16 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 			uint32_t i = ch->refs[si][k].doc;
 			const struct search_dterm *d =
 				&x->dterms[i][ch->refs[si][k].k];
-			struct cterm *ct = &ch->terms[d->id];
+			uint32_t *st = &ch->sterm[d->id];
 			struct search_term *t;
 
 			/*
 			 * a chunk's term is in one slice: only this task
 			 * writes its @sterm
 			 */
-			if (!ct->sterm)
-				ct->sterm = slice_term(s, d)->alloc + 1;
-			t = s->terms[ct->sterm - 1];
+			if (!*st)
+				*st = slice_term(s, d)->alloc + 1;
+			t = s->terms[*st - 1];
 			t->npost++;
 			raw[nraw].term = t->alloc;
 			raw[nraw].doc = i;
@@ -871,9 +879,6 @@ void search_build(struct search_index *x, const struct qu_site *site,
 		qu_map_init(&tr.chunks[i].intern);
 	}
 	qu_pool_run(threads, nchunks, tokenize_chunk, &tr);
-	for (i = 0; i < nchunks; i++) {
-		qu_map_fini(&tr.chunks[i].intern);
-	}
 
 	for (i = 0; i < x->ndocs; i++)
 		sum += x->docs[i].len;
@@ -916,7 +921,7 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	x->ndterms = NULL;
 	for (i = 0; i < nchunks; i++) {
 		qu_arena_fini(&tr.chunks[i].arena);
-		free(tr.chunks[i].terms);
+		free(tr.chunks[i].sterm);
 		for (k = 0; k < SLICES; k++)
 			free(tr.chunks[i].refs[k]);
 	}
