@@ -965,7 +965,11 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 {
 	struct qu_build *b = payload;
 	size_t npages = b->site.npages;
-	struct qu_buf html = QU_BUF_INIT, path = QU_BUF_INIT;
+	/*
+	 * the worker's buffer, page after page, instead of one a page grown
+	 * from nothing by doubling and copying
+	 */
+	struct qu_buf *html = &job->scratch, path = QU_BUF_INIT;
 	struct qu_render_pics pics = {0};
 	const char *out = i < npages ? b->site.pages[i].out
 				     : b->render.extras[i - npages].out;
@@ -975,16 +979,17 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 	if (b->keep[i] && (b->out.sparse || !keep_page(b, out)))
 		goto done;
 	b->keep[i] = false;
+	qu_buf_reset(html);
 	if (i < npages)
-		r = qu_render_page_pics(&html, &pics, &b->render, (uint32_t)i,
+		r = qu_render_page_pics(html, &pics, &b->render, (uint32_t)i,
 					&b->page_diags[i]);
 	else
-		r = qu_render_extra(&html, &b->render, i - npages);
+		r = qu_render_extra(html, &b->render, i - npages);
 	if (r < 0)
 		qu_buf_addf(&b->errs[i], "%s: libxml2 could not write the page",
 			    out);
 	else
-		write_file(b->out.tmp, out, &html, &b->errs[i]);
+		write_file(b->out.tmp, out, html, &b->errs[i]);
 	/*
 	 * kernel-render's pictures, beside the page; two pages drawing the
 	 * same text write the same bytes, so the rename settles it
@@ -998,7 +1003,6 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 done:
 	qu_render_pics_fini(&pics);
 	qu_buf_fini(&path);
-	qu_buf_fini(&html);
 	qu_progress_tick(&b->progress, job);
 }
 

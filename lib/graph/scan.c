@@ -89,6 +89,16 @@ static size_t tagged(struct qu_ref *r, const char *t, size_t len, size_t i)
 	return j + n - i;
 }
 
+/*
+ * Empty @out for a reference at @i: done where one may start, not for
+ * every byte scanned.
+ */
+static void clear(struct qu_ref *out, size_t i)
+{
+	memset(out, 0, sizeof(*out));
+	out->start = i;
+}
+
 bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 		   bool comment)
 {
@@ -99,9 +109,8 @@ bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 		bool after_word = i > 0 && word(t[i - 1]);
 		size_t n;
 
-		memset(out, 0, sizeof(*out));
-		out->start = i;
 		if (comment && c == '&' && !after_word && i + 1 < len) {
+			clear(out, i);
 			n = tagged(out, t, len, i + 1);
 			if (!n) {
 				n = ident(t, len, i + 1);
@@ -120,6 +129,7 @@ bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 		} else if (comment && c == '@' && !after_word) {
 			size_t j = i + 1;
 
+			clear(out, i);
 			if (j + 3 <= len && !memcmp(t + j, "...", 3)) {
 				j += 3;
 			} else if ((n = ident(t, len, j))) {
@@ -147,6 +157,7 @@ bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 			while (j > i + 1 && t[j - 1] == '-')
 				j--;
 			if (j > i + 1) {
+				clear(out, i);
 				out->kind = QU_REF_CONST;
 				out->name = t + i + 1;
 				out->nlen = j - i - 1;
@@ -155,6 +166,7 @@ bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 			}
 		} else if (comment && c == '$' && !after_word &&
 			   (n = ident(t, len, i + 1))) {
+			clear(out, i);
 			out->kind = QU_REF_ENV;
 			out->name = t + i + 1;
 			out->nlen = n;
@@ -166,20 +178,26 @@ bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 			   (n = ident(t, len, i + 1)) &&
 			   (i + 1 + n >= len ||
 			    (t[i + 1 + n] != '(' && t[i + 1 + n] != '/'))) {
+			clear(out, i);
 			out->kind = QU_REF_MEMBER;
 			out->name = t + i + 1;
 			out->nlen = n;
 			out->end = i + 1 + n;
 			return true;
 		} else if (ident_start(c) && !after_word) {
-			n = tagged(out, t, len, i);
-			if (n) {
-				out->end = i + n;
-				return true;
-			}
 			n = ident(t, len, i);
+			if (tag_kind(t + i, n) >= 0) {
+				size_t m;
+
+				clear(out, i);
+				if ((m = tagged(out, t, len, i))) {
+					out->end = i + m;
+					return true;
+				}
+			}
 			if (i + n + 2 <= len && t[i + n] == '(' &&
 			    t[i + n + 1] == ')') {
+				clear(out, i);
 				out->kind = QU_REF_FUNC;
 				out->name = t + i;
 				out->nlen = n;

@@ -24,10 +24,53 @@ xmlNodePtr md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name)
 	return n;
 }
 
+/*
+ * Whether @n has an attribute @name in no namespace (the one xmlSetProp()
+ * would change); *@last gets its last attribute, or NULL.
+ */
+static bool has_attr(xmlNodePtr n, const char *name, xmlAttrPtr *last)
+{
+	xmlAttrPtr a;
+
+	*last = NULL;
+	for (a = n->properties; a; a = a->next) {
+		if (!a->ns && !strcmp((const char *)a->name, name))
+			return true;
+		*last = a;
+	}
+	return false;
+}
+
+void qu_md_attr(xmlNodePtr n, const char *name, const char *value)
+{
+	xmlAttrPtr a, last;
+	xmlNodePtr t;
+
+	/* a qualified name, no value or a change: xmlSetProp()'s own way */
+	if (!value || strchr(name, ':') || has_attr(n, name, &last)) {
+		if (!xmlSetProp(n, BAD_CAST name, BAD_CAST value))
+			qu_die_oom();
+		return;
+	}
+	/* what xmlNewPropInternal() does, but for xmlAddID() */
+	a = xmlNewDocProp(n->doc, BAD_CAST name, NULL);
+	t = xmlNewDocText(n->doc, BAD_CAST value);
+	if (!a || !t)
+		qu_die_oom();
+	t->parent = (xmlNodePtr)a;
+	a->children = a->last = t;
+	a->parent = n;
+	if (last) {
+		last->next = a;
+		a->prev = last;
+	} else {
+		n->properties = a;
+	}
+}
+
 void md_attr(xmlNodePtr n, const char *name, const char *value)
 {
-	if (!xmlSetProp(n, BAD_CAST name, BAD_CAST value))
-		qu_die_oom();
+	qu_md_attr(n, name, value);
 }
 
 /* Length of the valid UTF-8 sequence at @s, or 0. */

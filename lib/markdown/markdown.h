@@ -201,6 +201,21 @@ void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
 			  const char *code, size_t len);
 
 /**
+ * qu_md_attr() - set an attribute of an element, as xmlSetProp() does
+ * @n: the element
+ * @name: the attribute's name
+ * @value: its value
+ *
+ * The same attribute as xmlSetProp() makes, in the same place, but a new
+ * one is not entered in the document's table of ids (xmlAddID()):
+ * nothing looks ids up through libxml2, and the table cost a hash table
+ * a page and an entry an id. Dies when out of memory.
+ *
+ * Context: thread-safe for distinct documents.
+ */
+void qu_md_attr(xmlNodePtr n, const char *name, const char *value);
+
+/**
  * qu_md_url_is_safe() - whether a link target may be written
  * @url: the target
  *

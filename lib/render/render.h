@@ -276,6 +276,20 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 void qu_render_fini(struct qu_render *r);
 
 /**
+ * qu_render_serialize() - an HTML document as text
+ * @out: receives the bytes (appended)
+ * @doc: the document; it must be an HTML one (htmlReadMemory(),
+ *	htmlNewDoc() or a copy of one)
+ *
+ * Writes the bytes libxml2 2.9's htmlDocContentDumpFormatOutput() writes
+ * with format 0 into an output buffer without an encoder (UTF-8 as it
+ * is), without its per-element table search and string copies.
+ *
+ * Context: thread-safe for distinct @out and @doc; only reads @doc.
+ */
+void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc);
+
+/**
  * qu_render_page() - the HTML of one page
  * @out: receives the bytes (appended)
  * @r: the renderer

@@ -1021,11 +1021,17 @@ static void collect_ids(struct rw *w, struct qu_map *ids,
 			struct qu_arena *keys, xmlNodePtr n)
 {
 	for (; n; n = n->next) {
-		xmlChar *id;
+		xmlChar *id = NULL;
+		xmlAttrPtr a;
 
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		id = xmlGetProp(n, (const xmlChar *)"id");
+		/* xmlGetProp() copies: only an element with an id needs it */
+		for (a = n->properties; a; a = a->next)
+			if (!strcmp((const char *)a->name, "id")) {
+				id = xmlGetProp(n, (const xmlChar *)"id");
+				break;
+			}
 		if (id) {
 			const char *k = (const char *)id;
 

@@ -5,7 +5,7 @@
  * Each output file parses the template afresh (it is small, and a
  * document per thread keeps libxml2 free of sharing), fills the
  * data-slot elements, points "_static/" links at the right depth and
- * serialises with libxml2's HTML writer.
+ * serialises (serialize.c).
  */
 #include <string.h>
 
@@ -32,15 +32,38 @@ xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
  */
 static const char *valid_utf8(struct qu_buf *tmp, const char *s)
 {
-	size_t len = strlen(s), i, run = 0;
+	const unsigned char *p = (const unsigned char *)s;
 	struct qu_buf fixed = QU_BUF_INIT;
-	bool ctl = false;
+	size_t len = strlen(s), i = 0, run = 0;
+	bool ctl = false, high = false;
 
-	for (i = 0; i < len && !ctl; i++)
-		ctl = ((unsigned char)s[i] < 0x20 && s[i] != '\n' &&
-		       s[i] != '\t' && s[i] != '\r') ||
-		      s[i] == 0x7f;
-	if (!ctl && qu_utf8_valid(s, len, NULL))
+	while (i < len && !ctl) {
+		/*
+		 * Eight bytes a step while none is below 0x20 or above 0x7e
+		 * (a carry out of 0xff only sends a word to the bytewise
+		 * test): most text is plain ASCII.
+		 */
+		if (i + 8 <= len) {
+			uint64_t w;
+
+			memcpy(&w, p + i, 8);
+			if (!((w - 0x2020202020202020ull) & ~w &
+			      0x8080808080808080ull) &&
+			    !((w | (w + 0x0101010101010101ull)) &
+			      0x8080808080808080ull)) {
+				i += 8;
+				continue;
+			}
+		}
+		if (p[i] >= 0x80)
+			high = true;
+		else if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t' &&
+			  p[i] != '\r') ||
+			 p[i] == 0x7f)
+			ctl = true;
+		i++;
+	}
+	if (!ctl && (!high || qu_utf8_valid(s, len, NULL)))
 		return s;
 	qu_buf_add_utf8(&fixed, s, len);
 	/* control characters are not XML either (as lib/markdown does) */
@@ -72,12 +95,9 @@ void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 void r_attr(xmlNodePtr n, const char *name, const char *value)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
-	xmlAttrPtr a =
-		xmlSetProp(n, BAD_CAST name, BAD_CAST valid_utf8(&tmp, value));
 
+	qu_md_attr(n, name, valid_utf8(&tmp, value));
 	qu_buf_fini(&tmp);
-	if (!a)
-		qu_die_oom();
 }
 
 xmlNodePtr r_link(xmlDocPtr doc, xmlNodePtr parent, const char *href,
@@ -372,9 +392,8 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 {
 	xmlNodePtr slots[SLOT__COUNT] = {0};
 	struct qu_buf tmp = QU_BUF_INIT;
-	xmlOutputBufferPtr ob = NULL;
 	xmlDocPtr doc;
-	size_t size;
+	size_t start;
 	int error = -1;
 
 	/* a copy of the template parsed once: copying only reads it */
@@ -495,26 +514,12 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 			xmlFreeNode(slots[SLOT_TOC]);
 		}
 	}
-	/*
-	 * An output buffer without an encoder writes libxml2's UTF-8 as it
-	 * is: htmlDocDumpMemory() would pick the "HTML" encoder (libxml2
-	 * 2.9 does not read <meta charset>) and turn every non-ASCII
-	 * character into an entity, slowly.
-	 */
-	ob = xmlAllocOutputBuffer(NULL);
-	if (!ob)
+	start = out->len;
+	qu_render_serialize(out, doc);
+	if (out->len == start)
 		goto out;
-	htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 0);
-	if (xmlOutputBufferFlush(ob) < 0 || ob->error)
-		goto out;
-	size = xmlOutputBufferGetSize(ob);
-	if (size == 0)
-		goto out;
-	qu_buf_add(out, xmlOutputBufferGetContent(ob), size);
 	error = 0;
 out:
-	if (ob)
-		xmlOutputBufferClose(ob);
 	xmlFreeDoc(doc);
 	qu_buf_fini(&tmp);
 	return error;

@@ -928,8 +928,15 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 		size_t e = 0, q, sfx = 0, ne = 0, l0, l1;
 		bool cit;
 
+		/*
+		 * Past the special bytes only name_ can start, and not
+		 * where standalone_ref() already found that the run of
+		 * word characters holds none (before prefix_ok(), which
+		 * costs more than that test).
+		 */
 		if (ch != '*' && ch != '`' && ch != '|' && ch != '_' && ch != ':' &&
-		    ch != '[' && (!any_us || p >= last_us))
+		    ch != '[' &&
+		    (!any_us || p >= last_us || (p < x.run_end && x.run_none)))
 			continue;
 		if (!prefix_ok(&x, p, seg))
 			continue;

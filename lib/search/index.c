@@ -42,32 +42,64 @@ struct ref {
 	uint32_t k;
 };
 
+/*
+ * A term of a chunk, numbered in order of first sight: a document finds
+ * its own copy of the term through @doc and @at, without a map of its
+ * own to fill and empty.
+ */
+struct cterm {
+	const char *term;
+	uint32_t len;
+	uint32_t doc;
+	uint32_t at;
+	uint8_t slice;
+};
+
+/*
+ * @sterm: once the chunk is tokenized, by term number, 1 + the term's
+ * number in its slice (0 until seen there): a slice's task hashes a term
+ * once a chunk, not once a document
+ */
 struct chunk {
 	struct qu_arena arena;
-	struct qu_map map;
 	struct qu_map intern;
+	struct cterm *terms;
+	uint32_t *sterm;
+	uint32_t nterms;
+	uint32_t aterms;
 	struct ref *refs[SLICES];
 	uint32_t nrefs[SLICES];
 	uint32_t arefs[SLICES];
 };
 
+/* @doc: 1 + the document's number, unique in its chunk */
 struct tok_ctx {
 	struct chunk *c;
 	struct search_dterm *v;
 	uint32_t n;
 	uint32_t alloc;
 	uint32_t len;
+	uint32_t doc;
 	float w;
 	float wpart;
 	unsigned flags;
 };
 
+/* The slot of the map whose value @value points at. */
+static struct qu_map_slot *map_slot(void **value)
+{
+	return (struct qu_map_slot *)((char *)value -
+				      offsetof(struct qu_map_slot, value));
+}
+
 static void on_token(const char *tok, size_t len, bool part, void *payload)
 {
 	struct tok_ctx *t = payload;
+	struct chunk *c = t->c;
 	struct search_dterm *d;
+	struct cterm *ct;
 	float w = part ? t->wpart : t->w;
-	void **slot, **known;
+	void **slot;
 	size_t i;
 
 	t->len++;
@@ -78,9 +110,31 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 		if (i == len)
 			return;
 	}
-	slot = qu_map_slot(&t->c->map, tok, len);
-	if (*slot) {
-		d = &t->v[(uintptr_t)*slot - 1];
+	slot = qu_map_slot(&c->intern, tok, len);
+	if (!*slot) {
+		/*
+		 * one copy of a term for the whole chunk (its documents
+		 * share words); the map keeps the key and its qu_hash(),
+		 * which gives the slice
+		 */
+		struct qu_map_slot *ms = map_slot(slot);
+
+		if (c->nterms == c->aterms) {
+			c->aterms = c->aterms ? 2 * c->aterms : 256;
+			c->terms = qu_xrealloc(c->terms,
+					       c->aterms * sizeof(*c->terms));
+		}
+		ct = &c->terms[c->nterms];
+		ct->term = qu_arena_strndup(&c->arena, tok, len);
+		ct->len = (uint32_t)len;
+		ct->doc = 0;
+		ct->slice = (uint8_t)(ms->hash % SLICES);
+		ms->key = ct->term;
+		*slot = (void *)(uintptr_t)++c->nterms;
+	}
+	ct = &c->terms[(uintptr_t)*slot - 1];
+	if (ct->doc == t->doc) {
+		d = &t->v[ct->at];
 		d->tf += w;
 		d->flags |= t->flags;
 		return;
@@ -89,25 +143,15 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 		t->alloc = t->alloc ? 2 * t->alloc : 32;
 		t->v = qu_xrealloc(t->v, t->alloc * sizeof(*t->v));
 	}
-	d = &t->v[t->n];
-	/* one copy of a term for the whole chunk: its documents share words */
-	known = qu_map_slot(&t->c->intern, tok, len);
-	if (!*known) {
-		*known = qu_arena_strndup(&t->c->arena, tok, len);
-		((struct qu_map_slot *)((char *)known -
-					offsetof(struct qu_map_slot, value)))
-			->key = *known;
-	}
-	d->term = *known;
-	d->len = (uint32_t)len;
-	d->slice = (uint8_t)(qu_hash(tok, len) % SLICES);
+	ct->doc = t->doc;
+	ct->at = t->n;
+	d = &t->v[t->n++];
+	d->term = ct->term;
+	d->len = ct->len;
+	d->id = (uint32_t)(ct - c->terms);
 	d->tf = w;
 	d->flags = (uint8_t)t->flags;
-	/* the map keeps the key: point it at the chunk's copy */
-	((struct qu_map_slot *)((char *)slot -
-				offsetof(struct qu_map_slot, value)))
-		->key = d->term;
-	*slot = (void *)(uintptr_t)++t->n;
+	d->slice = ct->slice;
 }
 
 static void field(struct tok_ctx *t, const char *s, float w, float wpart,
@@ -218,9 +262,8 @@ static void tok_item(struct tok_ctx *t, const struct qu_item *it)
 static void tokenize_doc(struct search_index *x, struct chunk *c, size_t i)
 {
 	const struct search_doc *d = &x->docs[i];
-	struct tok_ctx t = {c, NULL, 0, 0, 0, 0, 0, 0};
+	struct tok_ctx t = {c, NULL, 0, 0, 0, (uint32_t)i + 1, 0, 0, 0};
 
-	qu_map_reset(&c->map);
 	if (d->kind == SEARCH_KIND_PAGE)
 		tok_page(&t, &x->site->pages[d->page]);
 	else
@@ -238,13 +281,13 @@ struct tok_run {
 static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 {
 	struct tok_run *r = payload;
+	struct chunk *c = &r->chunks[i];
 	size_t k, end = (i + 1) * CHUNK;
 
 	(void)job;
 	if (end > r->x->ndocs)
 		end = r->x->ndocs;
 	for (k = i * CHUNK; k < end; k++) {
-		struct chunk *c = &r->chunks[i];
 		uint32_t j;
 
 		tokenize_doc(r->x, c, k);
@@ -262,6 +305,11 @@ static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 			c->refs[sl][c->nrefs[sl]++].k = j;
 		}
 	}
+	/* the chunk's own tables go as soon as it is done: less at once */
+	qu_map_fini(&c->intern);
+	free(c->terms);
+	c->terms = NULL;
+	c->sterm = qu_xcalloc(c->nterms + 1, sizeof(uint32_t));
 }
 
 struct slice {
@@ -416,6 +464,29 @@ struct raw {
 	bool flag;
 };
 
+/* The slice's term of @d, made when new. */
+static struct search_term *slice_term(struct slice *s,
+				      const struct search_dterm *d)
+{
+	void **slot = qu_map_slot(&s->map, d->term, d->len);
+	struct search_term *t = *slot;
+
+	if (t)
+		return t;
+	t = qu_arena_zalloc(&s->arena, sizeof(*t));
+	t->term = qu_arena_strndup(&s->arena, d->term, d->len);
+	t->len = d->len;
+	*slot = t;
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 256;
+		s->terms = qu_xrealloc(s->terms, s->alloc * sizeof(*s->terms));
+	}
+	/* the term's number, until the postings are placed */
+	t->alloc = (uint32_t)s->n;
+	s->terms[s->n++] = t;
+	return t;
+}
+
 /*
  * Gather one slice's terms: the postings go into one array in document
  * order, then a counting sort by term (stable) gives each term its
@@ -433,7 +504,7 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 
 	(void)job;
 	for (c = 0; c < r->nchunks; c++) {
-		const struct chunk *ch = &r->chunks[c];
+		struct chunk *ch = &r->chunks[c];
 
 		if (nraw + ch->nrefs[si] > araw) {
 			araw = 2 * (nraw + ch->nrefs[si]);
@@ -443,27 +514,16 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 			uint32_t i = ch->refs[si][k].doc;
 			const struct search_dterm *d =
 				&x->dterms[i][ch->refs[si][k].k];
+			uint32_t *st = &ch->sterm[d->id];
 			struct search_term *t;
-			void **slot;
 
-			slot = qu_map_slot(&s->map, d->term, d->len);
-			if (!*slot) {
-				t = qu_arena_zalloc(&s->arena, sizeof(*t));
-				t->term = qu_arena_strndup(&s->arena, d->term,
-							   d->len);
-				t->len = d->len;
-				*slot = t;
-				if (s->n == s->alloc) {
-					s->alloc = s->alloc ? 2 * s->alloc : 256;
-					s->terms = qu_xrealloc(
-						s->terms,
-						s->alloc * sizeof(*s->terms));
-				}
-				/* the term's number, until the postings are placed */
-				t->alloc = (uint32_t)s->n;
-				s->terms[s->n++] = t;
-			}
-			t = *slot;
+			/*
+			 * a chunk's term is in one slice: only this task
+			 * writes its @sterm
+			 */
+			if (!*st)
+				*st = slice_term(s, d)->alloc + 1;
+			t = s->terms[*st - 1];
 			t->npost++;
 			raw[nraw].term = t->alloc;
 			raw[nraw].doc = i;
@@ -564,16 +624,14 @@ static void fill_one(struct qu_job *job, size_t i, void *payload)
 
 	(void)job;
 	qu_arena_init(&f->c.arena);
-	qu_map_init(&f->c.map);
 	qu_map_init(&f->c.intern);
 	f->ndocs = f->unit ? (uint32_t)f->unit->nitems : 1;
 	f->v = qu_xcalloc(f->ndocs + 1, sizeof(*f->v));
 	f->n = qu_xcalloc(f->ndocs + 1, sizeof(*f->n));
 	f->len = qu_xcalloc(f->ndocs + 1, sizeof(*f->len));
 	for (k = 0; k < f->ndocs; k++) {
-		struct tok_ctx t = {&f->c, NULL, 0, 0, 0, 0, 0, 0};
+		struct tok_ctx t = {&f->c, NULL, 0, 0, 0, k + 1, 0, 0, 0};
 
-		qu_map_reset(&f->c.map);
 		if (f->unit)
 			tok_item(&t, &f->unit->items[k]);
 		else
@@ -582,8 +640,8 @@ static void fill_one(struct qu_job *job, size_t i, void *payload)
 		f->n[k] = t.n;
 		f->len[k] = t.len;
 	}
-	qu_map_fini(&f->c.map);
 	qu_map_fini(&f->c.intern);
+	free(f->c.terms);
 }
 
 /* Number a filled entry's terms into the memo, which then owns it. */
@@ -818,14 +876,9 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	tr.chunks = qu_xcalloc(nchunks + 1, sizeof(*tr.chunks));
 	for (i = 0; i < nchunks; i++) {
 		qu_arena_init(&tr.chunks[i].arena);
-		qu_map_init(&tr.chunks[i].map);
 		qu_map_init(&tr.chunks[i].intern);
 	}
 	qu_pool_run(threads, nchunks, tokenize_chunk, &tr);
-	for (i = 0; i < nchunks; i++) {
-		qu_map_fini(&tr.chunks[i].map);
-		qu_map_fini(&tr.chunks[i].intern);
-	}
 
 	for (i = 0; i < x->ndocs; i++)
 		sum += x->docs[i].len;
@@ -868,6 +921,7 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	x->ndterms = NULL;
 	for (i = 0; i < nchunks; i++) {
 		qu_arena_fini(&tr.chunks[i].arena);
+		free(tr.chunks[i].sterm);
 		for (k = 0; k < SLICES; k++)
 			free(tr.chunks[i].refs[k]);
 	}

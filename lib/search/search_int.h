@@ -39,6 +39,7 @@ struct search_doc {
  * @term: the term (in the tokenizing task's arena, one copy a chunk)
  * @len: its length
  * @tf: its weighted frequency in the document
+ * @id: its number among the terms of the tokenizing task's chunk
  * @slice: which slice of the hash space gathers it
  * @flags: SEARCH_FLAG_*
  */
@@ -46,6 +47,7 @@ struct search_dterm {
 	const char *term;
 	uint32_t len;
 	float tf;
+	uint32_t id;
 	uint8_t slice;
 	uint8_t flags;
 };

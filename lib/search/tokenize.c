@@ -138,21 +138,45 @@ static const char *const stop_words[] = {
 #undef X
 };
 
+/*
+ * The same words as eight bytes each, NUL-padded: read big-endian, they
+ * sort as the strings do, so the search below compares numbers instead
+ * of calling strncmp().
+ */
+static const char stop_keys[][8] = {
+#define X(w) w,
+#include "stop.def"
+#undef X
+};
+
+/* A row of stop_keys[] as a big-endian number. */
+static uint64_t stop_key(const char *row)
+{
+	uint64_t k;
+
+	memcpy(&k, row, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	k = __builtin_bswap64(k);
+#endif
+	return k;
+}
+
 bool search_is_stop(const char *w, size_t len)
 {
-	size_t lo = 0, hi = sizeof(stop_words) / sizeof(stop_words[0]);
+	size_t lo = 0, hi = sizeof(stop_keys) / sizeof(stop_keys[0]), i;
+	uint64_t k;
 
 	if (len > 5)
 		return false;
+	for (k = 0, i = 0; i < len; i++)
+		k |= (uint64_t)(unsigned char)w[i] << (56 - 8 * i);
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strncmp(w, stop_words[mid], len);
+		uint64_t m = stop_key(stop_keys[mid]);
 
-		if (!c && stop_words[mid][len])
-			c = -1;
-		if (!c)
+		if (k == m)
 			return true;
-		if (c < 0)
+		if (k < m)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -214,8 +238,17 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 			c = ' ';
 		} else if (s[i] < 0x80) {
 			c = s[i];
-			/* the common case: ASCII letters straight in */
-			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			/*
+			 * the common case: ASCII letters, digits and "_"
+			 * straight in (what wordc() and search_lower() say
+			 * of them)
+			 */
+			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			    (c >= 'A' && c <= 'Z') || c == '_') {
+				if (c >= 'A' && c <= 'Z')
+					c += 32;
+				else if (c == '_')
+					has_us = true;
 				if (wl < MAX_TOKEN + 1)
 					word[wl++] = (char)c;
 				else

@@ -157,11 +157,14 @@ void search_snippet(struct qu_buf *out, const struct search_index *x,
 /*
  * One document's record, in parts: the URL's page and the path are
  * shared by many records of a shard, so a shard lists each once ("s")
- * and the records give their place in that list.
+ * and the records give their place in that list. Equal strings share a
+ * number (number_strings()), by which a shard finds its place for them.
  */
 struct rec {
 	const char *page;
 	const char *path;
+	uint32_t page_id;
+	uint32_t path_id;
 	char *name;
 	char *rest;
 	size_t size;
@@ -178,6 +181,7 @@ struct writer {
 	size_t nshards;
 	struct qu_buf *errs;
 	uint32_t *seen;
+	size_t nstrings;
 };
 
 /* A record's parts, put together by put_record() */
@@ -230,27 +234,61 @@ static void record(struct qu_job *job, size_t i, void *payload)
 	qu_buf_fini(&b);
 }
 
+/* Number the records' distinct page and path strings, on one thread. */
+static void number_strings(struct writer *w)
+{
+	struct qu_map ids;
+	size_t i;
+
+	qu_map_init(&ids);
+	for (i = 0; i < w->x->ndocs; i++) {
+		struct rec *r = &w->records[i];
+		void **slot = qu_map_slot(&ids, r->page, strlen(r->page));
+
+		if (!*slot)
+			*slot = (void *)(uintptr_t)++w->nstrings;
+		r->page_id = (uint32_t)((uintptr_t)*slot - 1);
+		slot = qu_map_slot(&ids, r->path, strlen(r->path));
+		if (!*slot)
+			*slot = (void *)(uintptr_t)++w->nstrings;
+		r->path_id = (uint32_t)((uintptr_t)*slot - 1);
+	}
+	qu_map_fini(&ids);
+}
+
 /*
  * The strings of a file: each page and path once, in the order the
- * records first name them.
+ * records first name them; @at holds, by string number, 1 + a string's
+ * place in @list, or 0.
  */
 struct strtab {
-	struct qu_map map;
+	uint32_t *at;
 	struct qu_buf list;
 	size_t n;
 };
 
-static size_t str_index(struct strtab *st, const char *s)
+static size_t str_index(struct strtab *st, uint32_t id, const char *s)
 {
-	void **slot = qu_map_slot(&st->map, s, strlen(s));
-
-	if (!*slot) {
+	if (!st->at[id]) {
 		if (st->n)
 			qu_buf_addc(&st->list, ',');
 		qu_buf_add_json_str(&st->list, s, strlen(s));
-		*slot = (void *)(uintptr_t)++st->n;
+		st->at[id] = (uint32_t)++st->n;
 	}
-	return (uintptr_t)*slot - 1;
+	return st->at[id] - 1;
+}
+
+/* Append @v in decimal: what "%zu" gives, for the loops of a shard. */
+static void put_dec(struct qu_buf *b, size_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n--)
+		qu_buf_addc(b, tmp[n]);
 }
 
 /*
@@ -265,11 +303,15 @@ static void put_record(struct qu_buf *b, struct strtab *st,
 	size_t pl = strlen(r->path);
 
 	qu_buf_adds(b, r->name);
-	qu_buf_addf(b, ",%zu,", str_index(st, r->page));
+	qu_buf_addc(b, ',');
+	put_dec(b, str_index(st, r->page_id, r->page));
+	qu_buf_addc(b, ',');
 	qu_buf_adds(b, r->rest);
 	qu_buf_adds(b, snip);
-	if (strncmp(r->page, r->path, pl) || strcmp(r->page + pl, ".html"))
-		qu_buf_addf(b, ",%zu", str_index(st, r->path));
+	if (strncmp(r->page, r->path, pl) || strcmp(r->page + pl, ".html")) {
+		qu_buf_addc(b, ',');
+		put_dec(b, str_index(st, r->path_id, r->path));
+	}
 	qu_buf_addc(b, ']');
 }
 
@@ -391,17 +433,19 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 	}
 	qu_buf_adds(&b, "],\n\"d\":{");
 	qsort(docs, n, sizeof(*docs), cmp_u32);
-	qu_map_init(&st.map);
+	st.at = qu_xcalloc(w->nstrings + 1, sizeof(*st.at));
 	for (i = 0, k = 0; i < n; i++) {
 		if (i && docs[i] == docs[i - 1])
 			continue;
-		qu_buf_addf(&b, "%s\"%u\":", k++ ? ",\n" : "", docs[i]);
+		qu_buf_adds(&b, k++ ? ",\n\"" : "\"");
+		put_dec(&b, docs[i]);
+		qu_buf_adds(&b, "\":");
 		put_record(&b, &st, &w->records[docs[i]]);
 	}
 	qu_buf_adds(&b, "},\n\"s\":[");
 	qu_buf_add(&b, st.list.buf, st.list.len);
 	qu_buf_adds(&b, "]});\n");
-	qu_map_fini(&st.map);
+	free(st.at);
 	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "t/%zu.js", si);
 	w->tkept[si] = put_new(w, name.buf, &b, &w->errs[si]);
@@ -420,7 +464,7 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 	(void)job;
 	if (end > w->x->ndocs)
 		end = w->x->ndocs;
-	qu_map_init(&st.map);
+	st.at = qu_xcalloc(w->nstrings + 1, sizeof(*st.at));
 	qu_buf_addf(&b, "quireSearch.d(%zu,{\"d\":[", si);
 	for (i = si * DOC_SHARD; i < end; i++) {
 		if (i > si * DOC_SHARD)
@@ -430,7 +474,7 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 	qu_buf_adds(&b, "],\n\"s\":[");
 	qu_buf_add(&b, st.list.buf, st.list.len);
 	qu_buf_adds(&b, "]});\n");
-	qu_map_fini(&st.map);
+	free(st.at);
 	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "d/%zu.js", si);
 	w->dkept[si] = put_new(w, name.buf, &b, &w->errs[w->nshards + si]);
@@ -547,6 +591,7 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	w.last = last;
 	w.records = qu_xcalloc(x.ndocs + 1, sizeof(*w.records));
 	qu_pool_run(threads, x.ndocs, record, &w);
+	number_strings(&w);
 	cut_shards(&w);
 
 	qu_buf_addf(&path, "%s/_search/t", dir);

@@ -8,14 +8,11 @@
 
 uint64_t qu_hash(const void *p, size_t len)
 {
-	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	/*
+	 * Every map key goes through here: XXH3 reads eight bytes a step
+	 * where FNV-1a waited on a multiply a byte.
+	 */
+	return XXH3_64bits(p, len);
 }
 
 struct qu_hash128 qu_hash128(const void *p, size_t len)

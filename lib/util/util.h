@@ -820,7 +820,7 @@ unsigned qu_ncpus(void);
 bool qu_utf8_valid(const char *s, size_t len, size_t *bad_out);
 
 /**
- * qu_hash() - a 64-bit FNV-1a hash of bytes
+ * qu_hash() - a 64-bit hash of bytes (XXH3-64)
  * @p: the bytes
  * @len: how many
  *

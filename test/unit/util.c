@@ -251,8 +251,9 @@ static void test_utf8(struct tap *t)
 	CHECK(t, qu_utf8_valid("\xf4\x8f\xbf\xbf", 4, NULL));
 	/* NUL is a valid character. */
 	CHECK(t, qu_utf8_valid("a\0b", 3, NULL));
-	CHECK(t, qu_hash("", 0) == 0xcbf29ce484222325ull);
-	CHECK(t, qu_hash("a", 1) == 0xaf63dc4c8601ec8cull);
+	/* XXH3-64: the same on every run and machine */
+	CHECK(t, qu_hash("", 0) == 0x2d06800538d394c2ull);
+	CHECK(t, qu_hash("a", 1) == 0xe6c632b61e964e1full);
 }
 
 static void json(struct tap *t, const char *in, size_t len, const char *want)
