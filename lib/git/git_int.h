@@ -16,7 +16,7 @@ struct qu_git_tree {
 	char hex[41];
 	git_tree *tree;
 	char *branch;		/* the branch the revision names, or NULL */
-	struct git_packs *packs;	/* its packs, mapped at the first read */
+	struct git_packs *packs;	/* its packs, mapped once a repository */
 };
 
 /* the message of libgit2's last error, after @what */
@@ -39,6 +39,13 @@ struct git_packs;
  * here". Never fails; free with git_packs_free().
  */
 struct git_packs *git_packs_open(const char *objects);
+
+/*
+ * Another reader of the same packs, for another thread: the mappings are
+ * shared (counted; the last git_packs_free() unmaps them), the cache and
+ * the inflater are its own. Thread-safe while @ps is not freed.
+ */
+struct git_packs *git_packs_share(const struct git_packs *ps);
 
 /*
  * One pack held in memory by the caller (for the fuzz harness): objects

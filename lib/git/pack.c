@@ -20,6 +20,7 @@
  * index, and the delta encoding).
  */
 #include <dirent.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <libdeflate.h>
 #include <stdlib.h>
@@ -68,9 +69,15 @@ struct slot {
 	int type;
 };
 
-struct git_packs {
+/* the mapped packs, shared by the handles of one repository */
+struct pack_set {
 	struct pack *v;
 	size_t n;
+	atomic_uint refs;
+};
+
+struct git_packs {
+	struct pack_set *set;
 	struct libdeflate_decompressor *inflater;
 	struct slot cache[CACHE_SLOTS];
 	size_t cached;			/* bytes held */
@@ -391,7 +398,7 @@ static int out_done(struct qu_buf *out, int *type_out, size_t len, int type)
 static int read_at(struct qu_buf *out, int *type_out, struct git_packs *ps,
 		   size_t pi, uint64_t off)
 {
-	const struct pack *p = &ps->v[pi];
+	const struct pack *p = &ps->set->v[pi];
 	unsigned char *base = NULL;	/* ours, or the cache's if @cached */
 	size_t base_len = 0, depth = 0, size, at;
 	const unsigned char *d;
@@ -497,8 +504,8 @@ int git_packs_read(struct qu_buf *out, int *type_out, struct git_packs *ps,
 {
 	size_t i;
 
-	for (i = 0; i < ps->n; i++) {
-		uint64_t off = pack_find(&ps->v[i], oid);
+	for (i = 0; i < ps->set->n; i++) {
+		uint64_t off = pack_find(&ps->set->v[i], oid);
 
 		if (off)
 			return read_at(out, type_out, ps, i, off);
@@ -506,12 +513,21 @@ int git_packs_read(struct qu_buf *out, int *type_out, struct git_packs *ps,
 	return 1;
 }
 
-static struct git_packs *packs_new(size_t max_object)
+static struct git_packs *packs_new(size_t max_object, struct pack_set *set)
 {
 	struct git_packs *ps = calloc(1, sizeof(*ps));
 
 	if (!ps)
 		abort();
+	if (!set) {
+		set = calloc(1, sizeof(*set));
+		if (!set)
+			abort();
+		atomic_init(&set->refs, 1);
+	} else {
+		atomic_fetch_add(&set->refs, 1);
+	}
+	ps->set = set;
 	ps->max_object = max_object;
 	ps->inflater = libdeflate_alloc_decompressor();
 	if (!ps->inflater)
@@ -522,10 +538,17 @@ static struct git_packs *packs_new(size_t max_object)
 
 static void packs_add(struct git_packs *ps, const struct pack *p)
 {
-	ps->v = realloc(ps->v, (ps->n + 1) * sizeof(*ps->v));
-	if (!ps->v)
+	struct pack_set *set = ps->set;
+
+	set->v = realloc(set->v, (set->n + 1) * sizeof(*set->v));
+	if (!set->v)
 		abort();
-	ps->v[ps->n++] = *p;
+	set->v[set->n++] = *p;
+}
+
+struct git_packs *git_packs_share(const struct git_packs *ps)
+{
+	return packs_new(ps->max_object, ps->set);
 }
 
 struct git_packs *git_packs_from_memory(const unsigned char *idx,
@@ -533,7 +556,7 @@ struct git_packs *git_packs_from_memory(const unsigned char *idx,
 					const unsigned char *data,
 					size_t data_len, size_t max_object)
 {
-	struct git_packs *ps = packs_new(max_object);
+	struct git_packs *ps = packs_new(max_object, NULL);
 	struct pack p;
 
 	if (pack_init(&p, idx, idx_len, data, data_len))
@@ -569,7 +592,7 @@ static int by_name(const void *a, const void *b)
 
 struct git_packs *git_packs_open(const char *objects)
 {
-	struct git_packs *ps = packs_new(MAX_OBJECT);
+	struct git_packs *ps = packs_new(MAX_OBJECT, NULL);
 	struct qu_buf dir = QU_BUF_INIT, name = QU_BUF_INIT;
 	char **names = NULL;
 	size_t n = 0, i;
@@ -632,17 +655,24 @@ void git_packs_free(struct git_packs *ps)
 
 	if (!ps)
 		return;
-	for (i = 0; i < ps->n; i++)
-		if (ps->v[i].mapped) {
-			munmap((void *)ps->v[i].idx, ps->v[i].idx_len);
-			munmap((void *)ps->v[i].data, ps->v[i].data_len);
-		}
+	if (atomic_fetch_sub(&ps->set->refs, 1) == 1) {
+		struct pack_set *set = ps->set;
+
+		for (i = 0; i < set->n; i++)
+			if (set->v[i].mapped) {
+				munmap((void *)set->v[i].idx,
+				       set->v[i].idx_len);
+				munmap((void *)set->v[i].data,
+				       set->v[i].data_len);
+			}
+		free(set->v);
+		free(set);
+	}
 	for (i = 0; i < CACHE_SLOTS; i++)
 		free(ps->cache[i].buf);
 	libdeflate_free_decompressor(ps->inflater);
 	qu_buf_fini(&ps->delta);
 	free(ps->chain);
-	free(ps->v);
 	free(ps);
 }
 
@@ -650,9 +680,9 @@ size_t git_packs_count(const struct git_packs *ps, size_t *objects_out)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < ps->n; i++)
-		n += ps->v[i].n;
+	for (i = 0; i < ps->set->n; i++)
+		n += ps->set->v[i].n;
 	if (objects_out)
 		*objects_out = n;
-	return ps->n;
+	return ps->set->n;
 }

@@ -102,6 +102,14 @@ int qu_git_tree_open(struct qu_git_tree **out, const char *repo_path,
 	t->path = strdup(git_repository_path(t->repo));
 	if ((error = open_at(t, rev ? rev : "HEAD", err)) < 0)
 		goto out;
+	{
+		struct qu_buf objects = QU_BUF_INIT;
+
+		qu_buf_adds(&objects, git_repository_commondir(t->repo));
+		qu_buf_adds(&objects, "objects");
+		t->packs = git_packs_open(objects.buf);
+		qu_buf_fini(&objects);
+	}
 	t->branch = branch_of(t->repo, rev ? rev : "HEAD");
 	*out = t;
 	return 0;
@@ -125,6 +133,7 @@ int qu_git_tree_dup(struct qu_git_tree **out, const struct qu_git_tree *t,
 		goto out;
 	}
 	d->path = strdup(t->path);
+	d->packs = git_packs_share(t->packs);
 	d->branch = t->branch ? strdup(t->branch) : NULL;
 	d->commit = t->commit;
 	memcpy(d->hex, t->hex, sizeof(d->hex));
@@ -460,14 +469,6 @@ int qu_git_tree_read_blob(struct qu_buf *out, struct qu_git_tree *t,
 	git_oid id;
 	int type;
 
-	if (!t->packs) {
-		struct qu_buf objects = QU_BUF_INIT;
-
-		qu_buf_adds(&objects, git_repository_commondir(t->repo));
-		qu_buf_adds(&objects, "objects");
-		t->packs = git_packs_open(objects.buf);
-		qu_buf_fini(&objects);
-	}
 	if (git_packs_read(out, &type, t->packs, oid) == 0 &&
 	    type == GIT_OBJECT_BLOB)
 		return 0;
