@@ -33,19 +33,6 @@ uint32_t graph_find_unit(const struct qu_graph *g, const char *path)
 	return p ? (uint32_t)(p - g->site->sources) : QU_NONE;
 }
 
-/* Append @v in decimal. */
-static void add_u32(struct qu_buf *b, uint32_t v)
-{
-	char d[10];
-	size_t n = 0;
-
-	do
-		d[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		qu_buf_addc(b, d[--n]);
-}
-
 /*
  * An anchor id on the page being placed, made unique there with
  * "-2", "-3", ... The page's anchors are a small table, reset for each
@@ -75,7 +62,7 @@ static const char *claim(struct qu_graph *g, const char *id)
 		do {
 			key->len = idlen;
 			qu_buf_addc(key, '-');
-			add_u32(key, ++n);
+			qu_buf_add_u64(key, ++n);
 			s = qu_map_intern(&g->anchors, key->buf, key->len,
 					  &g->arena, &added);
 		} while (!added);

@@ -99,7 +99,7 @@ static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n)
 	struct qu_buf lang = QU_BUF_INIT;
 	size_t i;
 
-	md_attr(pre, "class", "qu-code");
+	qu_md_attr(pre, "class", "qu-code");
 	for (i = 0; info && info[i] && info[i] != ' ' && info[i] != '\t' &&
 		    info[i] != '{' && info[i] != ',';
 	     i++)
@@ -110,7 +110,7 @@ static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n)
 		struct qu_buf cls = QU_BUF_INIT;
 
 		qu_buf_addf(&cls, "language-%s", lang.buf);
-		md_attr(code, "class", cls.buf);
+		qu_md_attr(code, "class", cls.buf);
 		qu_buf_fini(&cls);
 	}
 	if (!strcmp(lang.buf, "c") || !strcmp(lang.buf, "C") ||
@@ -157,7 +157,7 @@ static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				struct qu_buf st = QU_BUF_INIT;
 
 				qu_buf_addf(&st, "text-align: %s", align[k]);
-				md_attr(td, "style", st.buf);
+				qu_md_attr(td, "style", st.buf);
 				qu_buf_fini(&st);
 			}
 			md_inlines(ctx, td, cmark_node_first_child(cell), line0,
@@ -187,7 +187,7 @@ static void heading(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 	name[1] = (char)('0' + level);
 	h = md_el(ctx->doc, parent, name);
 	if (!ctx->comment && ctx->next_heading < pg->nheadings)
-		md_attr(h, "id", pg->headings[ctx->next_heading++].id);
+		qu_md_attr(h, "id", pg->headings[ctx->next_heading++].id);
 	md_inlines(ctx, h, cmark_node_first_child(n), line0, true);
 }
 
@@ -236,10 +236,10 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				el = md_el(ctx->doc, parent, "div");
 				qu_buf_addf(&cls, "qu-admonition %s",
 					    alerts[k].cls);
-				md_attr(el, "class", cls.buf);
+				qu_md_attr(el, "class", cls.buf);
 				qu_buf_fini(&cls);
 				t = md_el(ctx->doc, el, "p");
-				md_attr(t, "class", "qu-admonition-title");
+				qu_md_attr(t, "class", "qu-admonition-title");
 				md_text(ctx->doc, t, alerts[k].title,
 					strlen(alerts[k].title));
 				blocks(ctx, el, c, line0, false);
@@ -255,7 +255,7 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				char b[16];
 
 				snprintf(b, sizeof(b), "%d", start);
-				md_attr(el, "start", b);
+				qu_md_attr(el, "start", b);
 			}
 			blocks(ctx, el, c, line0, cmark_node_get_list_tight(c));
 			break;
@@ -265,12 +265,12 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 			if (ts && !strcmp(ts, "tasklist")) {
 				xmlNodePtr in = md_el(ctx->doc, el, "input");
 
-				md_attr(el, "class", "qu-task");
-				md_attr(in, "type", "checkbox");
-				md_attr(in, "disabled", "disabled");
+				qu_md_attr(el, "class", "qu-task");
+				qu_md_attr(in, "type", "checkbox");
+				qu_md_attr(in, "disabled", "disabled");
 				if (cmark_gfm_extensions_get_tasklist_item_checked(
 					    c))
-					md_attr(in, "checked", "checked");
+					qu_md_attr(in, "checked", "checked");
 				md_text(ctx->doc, el, " ", 1);
 			}
 			blocks(ctx, el, c, line0, tight);

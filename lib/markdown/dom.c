@@ -68,11 +68,6 @@ void qu_md_attr(xmlNodePtr n, const char *name, const char *value)
 	}
 }
 
-void md_attr(xmlNodePtr n, const char *name, const char *value)
-{
-	qu_md_attr(n, name, value);
-}
-
 /* Length of the valid UTF-8 sequence at @s, or 0. */
 static size_t utf8_len(const unsigned char *s, size_t len)
 {

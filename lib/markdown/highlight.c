@@ -86,12 +86,12 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 
 				qu_buf_reset(&href);
 				qu_graph_href(&href, ctx->g, ctx->from.page, s);
-				md_attr(a, "href", href.buf);
-				md_attr(a, "class", "qu-xref");
+				qu_md_attr(a, "href", href.buf);
+				qu_md_attr(a, "class", "qu-xref");
 				parent = a;
 				span = cls ? md_el(doc, a, "span") : a;
 				if (cls)
-					md_attr(span, "class", cls);
+					qu_md_attr(span, "class", cls);
 				md_text(doc, span, p, t.len);
 				parent = a->parent;
 				tag_kw = NULL;
@@ -110,7 +110,7 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 			continue;
 		}
 		span = md_el(doc, parent, "span");
-		md_attr(span, "class", cls);
+		qu_md_attr(span, "class", cls);
 		md_text(doc, span, p, t.len);
 	}
 	qu_buf_fini(&href);

@@ -36,8 +36,8 @@ static xmlNodePtr xref(struct qu_md_ctx *ctx, xmlNodePtr parent, uint32_t sym)
 	xmlNodePtr a = md_el(ctx->doc, parent, "a");
 
 	qu_graph_href(&href, ctx->g, ctx->from.page, sym);
-	md_attr(a, "href", href.buf);
-	md_attr(a, "class", "qu-xref");
+	qu_md_attr(a, "href", href.buf);
+	qu_md_attr(a, "class", "qu-xref");
 	qu_buf_fini(&href);
 	return a;
 }
@@ -48,8 +48,8 @@ static xmlNodePtr xref_extern(struct qu_md_ctx *ctx, xmlNodePtr parent,
 {
 	xmlNodePtr a = md_el(ctx->doc, parent, "a");
 
-	md_attr(a, "href", url);
-	md_attr(a, "class", "qu-xref qu-extern");
+	qu_md_attr(a, "href", url);
+	qu_md_attr(a, "class", "qu-xref qu-extern");
 	return a;
 }
 
@@ -60,7 +60,7 @@ static void code(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *cls,
 	xmlNodePtr c = md_el(ctx->doc, parent, "code");
 
 	if (cls)
-		md_attr(c, "class", cls);
+		qu_md_attr(c, "class", cls);
 	md_text(ctx->doc, c, s, len);
 }
 
@@ -89,7 +89,7 @@ static void emit_ref(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 
 				qu_buf_reset(&amb);
 				qu_buf_addf(&amb, "#%s", shown.buf);
-				md_attr(a, "href", amb.buf);
+				qu_md_attr(a, "href", amb.buf);
 				code(ctx, a, "qu-param", r->name, r->nlen);
 				goto out;
 			}
@@ -656,12 +656,12 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 			if (link_href(ctx, &href, cmark_node_get_url(c),
 				      line)) {
 				el = md_el(ctx->doc, parent, "a");
-				md_attr(el, "href", href.buf);
+				qu_md_attr(el, "href", href.buf);
 				if (title && *title)
-					md_attr(el, "title", title);
+					qu_md_attr(el, "title", title);
 			} else {
 				el = md_el(ctx->doc, parent, "span");
-				md_attr(el, "class", "qu-unresolved");
+				qu_md_attr(el, "class", "qu-unresolved");
 			}
 			qu_buf_fini(&href);
 			md_inlines(ctx, el, cmark_node_first_child(c), line0,
@@ -675,8 +675,8 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 			md_plain_text(&alt, c);
 			if (url && qu_md_url_is_safe(url)) {
 				el = md_el(ctx->doc, parent, "img");
-				md_attr(el, "src", url);
-				md_attr(el, "alt", alt.buf);
+				qu_md_attr(el, "src", url);
+				qu_md_attr(el, "alt", alt.buf);
 			} else {
 				qu_diag(ctx->diags, QU_W_UNSAFE_URL, ctx->path,
 					line, ctx->col,

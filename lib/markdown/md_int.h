@@ -28,7 +28,6 @@ void md_plain_text(struct qu_buf *out, cmark_node *n);
 
 xmlNodePtr md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name);
 void md_text(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len);
-void md_attr(xmlNodePtr n, const char *name, const char *value);
 void md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len);
 
 void md_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,

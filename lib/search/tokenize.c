@@ -131,17 +131,11 @@ static bool wordc(uint32_t c)
 	return true;
 }
 
-/* sorted: the client has the same list in the manifest */
-static const char *const stop_words[] = {
-#define X(w) w,
-#include "stop.def"
-#undef X
-};
-
 /*
- * The same words as eight bytes each, NUL-padded: read big-endian, they
- * sort as the strings do, so the search below compares numbers instead
- * of calling strncmp().
+ * Sorted (the client has the same list in the manifest), eight bytes
+ * each, NUL-padded: read big-endian, they sort as the strings do, so the
+ * search below compares numbers instead of calling strncmp(); each row
+ * is also the word as a C string.
  */
 static const char stop_keys[][8] = {
 #define X(w) w,
@@ -188,10 +182,10 @@ void search_stop_words(struct qu_buf *out)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(stop_words) / sizeof(stop_words[0]); i++) {
+	for (i = 0; i < sizeof(stop_keys) / sizeof(stop_keys[0]); i++) {
 		if (i)
 			qu_buf_addc(out, ',');
-		qu_buf_add_json_str(out, stop_words[i], strlen(stop_words[i]));
+		qu_buf_add_json_str(out, stop_keys[i], strlen(stop_keys[i]));
 	}
 }
 

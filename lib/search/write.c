@@ -278,18 +278,6 @@ static size_t str_index(struct strtab *st, uint32_t id, const char *s)
 	return st->at[id] - 1;
 }
 
-/* Append @v in decimal: what "%zu" gives, for the loops of a shard. */
-static void put_dec(struct qu_buf *b, size_t v)
-{
-	char tmp[24];
-	int n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (n--)
-		qu_buf_addc(b, tmp[n]);
-}
 
 /*
  * [kind,"name",page,"anchor","snippet",path]; the path is left out when
@@ -304,13 +292,13 @@ static void put_record(struct qu_buf *b, struct strtab *st,
 
 	qu_buf_adds(b, r->name);
 	qu_buf_addc(b, ',');
-	put_dec(b, str_index(st, r->page_id, r->page));
+	qu_buf_add_u64(b, str_index(st, r->page_id, r->page));
 	qu_buf_addc(b, ',');
 	qu_buf_adds(b, r->rest);
 	qu_buf_adds(b, snip);
 	if (strncmp(r->page, r->path, pl) || strcmp(r->page + pl, ".html")) {
 		qu_buf_addc(b, ',');
-		put_dec(b, str_index(st, r->path_id, r->path));
+		qu_buf_add_u64(b, str_index(st, r->path_id, r->path));
 	}
 	qu_buf_addc(b, ']');
 }
@@ -438,7 +426,7 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 		if (i && docs[i] == docs[i - 1])
 			continue;
 		qu_buf_adds(&b, k++ ? ",\n\"" : "\"");
-		put_dec(&b, docs[i]);
+		qu_buf_add_u64(&b, docs[i]);
 		qu_buf_adds(&b, "\":");
 		put_record(&b, &st, &w->records[docs[i]]);
 	}

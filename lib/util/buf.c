@@ -246,3 +246,17 @@ void qu_buf_add_json_str(struct qu_buf *b, const char *s, size_t len)
 	qu_buf_add(b, s + run, len - run);
 	qu_buf_addc(b, '"');
 }
+
+void qu_buf_add_u64(struct qu_buf *b, uint64_t v)
+{
+	char d[20];
+	size_t n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	qu_buf_grow(b, n);
+	while (n)
+		b->buf[b->len++] = d[--n];
+	b->buf[b->len] = '\0';
+}

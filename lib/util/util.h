@@ -246,6 +246,15 @@ char *qu_buf_detach(struct qu_buf *b, size_t *len_out);
 void qu_buf_add_utf8(struct qu_buf *b, const char *s, size_t len);
 
 /**
+ * qu_buf_add_u64() - append a number in decimal, as "%" PRIu64 would
+ * @b: the buffer
+ * @v: the number
+ *
+ * For loops that write many numbers, without printf's parsing.
+ */
+void qu_buf_add_u64(struct qu_buf *b, uint64_t v);
+
+/**
  * qu_buf_add_json_str() - append @len bytes of @s as a quoted JSON string
  * @b: the buffer
  * @s: the bytes, UTF-8; invalid sequences become U+FFFD

@@ -152,16 +152,13 @@ static int packs(struct qu_git_tree *t)
 	int r;
 
 	qu_buf_init(&c.b);
-	qu_buf_adds(&c.b, git_repository_commondir(t->repo));
-	qu_buf_adds(&c.b, "objects");
-	c.packs = git_packs_open(c.b.buf);
+	c.packs = t->packs;
 	n_packs = git_packs_count(c.packs, &n_objects);
 	if ((r = git_repository_odb(&c.odb, t->repo)) == 0)
 		r = git_odb_foreach(c.odb, compare_one, &c);
 	printf("%zu packs, %zu objects packed, %zu read, %zu loose, %zu differ\n",
 	       n_packs, n_objects, c.objects, c.loose, c.differ);
 	git_odb_free(c.odb);
-	git_packs_free(c.packs);
 	qu_buf_fini(&c.b);
 	return r < 0 || c.differ ? 2 : 0;
 }
