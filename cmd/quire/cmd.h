@@ -135,8 +135,9 @@ void cmd_files_fini(struct cmd_files *f);
 int cmd_folder_arg(const char **dir, const char *cmd, int argc, char **argv);
 
 /**
- * cmd_init_libraries() - set up libxml2, libgit2 and cmark-gfm's
- * extensions, once, before any thread starts (STYLE: threads)
+ * cmd_init_libraries() - set up libxml2 and cmark-gfm's extensions,
+ * once, before any thread starts (STYLE: threads); libgit2 is started
+ * by the git stage when a repository is near
  */
 void cmd_init_libraries(void);
 

@@ -215,6 +215,5 @@ int cmd_folder_arg(const char **dir, const char *cmd, int argc, char **argv)
 void cmd_init_libraries(void)
 {
 	xmlInitParser();
-	qu_git_init();
 	cmark_gfm_core_extensions_ensure_registered();
 }

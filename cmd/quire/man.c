@@ -5,7 +5,6 @@
  * the files, names the pages and writes them.
  */
 #include <getopt.h>
-#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -97,10 +96,9 @@ int cmd_man(int argc, char **argv)
 		if (cmd_files_expand(&files, "man", argv[i], true) < 0)
 			goto out_files;
 
-	qu_git_init();
 	if (qu_man_date(&date, argv[optind], &err) < 0) {
 		fprintf(stderr, "quire man: %s\n", err.buf);
-		goto out_git;
+		goto out_files;
 	}
 	opts.date = date.buf;
 
@@ -127,8 +125,6 @@ int cmd_man(int argc, char **argv)
 out_set:
 	qu_man_set_fini(&set);
 	qu_man_input_fini(&in);
-out_git:
-	git_libgit2_shutdown();
 out_files:
 	cmd_files_fini(&files);
 	qu_buf_fini(&date);

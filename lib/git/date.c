@@ -17,6 +17,7 @@ int qu_git_head_time(int64_t *out, const char *workdir)
 	git_oid oid;
 	int error;
 
+	qu_git_init();
 	if ((error = git_repository_open(&repo, workdir)) < 0)
 		goto out;
 	if ((error = git_reference_name_to_id(&oid, repo, "HEAD")) < 0)

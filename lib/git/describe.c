@@ -26,6 +26,7 @@ int qu_git_describe(struct qu_buf *out, const char *workdir)
 	opts.describe_strategy = GIT_DESCRIBE_TAGS;
 	opts.show_commit_oid_as_fallback = 1;
 	fmt.dirty_suffix = "-dirty";
+	qu_git_init();
 	if ((error = git_repository_open(&repo, workdir)) < 0)
 		goto out;
 	if ((error = git_describe_workdir(&res, repo, &opts)) < 0)

@@ -30,9 +30,11 @@
  * it is read: git reads objects without hashing them again (that is
  * fsck's work), and hashing every blob of a revision cost as much CPU as
  * inflating it (78,624 files of a kernel tree: 15.6 s with the check,
- * 9.5 s without). Call once, before threads; pair with
- * git_libgit2_shutdown().
- * Context: not thread-safe.
+ * 9.5 s without). The functions of this stage that open a repository
+ * call it themselves, so that a build outside any repository never
+ * starts libgit2; a caller that uses libgit2 directly calls it first,
+ * and may pair it with git_libgit2_shutdown() at exit.
+ * Context: thread-safe; only the first call does anything.
  */
 void qu_git_init(void);
 
@@ -41,7 +43,6 @@ void qu_git_init(void);
  * @out: receives the root, an absolute path without a trailing slash
  * @path: a file or directory
  *
- * The caller must have called qu_git_init() (once, before threads).
  * Context: thread-safe; opens and closes its own repository handle.
  * Return: 0 when found, 1 when @path is in no git work tree (or in a bare
  * repository, or in a folder the work tree ignores), -1 on a libgit2
@@ -120,7 +121,6 @@ struct qu_git_file {
  *	branch, `HEAD`, `v6.1~3`, `main^2`; NULL means `HEAD`
  * @err: receives a message on failure (reset first)
  *
- * The caller must have called qu_git_init() (once, before threads).
  * Context: thread-safe; the new handle is the calling thread's.
  * Return: 0 on success; 1 when @repo_path is in no repository (no message:
  * a tree without git builds without dates or links); -1 when the

@@ -23,6 +23,14 @@ struct qu_git_tree {
 void git_error_to(struct qu_buf *err, const char *what, const char *arg);
 
 /*
+ * git_may_hold() - false when no folder from @path up holds a .git, or a
+ * bare repository's HEAD and objects: libgit2 need not be started (its
+ * start reads every CA certificate of the system, about 10 ms) to learn
+ * that @path is in no repository.
+ */
+bool git_may_hold(const char *path);
+
+/*
  * qu_git_tree_list(), and with @links false every link as it is (no
  * target, none left out)
  */

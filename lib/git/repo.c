@@ -6,12 +6,17 @@
  * tree holding the docs root.
  */
 #include <git2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "git/git.h"
+#include "git/git_int.h"
 
-void qu_git_init(void)
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init(void)
 {
 	git_libgit2_init();
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
@@ -22,6 +27,51 @@ void qu_git_init(void)
 	 */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
 			 (size_t)1 << 20);
+}
+
+void qu_git_init(void)
+{
+	pthread_once(&init_once, init);
+}
+
+/* @dir holds a repository: a work tree's .git, or a bare one's HEAD and objects */
+static bool holds_repo(struct qu_buf *dir)
+{
+	static const char *const names[][2] = {{".git", NULL}, {"HEAD", "objects"}};
+	struct stat st;
+	size_t len = dir->len;
+	bool yes = false;
+
+	for (size_t i = 0; i < 2 && !yes; i++) {
+		yes = true;
+		for (size_t j = 0; j < 2 && names[i][j] && yes; j++) {
+			qu_buf_addf(dir, "/%s", names[i][j]);
+			yes = lstat(dir->buf, &st) == 0;
+			dir->len = len;
+			dir->buf[len] = '\0';
+		}
+	}
+	return yes;
+}
+
+bool git_may_hold(const char *path)
+{
+	struct qu_buf dir = {0};
+	char *real = realpath(path, NULL);
+	bool yes;
+
+	if (!real)
+		return true;	/* libgit2 says what is wrong */
+	qu_buf_adds(&dir, real);
+	free(real);
+	while (!(yes = holds_repo(&dir)) && dir.len > 1) {
+		char *slash = strrchr(dir.buf, '/');
+
+		dir.len = slash == dir.buf ? 1 : (size_t)(slash - dir.buf);
+		dir.buf[dir.len] = '\0';
+	}
+	qu_buf_fini(&dir);
+	return yes;
 }
 
 /*
@@ -53,6 +103,9 @@ int qu_git_workdir(struct qu_buf *out, const char *path)
 	size_t len;
 	int error;
 
+	if (!git_may_hold(path))
+		return 1;
+	qu_git_init();
 	/* as git does, discovery stops at $GIT_CEILING_DIRECTORIES */
 	error = git_repository_discover(&found, path, 0,
 					getenv("GIT_CEILING_DIRECTORIES"));

@@ -89,6 +89,11 @@ int qu_git_tree_open(struct qu_git_tree **out, const char *repo_path,
 	*out = NULL;
 	if (!t)
 		abort();
+	if (!git_may_hold(repo_path)) {
+		error = 1;
+		goto out;
+	}
+	qu_git_init();
 	error = git_repository_open_ext(&t->repo, repo_path, 0,
 					getenv("GIT_CEILING_DIRECTORIES"));
 	if (error == GIT_ENOTFOUND) {

@@ -144,8 +144,7 @@ int qu_man_write(const char *dir, const struct qu_man_set *s,
  * @err: receives the message when SOURCE_DATE_EPOCH is bad
  *
  * SOURCE_DATE_EPOCH when set, else the commit time of HEAD of the git
- * work tree holding @path, else no date. The caller must have called
- * qu_git_init().
+ * work tree holding @path, else no date.
  *
  * Return: 0, or -1 when SOURCE_DATE_EPOCH is not a number of seconds.
  */
