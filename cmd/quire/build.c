@@ -197,6 +197,11 @@ int cmd_build(int argc, char **argv)
 	if (st.cache_note && !o.quiet)
 		fprintf(stderr, "quire build: note: ignoring the cache: %s\n",
 			st.cache_note);
+	if (st.search_note && !o.quiet)
+		fprintf(stderr,
+			"quire build: note: ignoring the search index's state: "
+			"%s\n",
+			st.search_note);
 	if (!o.quiet) {
 		fprintf(stderr,
 			"quire build: %zu pages, %zu items, %zu warnings%s, "
@@ -206,9 +211,11 @@ int cmd_build(int argc, char **argv)
 			o.out);
 		fprintf(stderr,
 			"quire build: %zu pages rendered, %zu kept, "
-			"%zu removed; %zu of %zu sources parsed%s\n",
+			"%zu removed; %zu of %zu sources parsed%s%s\n",
 			st.nwritten, st.nkept, st.nremoved, st.nparsed,
-			st.nunits, st.unchanged ? " (nothing changed)" : "");
+			st.nunits,
+			st.search_updated ? "; search index updated" : "",
+			st.unchanged ? " (nothing changed)" : "");
 	}
 	ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 out:

@@ -114,6 +114,10 @@ struct qu_build_opts {
  * @nsearch_kept: files of the search index the last site had with the
  *	same bytes, not written again
  * @cache_note: why the cache was not used, or NULL (static text)
+ * @search_updated: the search index was updated from the last build's,
+ *	not built whole
+ * @search_note: why the search index's state in the cache was not used
+ *	(corrupt, foreign), or NULL (static text)
  * @unchanged: no input changed since the last build: nothing was done
  */
 struct qu_build_stats {
@@ -127,6 +131,8 @@ struct qu_build_stats {
 	size_t nremoved;
 	size_t nsearch_kept;
 	const char *cache_note;
+	bool search_updated;
+	const char *search_note;
 	bool unchanged;
 };
 

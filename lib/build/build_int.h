@@ -322,6 +322,30 @@ const char *build_stamp_version_from(const struct qu_site *s,
  */
 void build_back_path(struct qu_buf *b, const char *dir, const char *site);
 
+/**
+ * build_inv_read() - the last objects.inv's compressed body, from the
+ * cache folder @dir, into @m (left as it is when there is none, or the
+ * file does not check)
+ */
+void build_inv_read(struct qu_inv_memo *m, const char *dir);
+
+/**
+ * build_inv_write() - keep @m's compressed body in the cache folder @dir
+ * Return: 0, or -1 (message in @err).
+ */
+int build_inv_write(const struct qu_inv_memo *m, const char *dir,
+		    struct qu_buf *err);
+
+/**
+ * build_search_state_path() - append where a cache keeps the state of a
+ * site's search index (lib/search's state.c)
+ * @b: the buffer
+ * @dir: the cache folder
+ * @site: the site's folder, resolved
+ */
+void build_search_state_path(struct qu_buf *b, const char *dir,
+			     const char *site);
+
 void build_cache_fini(struct build_cache *c);
 
 /**

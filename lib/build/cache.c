@@ -114,6 +114,13 @@ static const char *parse(struct build_cache *c, struct build_rd *r,
 	return NULL;
 }
 
+void build_search_state_path(struct qu_buf *b, const char *dir,
+			     const char *site)
+{
+	qu_buf_addf(b, "%s/search-%016llx", dir,
+		    (unsigned long long)XXH3_64bits(site, strlen(site)));
+}
+
 void build_back_path(struct qu_buf *b, const char *dir, const char *site)
 {
 	qu_buf_addf(b, "%s/back-%016llx", dir,
@@ -229,4 +236,65 @@ const struct build_page_state *build_cache_find(const struct build_cache *c,
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+/*
+ * The last objects.inv's compressed body, keyed by the hash of what it
+ * compresses: "quire-inv\n", the format, the key, the XXH3 of the
+ * compressed bytes, then those bytes. Content-keyed, it is never stale;
+ * a file that does not check is not used.
+ */
+#define INV_MAGIC "quire-inv\n"
+#define INV_FORMAT 1
+
+static void inv_file(struct qu_buf *b, const char *dir)
+{
+	qu_buf_addf(b, "%s/inventory", dir);
+}
+
+void build_inv_read(struct qu_inv_memo *m, const char *dir)
+{
+	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT, err = QU_BUF_INIT;
+	size_t head = sizeof(INV_MAGIC) - 1 + 4 + 16 + 8;
+	uint32_t format;
+	uint64_t sum;
+
+	inv_file(&path, dir);
+	if (!qu_file_read(&data, path.buf, &err) && data.len >= head &&
+	    !memcmp(data.buf, INV_MAGIC, sizeof(INV_MAGIC) - 1)) {
+		const char *p = data.buf + sizeof(INV_MAGIC) - 1;
+
+		memcpy(&format, p, 4);
+		memcpy(&sum, p + 4 + 16, 8);
+		if (le32toh(format) == INV_FORMAT &&
+		    le64toh(sum) == XXH3_64bits(data.buf + head,
+						 data.len - head)) {
+			memcpy(&m->key, p + 4, 16);
+			qu_buf_reset(&m->z);
+			qu_buf_add(&m->z, data.buf + head, data.len - head);
+		}
+	}
+	qu_buf_fini(&path);
+	qu_buf_fini(&data);
+	qu_buf_fini(&err);
+}
+
+int build_inv_write(const struct qu_inv_memo *m, const char *dir,
+		    struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT;
+	uint32_t format = htole32(INV_FORMAT);
+	uint64_t sum = htole64(XXH3_64bits(m->z.buf, m->z.len));
+	int r;
+
+	inv_file(&path, dir);
+	qu_buf_adds(&data, INV_MAGIC);
+	qu_buf_add(&data, &format, 4);
+	qu_buf_add(&data, &m->key, 16);
+	qu_buf_add(&data, &sum, 8);
+	qu_buf_add(&data, m->z.buf, m->z.len);
+	r = qu_file_write_atomic(path.buf, data.buf, data.len, err);
+	qu_buf_fini(&path);
+	qu_buf_fini(&data);
+	return r;
 }

@@ -77,6 +77,8 @@ struct qu_build {
 	char *dir_abs;
 	char *out_abs;
 	char *cache_dir;
+	/* the search index's state file, when this build wrote one */
+	char *search_state;
 	char *theme;
 	char *version;
 	struct qu_git_tree *rev;
@@ -1225,8 +1227,26 @@ static int write_search(struct qu_build *b, struct qu_buf *err)
 	b->search_keep_failed = false;
 	if (b->opts->memo && !b->memo)
 		b->memo = qu_search_memo_new();
-	r = qu_search_write(b->out.tmp, &b->site, &b->graph, b->opts->threads,
-			    b->memo, b->out_abs, keep_search_file, b, err);
+	/* a build with a cache updates the index from the last one's */
+	free(b->search_state);
+	b->search_state = NULL;
+	if (b->cache_dir && !b->opts->memo) {
+		struct qu_buf st = QU_BUF_INIT;
+		struct qu_search_cache c = {.page_keys = b->keys};
+
+		build_search_state_path(&st, b->cache_dir, b->out_abs);
+		b->search_state = qu_buf_detach(&st, NULL);
+		c.path = b->search_state;
+		r = qu_search_write(b->out.tmp, &b->site, &b->graph,
+				    b->opts->threads, NULL, &c, b->out_abs,
+				    keep_search_file, b, err);
+		b->stats.search_note = c.note;
+		b->stats.search_updated = c.updated;
+	} else {
+		r = qu_search_write(b->out.tmp, &b->site, &b->graph,
+				    b->opts->threads, b->memo, NULL,
+				    b->out_abs, keep_search_file, b, err);
+	}
 	if (!r && b->search_keep_failed) {
 		qu_buf_addf(err, "%s/_search: cannot link the last index",
 			    b->out.tmp);
@@ -1251,18 +1271,28 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 	r = copy_tree(b, x.buf, y.buf, err);
 	qu_buf_reset(&x);
 	if (!r) {
-		if (b->opts->memo && !b->imemo) {
+		struct qu_hash128 was = {0};
+
+		if ((b->opts->memo || b->cache_dir) && !b->imemo) {
 			b->imemo = qu_xcalloc(1, sizeof(*b->imemo));
 			qu_buf_init(&b->imemo->z);
 			qu_buf_init(&b->imemo->syms);
+			/* zlib is most of the cost: the last build's body */
+			if (b->cache_dir)
+				build_inv_read(b->imemo, b->cache_dir);
 		}
+		if (b->imemo)
+			was = b->imemo->key;
 		r = qu_graph_inventory(&x, &b->graph, b->render.title,
 				       b->render.version, b->imemo);
+		if (!r && b->cache_dir && !qu_hash128_eq(was, b->imemo->key))
+			r = build_inv_write(b->imemo, b->cache_dir, err);
 		if (!r)
 			r = write_file(b->out.tmp, "objects.inv", &x, err);
-		else
+		else if (!err->len)
 			qu_buf_adds(err, "objects.inv: zlib failed");
 	}
+	phase(b, "inventory");
 	qu_buf_reset(&x);
 	if (!r) {
 		/* 1: no base_url, so no sitemap */
@@ -1888,6 +1918,10 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	phase(b, "cache");
 	if (finish(b, err) < 0)
 		goto out;
+	/* the index's state is the one of the site now in OUT */
+	if (b->search_state &&
+	    qu_search_state_commit(b->search_state, err) < 0)
+		goto out;
 	phase(b, "write");
 	if (write_depfile(b, err) < 0)
 		goto out;
@@ -2045,6 +2079,7 @@ void qu_build_free(struct qu_build *b)
 	qu_git_tree_free(b->rev);
 	free(b->dir_abs);
 	free(b->out_abs);
+	free(b->search_state);
 	free(b->cache_dir);
 	free(b->theme);
 	free(b->version);

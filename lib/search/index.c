@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "search_int.h"
 
@@ -60,7 +61,7 @@ struct cterm {
  * number in its slice (0 until seen there): a slice's task hashes a term
  * once a chunk, not once a document
  */
-struct chunk {
+struct search_chunk {
 	struct qu_arena arena;
 	struct qu_map intern;
 	struct cterm *terms;
@@ -74,7 +75,7 @@ struct chunk {
 
 /* @doc: 1 + the document's number, unique in its chunk */
 struct tok_ctx {
-	struct chunk *c;
+	struct search_chunk *c;
 	struct search_dterm *v;
 	uint32_t n;
 	uint32_t alloc;
@@ -95,7 +96,7 @@ static struct qu_map_slot *map_slot(void **value)
 static void on_token(const char *tok, size_t len, bool part, void *payload)
 {
 	struct tok_ctx *t = payload;
-	struct chunk *c = t->c;
+	struct search_chunk *c = t->c;
 	struct search_dterm *d;
 	struct cterm *ct;
 	float w = part ? t->wpart : t->w;
@@ -259,7 +260,24 @@ static void tok_item(struct tok_ctx *t, const struct qu_item *it)
 	field(t, it->exported, W_BODY, W_BODY, 0);
 }
 
-static void tokenize_doc(struct search_index *x, struct chunk *c, size_t i)
+/* What a document's terms are, hashed: unchanged, it scores as it did. */
+static uint64_t tok_hash(const struct search_dterm *v, uint32_t n)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	uint64_t h;
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		qu_buf_add(&b, v[k].term, v[k].len + 1);
+		qu_buf_add(&b, &v[k].tf, sizeof(v[k].tf));
+		qu_buf_add(&b, &v[k].flags, sizeof(v[k].flags));
+	}
+	h = XXH3_64bits(b.buf, b.len);
+	qu_buf_fini(&b);
+	return h;
+}
+
+static void tokenize_doc(struct search_index *x, struct search_chunk *c, size_t i)
 {
 	const struct search_doc *d = &x->docs[i];
 	struct tok_ctx t = {c, NULL, 0, 0, 0, (uint32_t)i + 1, 0, 0, 0};
@@ -269,19 +287,20 @@ static void tokenize_doc(struct search_index *x, struct chunk *c, size_t i)
 	else
 		tok_item(&t, doc_item(x, d));
 	x->docs[i].len = t.len;
+	x->docs[i].tok_hash = tok_hash(t.v, t.n);
 	x->dterms[i] = t.v;
 	x->ndterms[i] = t.n;
 }
 
 struct tok_run {
 	struct search_index *x;
-	struct chunk *chunks;
+	struct search_chunk *chunks;
 };
 
 static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 {
 	struct tok_run *r = payload;
-	struct chunk *c = &r->chunks[i];
+	struct search_chunk *c = &r->chunks[i];
 	size_t k, end = (i + 1) * CHUNK;
 
 	(void)job;
@@ -323,7 +342,7 @@ struct slice {
 struct merge_run {
 	struct search_index *x;
 	struct slice *slices;
-	struct chunk *chunks;
+	struct search_chunk *chunks;
 	size_t nchunks;
 	double avgdl;
 };
@@ -412,8 +431,8 @@ static void top_few(struct search_term *t)
  * whose records go in the term's shard: named ones, then title hits,
  * then the rest, each by score, as the client ranks.
  */
-static void score(struct search_term *t, const struct search_index *x,
-		  double avgdl)
+void search_score(struct search_term *t, const struct search_index *x,
+		  double avgdl, struct qu_arena *full)
 {
 	double n = (double)x->ndocs, df = t->npost;
 	double idf = log(1.0 + (n - df + 0.5) / (df + 0.5));
@@ -439,9 +458,19 @@ static void score(struct search_term *t, const struct search_index *x,
 	 * whole stays in it, and only its top few need ranking (a sort of
 	 * every list took most of the index's time)
 	 */
+	t->full = NULL;
+	t->nfull = t->npost;
 	if (t->npost <= MAX_POSTINGS) {
 		top_few(t);
 		return;
+	}
+	/* the next build's state keeps every posting (state.c) */
+	if (full) {
+		struct search_posting *c =
+			qu_arena_alloc(full, t->npost * sizeof(*c));
+
+		memcpy(c, t->post, t->npost * sizeof(*c));
+		t->full = c;
 	}
 	qsort(t->post, t->npost, sizeof(*t->post), cmp_score);
 	if (t->npost > MAX_POSTINGS)
@@ -504,7 +533,7 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 
 	(void)job;
 	for (c = 0; c < r->nchunks; c++) {
-		struct chunk *ch = &r->chunks[c];
+		struct search_chunk *ch = &r->chunks[c];
 
 		if (nraw + ch->nrefs[si] > araw) {
 			araw = 2 * (nraw + ch->nrefs[si]);
@@ -551,7 +580,8 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 	free(fill);
 	free(raw);
 	for (k = 0; k < s->n; k++)
-		score(s->terms[k], x, r->avgdl);
+		search_score(s->terms[k], x, r->avgdl,
+			     x->want_full ? &s->arena : NULL);
 }
 
 static int cmp_term(const void *a, const void *b)
@@ -560,6 +590,21 @@ static int cmp_term(const void *a, const void *b)
 	const struct search_term *q = *(struct search_term *const *)b;
 
 	return strcmp(p->term, q->term);
+}
+
+/*
+ * BM25's average document length, on a grid of 16 steps a doubling (a
+ * score moves by at most about 1%): an edit that adds or takes a few
+ * words leaves it, and with it every other term's scores, as it was, so
+ * that the next build rescores only the terms it touched (state.c).
+ */
+double search_avgdl(uint64_t sum, size_t ndocs)
+{
+	double a = ndocs ? (double)sum / (double)ndocs : 1;
+
+	if (a < 1)
+		a = 1;
+	return exp2(round(log2(a) * 16) / 16);
 }
 
 /* List the documents: each page, then the items it is home to. */
@@ -610,7 +655,7 @@ struct fill {
 	struct qu_hash128 key;
 	const struct qu_unit *unit;
 	const struct qu_page *page;
-	struct chunk c;
+	struct search_chunk c;
 	struct search_dterm **v;
 	uint32_t *n;
 	uint32_t *len;
@@ -768,7 +813,7 @@ static void score_chunk(struct qu_job *job, size_t i, void *payload)
 	if (end > r->x->nterms)
 		end = r->x->nterms;
 	for (k = i * SCORE_CHUNK; k < end; k++)
-		score(r->x->terms[k], r->x, r->avgdl);
+		search_score(r->x->terms[k], r->x, r->avgdl, NULL);
 }
 
 static void build_from_memo(struct search_index *x, unsigned threads,
@@ -782,7 +827,7 @@ static void build_from_memo(struct search_index *x, unsigned threads,
 	uint32_t *count, *at;
 	size_t i, j, n = 0, total = 0;
 	struct score_run sr = {x, 1};
-	double sum = 0;
+	uint64_t sum = 0;
 
 	m->gen++;
 	find_entries(x, threads, m, eu, ep);
@@ -836,9 +881,7 @@ static void build_from_memo(struct search_index *x, unsigned threads,
 		}
 	for (i = 0; i < x->ndocs; i++)
 		sum += x->docs[i].len;
-	sr.avgdl = x->ndocs ? sum / (double)x->ndocs : 1;
-	if (sr.avgdl < 1)
-		sr.avgdl = 1;
+	sr.avgdl = x->avgdl = search_avgdl(sum, x->ndocs);
 	qu_pool_run(threads, (x->nterms + SCORE_CHUNK - 1) / SCORE_CHUNK,
 		    score_chunk, &sr);
 	qsort(x->terms, x->nterms, sizeof(*x->terms), cmp_term);
@@ -850,20 +893,24 @@ static void build_from_memo(struct search_index *x, unsigned threads,
 	free(ep);
 }
 
-void search_build(struct search_index *x, const struct qu_site *site,
-		  const struct qu_graph *g, unsigned threads,
-		  struct qu_search_memo *memo)
+void search_begin(struct search_index *x, const struct qu_site *site,
+		  const struct qu_graph *g)
 {
-	struct tok_run tr;
-	struct merge_run mr;
-	size_t nchunks, i, k, total = 0;
-	double sum = 0;
-
 	memset(x, 0, sizeof(*x));
 	x->site = site;
 	x->g = g;
 	qu_arena_init(&x->arena);
 	list_docs(x);
+}
+
+void search_build(struct search_index *x, unsigned threads,
+		  struct qu_search_memo *memo)
+{
+	struct tok_run tr;
+	struct merge_run mr;
+	size_t nchunks, i, k, total = 0;
+	uint64_t sum = 0;
+
 	if (memo) {
 		build_from_memo(x, threads, memo);
 		return;
@@ -885,9 +932,7 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	mr.x = x;
 	mr.chunks = tr.chunks;
 	mr.nchunks = nchunks;
-	mr.avgdl = x->ndocs ? sum / (double)x->ndocs : 1;
-	if (mr.avgdl < 1)
-		mr.avgdl = 1;
+	mr.avgdl = x->avgdl = search_avgdl(sum, x->ndocs);
 	mr.slices = qu_xcalloc(SLICES, sizeof(*mr.slices));
 	x->arenas = qu_xcalloc(SLICES, sizeof(*x->arenas));
 	x->narenas = SLICES;
@@ -928,9 +973,46 @@ void search_build(struct search_index *x, const struct qu_site *site,
 	free(tr.chunks);
 }
 
+void search_tokenize_some(struct search_index *x, const uint32_t *docs,
+			  size_t n)
+{
+	struct search_chunk *c = qu_xcalloc(1, sizeof(*c));
+	size_t k;
+
+	qu_arena_init(&c->arena);
+	qu_map_init(&c->intern);
+	x->dterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->dterms));
+	x->ndterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->ndterms));
+	for (k = 0; k < n; k++)
+		tokenize_doc(x, c, docs[k]);
+	qu_map_fini(&c->intern);
+	free(c->terms);
+	c->terms = NULL;
+	x->some = c;
+}
+
+void search_drop_some(struct search_index *x)
+{
+	size_t i;
+
+	if (!x->some)
+		return;
+	for (i = 0; i < x->ndocs; i++)
+		free(x->dterms[i]);
+	free(x->dterms);
+	free(x->ndterms);
+	x->dterms = NULL;
+	x->ndterms = NULL;
+	qu_arena_fini(&x->some->arena);
+	free(x->some);
+	x->some = NULL;
+}
+
 void search_fini(struct search_index *x)
 {
 	size_t i;
+
+	search_drop_some(x);
 
 	free(x->terms);
 	free(x->tstore);

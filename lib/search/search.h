@@ -88,6 +88,37 @@ void qu_search_memo_free(struct qu_search_memo *m);
 typedef void (*qu_search_keep_fn)(const char *name, void *payload);
 
 /**
+ * struct qu_search_cache - the index's state between two builds
+ * @path: the state file, in the build's cache folder
+ * @page_keys: each page's fingerprint, in site order (lib/build): a page
+ *	whose fingerprint is the one the state has gives the same documents,
+ *	with the same text and records
+ * @note: set to why a state file there was not used (corrupt, foreign)
+ * @updated: set when the index was updated from the state, not built whole
+ *
+ * With it, qu_search_write() reads the state the last build left, when
+ * it describes the index of @last, and writes the next one to
+ * PATH.next; qu_search_state_commit() puts it in place once the site
+ * holding the index is.
+ */
+struct qu_search_cache {
+	const char *path;
+	const uint64_t *page_keys;
+	const char *note;
+	bool updated;
+};
+
+/**
+ * qu_search_state_commit() - the state written by qu_search_write() is
+ * the one of the site now in place
+ * @path: struct qu_search_cache's @path
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1 (message in @err).
+ */
+int qu_search_state_commit(const char *path, struct qu_buf *err);
+
+/**
  * qu_search_write() - write the index of a site under DIR/_search/
  * @dir: the site's folder (the temporary one the build writes into)
  * @site: the site
@@ -95,6 +126,8 @@ typedef void (*qu_search_keep_fn)(const char *name, void *payload);
  * @threads: worker threads (0: one per processor); the bytes written do
  *	not depend on it
  * @memo: the terms the last index read, updated for the next; or NULL
+ * @cache: the state between builds, or NULL (never with @memo): the
+ *	index is then updated in proportion to the pages that changed
  * @last: the last site's folder, or NULL: a file it holds with the very
  *	bytes this index has for it is left out of @dir and given to @keep
  * @keep: called in order for each file left out; NULL only without @last
@@ -109,7 +142,8 @@ typedef void (*qu_search_keep_fn)(const char *name, void *payload);
  */
 int qu_search_write(const char *dir, const struct qu_site *site,
 		    const struct qu_graph *g, unsigned threads,
-		    struct qu_search_memo *memo, const char *last,
-		    qu_search_keep_fn keep, void *payload, struct qu_buf *err);
+		    struct qu_search_memo *memo, struct qu_search_cache *cache,
+		    const char *last, qu_search_keep_fn keep, void *payload,
+		    struct qu_buf *err);
 
 #endif /* QU_SEARCH_SEARCH_H */

@@ -7,6 +7,8 @@
 
 #include "search.h"
 
+struct search_chunk;
+
 /* the document kind of a page; items use their enum qu_kind */
 #define SEARCH_KIND_PAGE QU_KIND__COUNT
 
@@ -24,6 +26,8 @@
  * @item: the item's index in its unit (items only)
  * @anchor: the item's id on @page, or NULL for a page
  * @len: how many tokens it holds (BM25's document length)
+ * @tok_hash: XXH3 of its distinct terms, with their frequencies and flags,
+ *	once tokenized
  */
 struct search_doc {
 	unsigned kind;
@@ -32,6 +36,7 @@ struct search_doc {
 	uint32_t item;
 	const char *anchor;
 	uint32_t len;
+	uint64_t tok_hash;
 };
 
 /**
@@ -77,6 +82,11 @@ struct search_posting {
  * @alloc: while gathering, the term's number in its slice
  * @top: the best few documents, by rank: their records go in the shard
  * @ntop: how many
+ * @full: every posting, by document, when @post was cut to the best
+ *	(kept for the next build's state only); NULL when @post is all
+ * @nfull: how many postings the term has in all
+ * @prev: 1 + the term's number in the last build's state when it is
+ *	unchanged since (@post is then NULL until the shard is written), or 0
  */
 struct search_term {
 	const char *term;
@@ -86,6 +96,9 @@ struct search_term {
 	uint32_t alloc;
 	uint32_t top[SEARCH_TOP];
 	uint32_t ntop;
+	const struct search_posting *full;
+	uint32_t nfull;
+	uint32_t prev;
 };
 
 /**
@@ -103,6 +116,10 @@ struct search_term {
  * @narenas: how many
  * @tstore: the terms, when gathered from a memo (memo.c)
  * @pstore: their postings, likewise
+ * @want_full: keep every term's postings (struct search_term.full) for
+ *	the next build's state
+ * @some: the terms of the documents search_tokenize_some() read
+ * @avgdl: BM25's average document length, once known
  */
 struct search_index {
 	const struct qu_site *site;
@@ -118,6 +135,9 @@ struct search_index {
 	size_t narenas;
 	struct search_term *tstore;
 	struct search_posting *pstore;
+	bool want_full;
+	struct search_chunk *some;
+	double avgdl;
 };
 
 /**
@@ -171,13 +191,134 @@ void memo_add(struct qu_search_memo *m, struct memo_entry *e);
 void memo_sweep(struct qu_search_memo *m);
 
 
+/* the arrays of a state file, in their order in it (state.c) */
+#define STATE_ARRAYS 15
+
+/*
+ * struct state_hdr - a state file's header: what it is, the counts, the
+ * sum of the documents' lengths, the XXH3 of the manifest it goes with
+ * and of the rest of the file
+ */
+struct state_hdr {
+	char magic[16];
+	uint32_t bom;
+	uint32_t format;
+	char version[16];
+	uint64_t npages;
+	uint64_t ndocs;
+	uint64_t nterms;
+	uint64_t npost;
+	uint64_t ntop;
+	uint64_t nshards;
+	uint64_t str_bytes;
+	uint64_t sum_len;
+	uint64_t manifest;
+	uint64_t checksum;
+};
+
+/**
+ * struct search_state - the last build's index, as state.c maps it
+ * @map: the file, mapped
+ * @size: its size
+ * @hdr: its header (struct state_hdr)
+ * @page_key: each page's fingerprint then
+ * @page_ndocs: each page's documents (itself and its items)
+ * @doc_len: each document's length in tokens
+ * @rec_size: each document's record size, as cut_shards() counts it
+ * @tok_hash: each document's struct search_doc.tok_hash
+ * @rec_hash: XXH3 of each document's record
+ * @term_str: where each term starts in @str (one more: the end)
+ * @post_off: where each term's postings start (one more: the end)
+ * @kept: each term's postings after the cut to the best
+ * @top_off: where each term's top documents start in @top
+ * @top: the top documents
+ * @shard_first: each term shard's first term (one more: the end)
+ * @post_doc: each posting's document, plus 1 << 31 for a title hit
+ * @post_tf: each posting's weighted frequency
+ * @str: the terms, each ending in a NUL, sorted
+ */
+struct search_state {
+	void *map;
+	size_t size;
+	const struct state_hdr *hdr;
+	const uint64_t *page_key;
+	const uint32_t *page_ndocs;
+	const uint32_t *doc_len;
+	const uint32_t *rec_size;
+	const uint64_t *tok_hash;
+	const uint64_t *rec_hash;
+	const uint32_t *term_str;
+	const uint32_t *post_off;
+	const uint32_t *kept;
+	const uint32_t *top_off;
+	const uint32_t *top;
+	const uint32_t *shard_first;
+	const uint32_t *post_doc;
+	const float *post_tf;
+	const char *str;
+};
+
+/*
+ * search_state_open() - map and check a state file
+ * Return: NULL when @s can be used; else why not ("" when there is none)
+ */
+const char *search_state_open(struct search_state *s, const char *path);
+void search_state_close(struct search_state *s);
+/*
+ * search_state_write() - the state of the index @x for the next build;
+ * a term with @prev set takes its postings from @prev
+ */
+int search_state_write(const char *path, const struct search_index *x,
+		       const struct search_state *prev,
+		       const uint64_t *page_keys, const uint32_t *rec_size,
+		       const uint64_t *rec_hash, const size_t *shard_first,
+		       size_t nshards, uint64_t manifest, struct qu_buf *err);
+/*
+ * search_update() - the index @x (listed by search_begin()) from the
+ * state @s of the last build and the pages' fingerprints: only the
+ * documents of pages whose fingerprint changed are read, and only the
+ * terms they hold or held are scored. Sets @changed, by document:
+ * SEARCH_PAGE_CHANGED for each document of those pages, and
+ * SEARCH_TERMS_CHANGED too when its terms are not the ones it had.
+ * Return: false, with @x as search_begin() left it, when the index must
+ * be built whole (other pages or documents, too much changed, or the
+ * average length moved).
+ */
+bool search_update(struct search_index *x, const struct search_state *s,
+		   const uint64_t *page_keys, uint8_t *changed);
+#define SEARCH_PAGE_CHANGED 1u
+#define SEARCH_TERMS_CHANGED 2u
+/* set by the writer: the document's record is not the one it had */
+#define SEARCH_RECORD_CHANGED 4u
+/* search_materialize() - an unchanged term's postings, from the state */
+void search_materialize(struct search_index *x, const struct search_state *s,
+			struct search_term *t);
+
 uint32_t search_lower(uint32_t c);
 bool search_is_stop(const char *w, size_t len);
 void search_stop_words(struct qu_buf *out);
 
-void search_build(struct search_index *x, const struct qu_site *site,
-		  const struct qu_graph *g, unsigned threads,
+/* search_begin() - list a site's documents, in page order */
+void search_begin(struct search_index *x, const struct qu_site *site,
+		  const struct qu_graph *g);
+/* search_build() - tokenize every document, gather and score the terms */
+void search_build(struct search_index *x, unsigned threads,
 		  struct qu_search_memo *memo);
+/*
+ * search_tokenize_some() - tokenize only @docs, into x->dterms (what an
+ * incremental index reads anew)
+ */
+void search_tokenize_some(struct search_index *x, const uint32_t *docs,
+			  size_t n);
+/* search_drop_some() - forget what search_tokenize_some() read */
+void search_drop_some(struct search_index *x);
+/*
+ * search_score() - BM25 over a term's postings, cut to the best; with
+ * @full, every posting is kept there first (struct search_term.full)
+ */
+void search_score(struct search_term *t, const struct search_index *x,
+		  double avgdl, struct qu_arena *full);
+double search_avgdl(uint64_t sum, size_t ndocs);
 void search_snippet(struct qu_buf *out, const struct search_index *x,
 		    const struct search_doc *d);
 void search_fini(struct search_index *x);

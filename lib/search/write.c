@@ -21,6 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
 
 #include "search_int.h"
 
@@ -168,10 +171,20 @@ struct rec {
 	char *name;
 	char *rest;
 	size_t size;
+	uint64_t hash;
 };
 
+/*
+ * @prev, @changed: an index updated from the last build's state, and
+ * how each document changed (SEARCH_*_CHANGED); @tkeep and @dkeep: the
+ * shards it leaves as they are
+ */
 struct writer {
-	const struct search_index *x;
+	struct search_index *x;
+	const struct search_state *prev;
+	uint8_t *changed;
+	bool *tkeep;
+	bool *dkeep;
 	const char *dir;
 	const char *last;
 	bool *tkept;
@@ -231,6 +244,17 @@ static void record(struct qu_job *job, size_t i, void *payload)
 	}
 	/* what cut_shards() counts for the record: measured once, here */
 	r->size = strlen(r->name) + strlen(r->rest) + 20 + b.len;
+	{
+		struct qu_buf all = QU_BUF_INIT;
+
+		qu_buf_add(&all, r->name, strlen(r->name) + 1);
+		qu_buf_add(&all, r->rest, strlen(r->rest) + 1);
+		qu_buf_add(&all, b.buf, b.len);
+		qu_buf_add(&all, r->page, strlen(r->page) + 1);
+		qu_buf_add(&all, r->path, strlen(r->path) + 1);
+		r->hash = XXH3_64bits(all.buf, all.len);
+		qu_buf_fini(&all);
+	}
 	qu_buf_fini(&b);
 }
 
@@ -243,8 +267,12 @@ static void number_strings(struct writer *w)
 	qu_map_init(&ids);
 	for (i = 0; i < w->x->ndocs; i++) {
 		struct rec *r = &w->records[i];
-		void **slot = qu_map_slot(&ids, r->page, strlen(r->page));
+		void **slot;
 
+		/* an updated index makes only the records it writes */
+		if (!r->name)
+			continue;
+		slot = qu_map_slot(&ids, r->page, strlen(r->page));
 		if (!*slot)
 			*slot = (void *)(uintptr_t)++w->nstrings;
 		r->page_id = (uint32_t)((uintptr_t)*slot - 1);
@@ -394,6 +422,10 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 	size_t i, n = 0, k;
 
 	(void)job;
+	if (w->tkeep && w->tkeep[si]) {
+		w->tkept[si] = true;
+		return;
+	}
 	for (i = first; i < end; i++)
 		n += x->terms[i]->ntop;
 	docs = qu_xcalloc(n + 1, sizeof(*docs));
@@ -450,6 +482,10 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 	struct strtab st = {.list = QU_BUF_INIT};
 
 	(void)job;
+	if (w->dkeep && w->dkeep[si]) {
+		w->dkept[si] = true;
+		return;
+	}
 	if (end > w->x->ndocs)
 		end = w->x->ndocs;
 	st.at = qu_xcalloc(w->nstrings + 1, sizeof(*st.at));
@@ -504,6 +540,115 @@ static void cut_shards(struct writer *w)
 	w->shard_first[w->nshards] = x->nterms;
 }
 
+/* Whether the last site has @name under _search/. */
+static bool last_has(const struct writer *w, const char *fmt, size_t i)
+{
+	struct qu_buf p = QU_BUF_INIT;
+	struct stat st;
+	bool r;
+
+	qu_buf_addf(&p, "%s/_search/", w->last);
+	qu_buf_addf(&p, fmt, i);
+	r = !stat(p.buf, &st) && S_ISREG(st.st_mode);
+	qu_buf_fini(&p);
+	return r;
+}
+
+static void need_record(struct writer *w, uint32_t d)
+{
+	if (!w->records[d].name)
+		record(NULL, d, w);
+}
+
+/*
+ * An index updated from the state: the records of the changed documents,
+ * the shards cut, and which of them stay as the last site has them (a
+ * term shard with the very terms it had, none rescored, none of whose
+ * top documents changed; a document shard with no changed document).
+ * The others get their terms' postings and their records.
+ */
+static void plan_update(struct writer *w, size_t ndshards)
+{
+	struct search_index *x = w->x;
+	const struct search_state *s = w->prev;
+	size_t i, k, si;
+
+	for (i = 0; i < x->ndocs; i++) {
+		struct rec *r = &w->records[i];
+
+		if (!(w->changed[i] & SEARCH_PAGE_CHANGED)) {
+			r->size = s->rec_size[i];
+			r->hash = s->rec_hash[i];
+			continue;
+		}
+		record(NULL, i, w);
+		if (r->hash != s->rec_hash[i] || r->size != s->rec_size[i])
+			w->changed[i] |= SEARCH_RECORD_CHANGED;
+	}
+	cut_shards(w);
+	w->tkeep = qu_xcalloc(w->nshards + 1, sizeof(*w->tkeep));
+	w->dkeep = qu_xcalloc(ndshards + 1, sizeof(*w->dkeep));
+	for (si = 0; si < w->nshards; si++) {
+		size_t first = w->shard_first[si], end = w->shard_first[si + 1];
+		bool keep = si < s->hdr->nshards &&
+			    end - first == s->shard_first[si + 1] -
+						   s->shard_first[si] &&
+			    x->terms[first]->prev == s->shard_first[si] + 1;
+
+		for (i = first; keep && i < end; i++) {
+			const struct search_term *t = x->terms[i];
+
+			keep = t->prev != 0;
+			for (k = 0; keep && k < t->ntop; k++)
+				keep = !(w->changed[t->top[k]] &
+					 SEARCH_RECORD_CHANGED);
+		}
+		if (keep && last_has(w, "t/%zu.js", si)) {
+			w->tkeep[si] = true;
+			continue;
+		}
+		for (i = first; i < end; i++) {
+			struct search_term *t = x->terms[i];
+
+			if (t->prev)
+				search_materialize(x, s, t);
+			for (k = 0; k < t->ntop; k++)
+				need_record(w, t->top[k]);
+		}
+	}
+	for (si = 0; si < ndshards; si++) {
+		size_t end = (si + 1) * DOC_SHARD;
+		bool keep = true;
+
+		if (end > x->ndocs)
+			end = x->ndocs;
+		for (i = si * DOC_SHARD; keep && i < end; i++)
+			keep = !(w->changed[i] & SEARCH_RECORD_CHANGED);
+		if (keep && last_has(w, "d/%zu.js", si)) {
+			w->dkeep[si] = true;
+			continue;
+		}
+		for (i = si * DOC_SHARD; i < end; i++)
+			need_record(w, (uint32_t)i);
+	}
+	number_strings(w);
+}
+
+/* The XXH3 of the last site's manifest, or 0 when it has none. */
+static uint64_t last_manifest(const char *last)
+{
+	struct qu_buf p = QU_BUF_INIT, b = QU_BUF_INIT, e = QU_BUF_INIT;
+	uint64_t h = 0;
+
+	qu_buf_addf(&p, "%s/_search/index.js", last);
+	if (!qu_file_read(&b, p.buf, &e))
+		h = XXH3_64bits(b.buf, b.len);
+	qu_buf_fini(&p);
+	qu_buf_fini(&b);
+	qu_buf_fini(&e);
+	return h;
+}
+
 static void manifest(struct qu_buf *b, const struct writer *w)
 {
 	const struct search_index *x = w->x;
@@ -556,12 +701,68 @@ static void tell_kept(const struct writer *w, size_t ndshards, bool mkept,
 	qu_buf_fini(&name);
 }
 
+/* The state file of the next build: STATE.next until committed. */
+static void next_state(struct qu_buf *b, const char *path)
+{
+	qu_buf_addf(b, "%s.next", path);
+}
+
+int qu_search_state_commit(const char *path, struct qu_buf *err)
+{
+	struct qu_buf next = QU_BUF_INIT;
+	int r = 0;
+
+	next_state(&next, path);
+	if (rename(next.buf, path) < 0 && errno != ENOENT) {
+		qu_buf_addf(err, "%s: cannot rename: %s", next.buf,
+			    strerror(errno));
+		r = -1;
+	}
+	qu_buf_fini(&next);
+	return r;
+}
+
+/*
+ * Read the last build's state, when there is one for the last site; it
+ * is removed either way, and the next one written once this index is
+ * in the site (qu_search_state_commit()).
+ */
+static bool begin_update(struct writer *w, struct search_state *prev,
+			 struct qu_search_cache *cache)
+{
+	const char *why = w->last ? search_state_open(prev, cache->path) : "";
+	uint8_t *changed;
+
+	if (!why && last_manifest(w->last) != prev->hdr->manifest) {
+		/* the state of an index that did not reach OUT */
+		search_state_close(prev);
+		why = "";
+	}
+	unlink(cache->path);
+	if (why) {
+		if (*why)
+			cache->note = why;
+		return false;
+	}
+	changed = qu_xcalloc(w->x->ndocs + 1, sizeof(*changed));
+	if (!search_update(w->x, prev, cache->page_keys, changed)) {
+		free(changed);
+		return false;
+	}
+	w->prev = prev;
+	w->changed = changed;
+	cache->updated = true;
+	return true;
+}
+
 int qu_search_write(const char *dir, const struct qu_site *site,
 		    const struct qu_graph *g, unsigned threads,
-		    struct qu_search_memo *memo, const char *last,
-		    qu_search_keep_fn keep, void *payload, struct qu_buf *err)
+		    struct qu_search_memo *memo, struct qu_search_cache *cache,
+		    const char *last, qu_search_keep_fn keep, void *payload,
+		    struct qu_buf *err)
 {
 	struct search_index x;
+	struct search_state prev;
 	struct writer w;
 	struct qu_buf path = QU_BUF_INIT, m = QU_BUF_INIT;
 	size_t i, ndshards = 0;
@@ -572,15 +773,24 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 			       SEARCH_KIND_PAGE + 1,
 		       "a name per kind");
 	assert(!last || keep);
-	search_build(&x, site, g, threads, memo);
+	assert(!cache || !memo);
+	memset(&prev, 0, sizeof(prev));
+	search_begin(&x, site, g);
 	memset(&w, 0, sizeof(w));
 	w.x = &x;
 	w.dir = dir;
 	w.last = last;
 	w.records = qu_xcalloc(x.ndocs + 1, sizeof(*w.records));
-	qu_pool_run(threads, x.ndocs, record, &w);
-	number_strings(&w);
-	cut_shards(&w);
+	ndshards = (x.ndocs + DOC_SHARD - 1) / DOC_SHARD;
+	if (cache && begin_update(&w, &prev, cache)) {
+		plan_update(&w, ndshards);
+	} else {
+		x.want_full = cache != NULL;
+		search_build(&x, threads, memo);
+		qu_pool_run(threads, x.ndocs, record, &w);
+		number_strings(&w);
+		cut_shards(&w);
+	}
 
 	qu_buf_addf(&path, "%s/_search/t", dir);
 	if (qu_mkdir_p(path.buf, err) < 0) {
@@ -593,7 +803,6 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 		r = -1;
 		goto out;
 	}
-	ndshards = (x.ndocs + DOC_SHARD - 1) / DOC_SHARD;
 	w.errs = qu_xcalloc(w.nshards + ndshards + 1, sizeof(*w.errs));
 	w.tkept = qu_xcalloc(w.nshards + 1, sizeof(*w.tkept));
 	w.dkept = qu_xcalloc(ndshards + 1, sizeof(*w.dkept));
@@ -620,11 +829,31 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	}
 	if (!r && last)
 		tell_kept(&w, ndshards, mkept, keep, payload);
+	if (!r && cache) {
+		uint32_t *sizes = qu_xcalloc(x.ndocs + 1, sizeof(*sizes));
+		uint64_t *hashes = qu_xcalloc(x.ndocs + 1, sizeof(*hashes));
+
+		for (i = 0; i < x.ndocs; i++) {
+			sizes[i] = (uint32_t)w.records[i].size;
+			hashes[i] = w.records[i].hash;
+		}
+		qu_buf_reset(&path);
+		next_state(&path, cache->path);
+		r = search_state_write(path.buf, &x, w.prev, cache->page_keys,
+				       sizes, hashes, w.shard_first,
+				       w.nshards, XXH3_64bits(m.buf, m.len),
+				       err);
+		free(sizes);
+		free(hashes);
+	}
 out:
 	for (i = 0; i < x.ndocs; i++) {
 		free(w.records[i].name);
 		free(w.records[i].rest);
 	}
+	free(w.changed);
+	free(w.tkeep);
+	free(w.dkeep);
 	free(w.records);
 	free(w.shard_first);
 	free(w.seen);
@@ -633,5 +862,6 @@ out:
 	qu_buf_fini(&path);
 	qu_buf_fini(&m);
 	search_fini(&x);
+	search_state_close(&prev);
 	return r;
 }

@@ -132,7 +132,7 @@ def memory_step(name, clean, want_search_kept, want_parsed):
 
 def step(work, src, name, env, want_kept=True, want_rendered=None,
          note=None, want_parsed=None, want_unchanged=None,
-         want_search_kept=False):
+         want_search_kept=False, want_updated=None, search_note=None):
     out = os.path.join(work, 'site')
     clean = os.path.join(work, 'clean')
     r = build(src, out, env=env)
@@ -173,6 +173,17 @@ def step(work, src, name, env, want_kept=True, want_rendered=None,
              (name, 'did not say' if want_unchanged else 'said'))
     if note is not None and ('ignoring the cache: ' + note) not in r.stderr:
         fail('%s: no note "%s":\n%s' % (name, note, r.stderr[-300:]))
+    # the search index updated from the last build's state, not built whole
+    updated = '; search index updated' in r.stderr
+    if want_updated is not None and updated != want_updated:
+        fail('%s: the search index was %s' %
+             (name, 'built whole' if want_updated else 'updated'))
+    snote = "ignoring the search index's state: "
+    if search_note is not None and (snote + search_note) not in r.stderr:
+        fail('%s: no note "%s":\n%s' % (name, snote + search_note,
+                                         r.stderr[-300:]))
+    if search_note is None and snote in r.stderr:
+        fail('%s: an unexpected note:\n%s' % (name, r.stderr[-300:]))
     if MEMORY:
         memory_step(name, clean, want_search_kept, want_parsed)
     shutil.rmtree(clean)
@@ -234,14 +245,15 @@ def docs_tree(work, root, env):
          'qu_kind_name() - (edited)')
     age(os.path.join(proj, 'lib', 'kdoc'), 30)
     step(work, docs, 'a comment, the file dated in the past', env,
-         want_rendered=1, want_parsed=1)
+         want_rendered=1, want_parsed=1, want_updated=True)
     edit(util_h, 'qu_xmalloc() - malloc()', 'qu_xmalloc() - malloc(), edited,')
-    step(work, docs, 'a comment', env, want_rendered=1)
+    step(work, docs, 'a comment', env, want_rendered=1, want_updated=True)
     edit(os.path.join(docs, 'json.md'), '\n\n', '\n\nA new sentence.\n\n')
-    step(work, docs, "a page's text", env, want_rendered=1)
+    step(work, docs, "a page's text", env, want_rendered=1,
+         want_updated=True)
     with open(os.path.join(docs, 'json.md'), 'a') as f:
         f.write('\n## A new heading\n\nText.\n')
-    step(work, docs, 'a heading', env, want_kept=False)
+    step(work, docs, 'a heading', env, want_kept=False, want_updated=False)
     with open(os.path.join(docs, 'new-page.md'), 'w') as f:
         f.write('# A new page\n\nIt names `qu_xmalloc()`.\n')
     step(work, docs, 'a new page', env, want_kept=False)
@@ -348,6 +360,8 @@ def docs_tree(work, root, env):
     with open(state, 'wb') as f:
         f.write(good)
 
+    search_state(work, docs, env, unstamp)
+
     # the unit cache (SQLite): each defect is noted, the build is clean
     import sqlite3
     db = os.path.join(cache, 'units.sqlite')
@@ -388,6 +402,140 @@ def docs_tree(work, root, env):
         f.truncate(100)
     step(work, docs, 'units: truncated', env, want_rendered=0,
          note='corrupt')
+
+
+def search_state(work, docs, env, unstamp):
+    """The search index's state: each defect noted, the index built whole;
+    a state that does not go with the site in OUT is not used."""
+    cache = os.path.join(work, '.quire-cache')
+    util_h = os.path.join(os.path.dirname(docs), 'lib', 'util', 'util.h')
+    n = [0]
+
+    def touch():
+        """A comment edited: the index could be updated from the state."""
+        n[0] += 1
+        edit(util_h, 'qu_xmalloc() - malloc()',
+             'qu_xmalloc() - malloc() %d' % n[0])
+        unstamp()
+
+    # the first edit makes the work tree dirty: a new version, every page
+    touch()
+    step(work, docs, 'search state: settled', env, want_kept=False)
+    touch()
+    step(work, docs, 'search state: updated', env, want_rendered=1,
+         want_updated=True)
+    states = [os.path.join(cache, f) for f in os.listdir(cache)
+              if f.startswith('search-')]
+    if len(states) != 1 or any(f.endswith('.next')
+                               for f in os.listdir(cache)):
+        fail('search state: expected one state file in %s, found %s' %
+             (cache, os.listdir(cache)))
+        return
+    state = states[0]
+    with open(state, 'rb') as f:
+        good = f.read()
+    mid = len(good) // 2
+
+    def spoil(data, name, note):
+        with open(state, 'wb') as f:
+            f.write(data)
+        touch()
+        step(work, docs, name, env, want_rendered=1, want_updated=False,
+             search_note=note)
+        # the build wrote a good state again: the next one updates
+        touch()
+        step(work, docs, name + ', then', env, want_rendered=1,
+             want_updated=True)
+        with open(state, 'rb') as f:
+            return f.read()
+
+    good = spoil(good[:mid] + bytes([good[mid] ^ 1]) + good[mid + 1:],
+                 'search state: corrupt', 'corrupt (checksum)')
+    good = spoil(good[:mid], 'search state: truncated', 'truncated')
+    good = spoil(b'x' * 300, 'search state: foreign',
+                 'written in another format')
+    good = spoil(good.replace(b'0.', b'9.', 1), 'search state: another quire',
+                 'written by another quire')
+    # the state of an index that did not reach OUT (a failed build's) is
+    # not used, without a note
+    idx = os.path.join(work, 'site', '_search', 'index.js')
+    with open(idx, 'rb') as f:
+        manifest = f.read()
+    os.remove(idx)
+    with open(idx, 'wb') as f:
+        f.write(manifest.replace(b'"docs":', b'"docs" :', 1))
+    touch()
+    step(work, docs, 'search state: another site', env, want_rendered=1,
+         want_updated=False)
+    # a shard the state would keep but OUT lost: written again
+    touch()
+    step(work, docs, 'search state: settled again', env, want_rendered=1,
+         want_updated=True)
+    shards = sorted(os.listdir(os.path.join(work, 'site', '_search', 't')))
+    os.remove(os.path.join(work, 'site', '_search', 't', shards[-1]))
+    touch()
+    step(work, docs, 'search state: a shard lost', env, want_rendered=1,
+         want_updated=True)
+
+
+def search_tree(work, env):
+    """The index updated from the state, against one built whole, on a
+    tree made for it: terms held by more documents than an index keeps,
+    terms that come and go, a record that changes without its terms."""
+    src = os.path.join(work, 'ssrc')
+    os.makedirs(os.path.join(src, 'lib'))
+    words = ['zebra', 'yak', 'xenon', 'walrus', 'vole', 'urchin', 'tapir']
+    for i in range(40):
+        with open(os.path.join(src, 'lib', 'f%02d.c' % i), 'w') as f:
+            for k in range(12):
+                n = i * 12 + k
+                # "common" is in every function: over 400 documents
+                extra = ' '.join(words[j] for j in range(len(words))
+                                 if (n >> j) & 1)
+                f.write('/**\n * fn%d() - common helper %s\n'
+                        ' * @arg: the common argument\n *\n'
+                        ' * Does common work%s.\n */\n'
+                        'int fn%d(int arg)\n{\n}\n\n' %
+                        (n, extra, ' common' * (n % 5), n))
+    out = os.path.join(work, 'site')
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(os.path.join(work, '.quire-cache'), ignore_errors=True)
+    r = build(src, out, env=env)
+    if r.returncode != 0:
+        fail('search tree: first build exited %d: %s' %
+             (r.returncode, r.stderr))
+        return
+    f3 = os.path.join(src, 'lib', 'f03.c')
+    # not a file's first item, whose brief is also the folder page's
+    edit(f3, 'fn37() - common helper', 'fn37() - common helper quagga')
+    step(work, src, 'search tree: a new word', env, want_rendered=1,
+         want_updated=True)
+    edit(f3, 'fn37() - common helper quagga zebra', 'fn37() - helper')
+    step(work, src, 'search tree: words gone, one of them for good', env,
+         want_rendered=1, want_updated=True)
+    # the same words, other punctuation: the record's snippet changes
+    edit(f3, 'Does common work common common.',
+         'Does common work, common common!')
+    step(work, src, 'search tree: a record, not its terms', env,
+         want_rendered=1, want_updated=True)
+    # a document that was among the best of "common" drops out of it
+    edit(os.path.join(src, 'lib', 'f01.c'),
+         ' * Does common work common common common common.',
+         ' * Does work.')
+    step(work, src, 'search tree: out of a long list', env,
+         want_rendered=1, want_updated=True)
+    edit(os.path.join(src, 'lib', 'f01.c'), ' * Does work.',
+         ' * Does common work common common common common common common.')
+    step(work, src, 'search tree: into a long list', env,
+         want_rendered=1, want_updated=True)
+    # comments in over a quarter of the files: the index is built whole
+    for i in range(16):
+        p = os.path.join(src, 'lib', 'f%02d.c' % i)
+        with open(p) as f:
+            text = f.read()
+        with open(p, 'w') as f:
+            f.write(text.replace('helper', 'aide'))
+    step(work, src, 'search tree: a large change', env, want_updated=False)
 
 
 def back_tree(work, docs, env):
@@ -559,6 +707,7 @@ def main():
         if MEMORY:
             MEMORY.close()
             MEMORY = None
+        search_tree(work, env)
         zero_tree(work, env)
         if MEMORY:
             MEMORY.close()
