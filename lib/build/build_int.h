@@ -143,13 +143,35 @@ int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
 void qu_out_fini(struct qu_out *o);
 
 /**
+ * struct build_fstamp - what of a stat(2) says a file is unchanged; all
+ * zero when it is missing
+ */
+struct build_fstamp {
+	uint64_t dev, ino, size, mode;
+	int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
+};
+
+/* build_fstamp_of() - stat(2) @path into @f */
+void build_fstamp_of(struct build_fstamp *f, const char *path);
+
+/*
+ * build_fstamp_stat() - @f as qu_files_stat() would give it
+ * Return: 0, or -1 when the file is missing.
+ */
+int build_fstamp_stat(struct qu_fstat *out, const struct build_fstamp *f);
+
+/**
  * struct build_dep - one input of a build
  * @path: as read
  * @dir: a folder the build listed, not a file it read
+ * @st: what stat(2) said of it when the build read it, if @have_st
+ * @have_st: @st is set (else the stamp stats the input when written)
  */
 struct build_dep {
 	char *path;
 	bool dir;
+	struct build_fstamp st;
+	bool have_st;
 };
 
 /**
@@ -265,12 +287,16 @@ struct build_stamp {
  * @site: the site's folder, resolved
  * @started: when the build started (CLOCK_REALTIME seconds): inputs
  *	changed since are recorded as never matching
+ * @seen: what build_stamp_check() found of each input, or NULL: an input
+ *	with no struct build_dep.st of its own takes it from there, and
+ *	only one found nowhere is stat(2)ed again
  * @err: receives a one-line message on failure
  *
  * Return: 0, or -1.
  */
 int build_stamp_write(const struct build_stamp *s, const char *dir,
-		      const char *site, double started, struct qu_buf *err);
+		      const char *site, double started,
+		      const struct qu_map *seen, struct qu_buf *err);
 
 /**
  * build_stamp_check() - whether nothing changed since the stamp was written
@@ -278,12 +304,15 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
  * @dir: the cache folder
  * @site: the site's folder, resolved
  * @a: owns the strings read
+ * @seen: receives, by path, what stat(2) says of each input now (in @a):
+ *	the build that follows a stamp that did not match stats none again
  *
  * Return: true when every input is as recorded, the version is the same
  * and @site still holds a site.
  */
 bool build_stamp_check(struct build_stamp *s, const char *dir,
-		       const char *site, struct qu_arena *a);
+		       const char *site, struct qu_arena *a,
+		       struct qu_map *seen);
 
 /**
  * build_stamp_remove() - forget a site's stamp
@@ -335,6 +364,20 @@ void build_inv_read(struct qu_inv_memo *m, const char *dir);
  */
 int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 		    struct qu_buf *err);
+
+/**
+ * build_refs_read() - what comments named in the last builds (lib/graph's
+ * memo), from the cache folder @dir, into the empty memo @m, when the
+ * file there checks and was made with @key (the reader's settings)
+ */
+void build_refs_read(struct qu_graph_memo *m, const char *dir, uint64_t key);
+
+/**
+ * build_refs_write() - keep @m in the cache folder @dir, under @key
+ * Return: 0, or -1 (message in @err).
+ */
+int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t key,
+		     struct qu_buf *err);
 
 /**
  * build_search_state_path() - append where a cache keeps the state of a

@@ -298,3 +298,66 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 	qu_buf_fini(&data);
 	return r;
 }
+
+/*
+ * What comments name (lib/graph's memo), keyed by their units' content:
+ * "quire-refs\n", the format, the reader's key, the XXH3 of the rest,
+ * then qu_graph_memo_write()'s bytes. A file that does not check, or was
+ * made by another reader, is not used.
+ */
+#define REFS_MAGIC "quire-refs\n"
+#define REFS_FORMAT 1
+
+static void refs_file(struct qu_buf *b, const char *dir)
+{
+	qu_buf_addf(b, "%s/refs", dir);
+}
+
+void build_refs_read(struct qu_graph_memo *m, const char *dir, uint64_t key)
+{
+	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT, err = QU_BUF_INIT;
+	size_t head = sizeof(REFS_MAGIC) - 1 + 4 + 8 + 8;
+	uint32_t format;
+	uint64_t k, sum;
+
+	refs_file(&path, dir);
+	if (!qu_file_read(&data, path.buf, &err) && data.len >= head &&
+	    !memcmp(data.buf, REFS_MAGIC, sizeof(REFS_MAGIC) - 1)) {
+		const char *p = data.buf + sizeof(REFS_MAGIC) - 1;
+
+		memcpy(&format, p, 4);
+		memcpy(&k, p + 4, 8);
+		memcpy(&sum, p + 12, 8);
+		/* one that checks yet is no memo leaves @m empty */
+		if (format == REFS_FORMAT && k == key &&
+		    sum == XXH3_64bits(data.buf + head, data.len - head))
+			qu_graph_memo_read(m, data.buf + head,
+					   data.len - head);
+	}
+	qu_buf_fini(&path);
+	qu_buf_fini(&data);
+	qu_buf_fini(&err);
+}
+
+int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t key,
+		     struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT;
+	uint32_t format = REFS_FORMAT;
+	size_t head = sizeof(REFS_MAGIC) - 1 + 4 + 8 + 8;
+	uint64_t sum;
+	int r;
+
+	refs_file(&path, dir);
+	qu_buf_adds(&data, REFS_MAGIC);
+	qu_buf_add(&data, &format, 4);
+	qu_buf_add(&data, &key, 8);
+	qu_buf_add(&data, &key, 8);	/* the checksum's place */
+	qu_graph_memo_write(m, &data);
+	sum = XXH3_64bits(data.buf + head, data.len - head);
+	memcpy(data.buf + head - 8, &sum, 8);
+	r = qu_file_write_atomic(path.buf, data.buf, data.len, err);
+	qu_buf_fini(&path);
+	qu_buf_fini(&data);
+	return r;
+}

@@ -16,6 +16,7 @@ static void add(struct build_deps *d, char *path, bool dir)
 		d->alloc = d->alloc ? 2 * d->alloc : 64;
 		d->v = qu_xrealloc(d->v, d->alloc * sizeof(*d->v));
 	}
+	memset(&d->v[d->n], 0, sizeof(d->v[d->n]));
 	d->v[d->n].path = path;
 	d->v[d->n++].dir = dir;
 }

@@ -48,6 +48,10 @@ struct qu_build {
 	struct build_deps deps;
 	struct build_cache cache;
 	struct qu_arena cache_paths;
+	/* what the stamp's check found of each input, by path (stamp.c) */
+	struct qu_map seen;
+	/* per source, its entry in @deps */
+	size_t *src_dep;
 	uint64_t *keys;
 	bool *keep;
 	uint64_t search_key;
@@ -294,7 +298,7 @@ static bool up_to_date(struct qu_build *b)
 	qu_buf_fini(&k);
 	b->cache_dir = cache_folder(b->opts, b->out_abs);
 	if (!build_stamp_check(&st, b->cache_dir, b->out_abs,
-			       &b->cache_paths)) {
+			       &b->cache_paths, &b->seen)) {
 		free(b->cache_dir);
 		b->cache_dir = NULL;
 		return false;
@@ -378,6 +382,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	b->started = wall_now();
 	qu_diags_init(&b->diags);
 	qu_arena_init(&b->cache_paths);
+	qu_map_init(&b->seen);
 	if (opts->rev ? open_rev(b, err) < 0 : !(b->dir_abs = qu_path_resolve(dir)))
 		goto out;
 	if (opts->out) {
@@ -540,6 +545,28 @@ static bool take_unit(struct qu_build *b, size_t i)
 }
 
 /*
+ * What stat(2) says of source @i: what the stamp's check found, when it
+ * looked, else asked now; either way kept for the next stamp, so that a
+ * build stats each input once.
+ */
+static int stat_source(struct qu_build *b, size_t i, struct qu_fstat *out)
+{
+	const char *p = b->src_paths[i];
+	struct build_dep *d = &b->deps.v[b->src_dep[i]];
+	const struct build_fstamp *seen;
+
+	if (b->site.files)
+		return qu_files_stat(b->site.files, out, p, true);
+	seen = qu_map_get(&b->seen, p, strlen(p));
+	if (seen)
+		d->st = *seen;
+	else
+		build_fstamp_of(&d->st, p);
+	d->have_st = true;
+	return build_fstamp_stat(out, &d->st);
+}
+
+/*
  * Parse one source on a worker: the unit keeps the items, the exports and
  * the diagnostics; the bytes of the file are freed at once, so the tree's
  * sources are never all in memory.
@@ -559,7 +586,7 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 		qu_progress_tick(&b->progress, job);
 		return;
 	}
-	if (b->ucache.n && !qu_files_stat(fs, &sb, b->src_paths[i], true)) {
+	if (b->ucache.n && !stat_source(b, i, &sb)) {
 		build_stat_of(&b->st[i], &sb);
 		e = build_units_find(&b->ucache, b->site.sources[i]);
 		if (e && build_units_fresh(&b->ucache, e, &b->st[i]) &&
@@ -570,7 +597,7 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 			qu_progress_tick(&b->progress, job);
 			return;
 		}
-	} else if (!qu_files_stat(fs, &sb, b->src_paths[i], true)) {
+	} else if (!stat_source(b, i, &sb)) {
 		build_stat_of(&b->st[i], &sb);
 	} else {
 		memset(&b->st[i], 0, sizeof(b->st[i]));
@@ -715,11 +742,30 @@ static void zero_pages(struct qu_build *b)
 }
 
 /*
+ * What the memo of references in the cache was made with: the same bytes
+ * of a comment are read alike by the same quire with the same settings.
+ */
+static uint64_t refs_key(const struct qu_build *b)
+{
+	const struct qu_config *c = &b->site.cfg;
+	uint64_t v[] = {b->exe, c->allow_html, c->comment_markup, c->sphinx,
+			b->site.zero_config};
+
+	return XXH3_64bits(v, sizeof(v));
+}
+
+/*
  * What the comments named in the builds before (opts->memo): kept while
  * Markdown is read the same way, which allow_html changes.
  */
 static struct qu_graph_memo *graph_memo(struct qu_build *b)
 {
+	/* a build with a cache reads what the last one kept there */
+	if (!b->opts->memo && b->cache_dir) {
+		b->gmemo = qu_graph_memo_new();
+		build_refs_read(b->gmemo, b->cache_dir, refs_key(b));
+		return b->gmemo;
+	}
 	if (!b->opts->memo)
 		return NULL;
 	if (b->gmemo && b->gmemo_html != b->site.cfg.allow_html) {
@@ -793,8 +839,11 @@ void qu_build_link(struct qu_build *b)
 	 */
 	if (!b->site.zero_config)
 		build_deps_add_folders(&b->deps);
-	for (i = 0; i < b->site.nsources; i++)
+	b->src_dep = qu_xcalloc(b->site.nsources + 1, sizeof(*b->src_dep));
+	for (i = 0; i < b->site.nsources; i++) {
+		b->src_dep[i] = b->deps.n;
 		build_deps_add(&b->deps, b->src_paths[i]);
+	}
 	if (b->site.zero_config)
 		build_deps_add_folders(&b->deps);
 	b->st = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st));
@@ -1752,7 +1801,7 @@ static void write_stamp(struct qu_build *b)
 	copy_diags(&all, b);
 	st.stats = b->stats;
 	if (build_stamp_write(&st, b->cache_dir, b->out_abs, b->started,
-			      &err) < 0)
+			      &b->seen, &err) < 0)
 		build_stamp_remove(b->cache_dir, b->out_abs);
 	qu_diags_fini(&all);
 	qu_buf_fini(&err);
@@ -1908,6 +1957,11 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	b->stats.nremoved = count_removed(b);
 	/* the cache first: a stale one only costs renders, never bytes */
 	if (b->cache_dir && save_state(b, err) < 0)
+		goto out;
+	/* what the comments name, for the next build: only when it grew */
+	if (b->cache_dir && !o->memo && b->gmemo &&
+	    qu_graph_memo_changed(b->gmemo) &&
+	    build_refs_write(b->gmemo, b->cache_dir, refs_key(b), err) < 0)
 		goto out;
 	/* the units parsed anew, in one transaction */
 	if (b->cache_dir &&
@@ -2072,6 +2126,8 @@ void qu_build_free(struct qu_build *b)
 	build_cache_fini(&b->cache);
 	build_deps_fini(&b->deps);
 	qu_arena_fini(&b->cache_paths);
+	qu_map_fini(&b->seen);
+	free(b->src_dep);
 	qu_diags_fini(&b->diags);
 	qu_site_fini(&b->site);
 	build_history_fini(&b->hist);

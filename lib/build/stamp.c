@@ -34,13 +34,7 @@ static void stamp_file(struct qu_buf *b, const char *dir, const char *site)
 		    (unsigned long long)XXH3_64bits(site, strlen(site)));
 }
 
-/* What of a stat says a file is unchanged; all zero when it is missing. */
-struct fstamp {
-	uint64_t dev, ino, size, mode;
-	int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
-};
-
-static void fstamp_of(struct fstamp *f, const char *path)
+void build_fstamp_of(struct build_fstamp *f, const char *path)
 {
 	struct stat st;
 
@@ -57,7 +51,22 @@ static void fstamp_of(struct fstamp *f, const char *path)
 	f->ctime_ns = st.st_ctim.tv_nsec;
 }
 
-static void put_fstamp(struct qu_buf *b, const struct fstamp *f)
+int build_fstamp_stat(struct qu_fstat *out, const struct build_fstamp *f)
+{
+	if (!f->mode)
+		return -1;
+	out->kind = S_ISREG(f->mode)   ? QU_FK_FILE
+		    : S_ISDIR(f->mode) ? QU_FK_DIR
+		    : S_ISLNK(f->mode) ? QU_FK_LINK
+				       : QU_FK_OTHER;
+	out->size = f->size;
+	out->mtime = (uint64_t)f->mtime_s * 1000000000u + (uint64_t)f->mtime_ns;
+	out->ctime = (uint64_t)f->ctime_s * 1000000000u + (uint64_t)f->ctime_ns;
+	out->ino = f->ino;
+	return 0;
+}
+
+static void put_fstamp(struct qu_buf *b, const struct build_fstamp *f)
 {
 	build_put_u64(b, f->dev);
 	build_put_u64(b, f->ino);
@@ -69,7 +78,7 @@ static void put_fstamp(struct qu_buf *b, const struct fstamp *f)
 	build_put_u64(b, (uint64_t)f->ctime_ns);
 }
 
-static void get_fstamp(struct build_rd *r, struct fstamp *f)
+static void get_fstamp(struct build_rd *r, struct build_fstamp *f)
 {
 	f->dev = build_get_u64(r);
 	f->ino = build_get_u64(r);
@@ -91,7 +100,8 @@ void build_git_version(struct qu_buf *out, const char *from)
 }
 
 int build_stamp_write(const struct build_stamp *s, const char *dir,
-		      const char *site, double started, struct qu_buf *err)
+		      const char *site, double started,
+		      const struct qu_map *seen, struct qu_buf *err)
 {
 	struct qu_buf b = QU_BUF_INIT, path = QU_BUF_INIT;
 	size_t i;
@@ -106,9 +116,18 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
 	build_put_u64(&b, s->deps->n);
 	for (i = 0; i < s->deps->n; i++) {
 		const struct build_dep *d = &s->deps->v[i];
-		struct fstamp f;
+		const struct build_fstamp *was =
+			seen ? qu_map_get(seen, d->path, strlen(d->path))
+			     : NULL;
+		struct build_fstamp f;
 
-		fstamp_of(&f, d->path);
+		/* what the build saw: stat it again only if it never did */
+		if (d->have_st)
+			f = d->st;
+		else if (was)
+			f = *was;
+		else
+			build_fstamp_of(&f, d->path);
 		/*
 		 * Changed in the second the build started or later: it may
 		 * have changed while it was read, within one tick of the
@@ -143,9 +162,12 @@ void build_stamp_remove(const char *dir, const char *site)
 	qu_buf_fini(&path);
 }
 
-/* Read the stamp, stopping at the first input that changed. */
+/*
+ * Read the stamp. Every input is stat(2)ed, even past the first that
+ * changed, into @seen: the build that follows needs them all.
+ */
 static bool check(struct build_rd *r, struct build_stamp *s,
-		  struct qu_arena *a, const char *site)
+		  struct qu_arena *a, const char *site, struct qu_map *seen)
 {
 	struct qu_buf v = QU_BUF_INIT;
 	const char *ver, *from, *str;
@@ -172,20 +194,33 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			return false;
 	}
 	n = build_get_u64(r);
+	same = true;
 	for (i = 0; i < n && !r->bad; i++) {
-		struct fstamp was, now;
-		const char *p = build_get_str(r, a, NULL);
+		struct build_fstamp was, *now;
+		size_t pl;
+		const char *p = build_get_str(r, a, &pl);
 		bool dir = build_get_u32(r);
+		void **slot;
 
 		get_fstamp(r, &was);
 		if (!p || r->bad)
 			return false;
-		fstamp_of(&now, p);
-		if (memcmp(&was, &now, sizeof(was)))
-			return false;
-		build_deps_add(s->deps, p);
-		s->deps->v[s->deps->n - 1].dir = dir;
+		slot = qu_map_slot(seen, p, pl);
+		if (!*slot) {
+			now = qu_arena_alloc(a, sizeof(*now));
+			build_fstamp_of(now, p);
+			*slot = now;
+		}
+		now = *slot;
+		if (memcmp(&was, now, sizeof(was)))
+			same = false;
+		if (same) {
+			build_deps_add(s->deps, p);
+			s->deps->v[s->deps->n - 1].dir = dir;
+		}
 	}
+	if (!same)
+		return false;
 	s->stats.npages = build_get_u64(r);
 	s->stats.nitems = build_get_u64(r);
 	s->stats.nunits = build_get_u64(r);
@@ -215,7 +250,8 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 }
 
 bool build_stamp_check(struct build_stamp *s, const char *dir,
-		       const char *site, struct qu_arena *a)
+		       const char *site, struct qu_arena *a,
+		       struct qu_map *seen)
 {
 	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT,
 		      err = QU_BUF_INIT;
@@ -232,7 +268,7 @@ bool build_stamp_check(struct build_stamp *s, const char *dir,
 	r.p = (const unsigned char *)data.buf;
 	r.left = data.len - 8;
 	r.bad = false;
-	ok = check(&r, s, a, site);
+	ok = check(&r, s, a, site, seen);
 out:
 	if (!ok) {
 		/* nothing of a stamp that did not match is used */

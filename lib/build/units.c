@@ -225,7 +225,16 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 		why = "corrupt";
 		goto out;
 	}
-	/* rows first, then one copy of their bytes the entries point into */
+	/*
+	 * Rows first, then one copy of their bytes the entries point into;
+	 * the database's size bounds them, so that the copy never moves
+	 */
+	{
+		struct stat sb;
+
+		if (!stat(u->path, &sb) && sb.st_size > 0)
+			qu_buf_grow(&u->data, (size_t)sb.st_size);
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct build_unit_entry *e;
 		size_t pl, bl;

@@ -243,6 +243,28 @@ struct qu_graph_memo *qu_graph_memo_new(void);
 void qu_graph_memo_free(struct qu_graph_memo *m);
 
 /**
+ * qu_graph_memo_write() - what a memo holds, as bytes for
+ * qu_graph_memo_read() (in this machine's byte order)
+ * @m: the memo; no longer qu_graph_memo_changed() after
+ * @out: receives the bytes (appended)
+ */
+void qu_graph_memo_write(struct qu_graph_memo *m, struct qu_buf *out);
+
+/**
+ * qu_graph_memo_read() - fill an empty memo from qu_graph_memo_write()'s
+ * bytes
+ * @m: the memo
+ * @p: the bytes
+ * @len: how many
+ *
+ * Return: false, with @m empty again, when the bytes are not such.
+ */
+bool qu_graph_memo_read(struct qu_graph_memo *m, const char *p, size_t len);
+
+/* qu_graph_memo_changed() - an entry was filed or forgotten since written */
+bool qu_graph_memo_changed(const struct qu_graph_memo *m);
+
+/**
  * qu_graph_build() - place the items, index the symbols, count references
  * @g: the graph to fill; zeroed by the caller, freed with qu_graph_fini()
  * @site: the site, with its pages' headings filled in

@@ -43,6 +43,8 @@ struct qu_graph_memo {
 	/* the units' content hashes at the last update, in unit order */
 	struct qu_hash128 *last;
 	size_t nlast;
+	/* an entry was filed or forgotten since qu_graph_memo_write() */
+	bool changed;
 };
 
 struct page_refs {
@@ -75,18 +77,135 @@ static void item_free(struct memo_item *mi)
 	free(mi);
 }
 
-void qu_graph_memo_free(struct qu_graph_memo *m)
+/* Forget every entry. */
+static void clear(struct qu_graph_memo *m)
 {
 	size_t i;
 
-	if (!m)
-		return;
 	for (i = 0; i < m->items.cap; i++)
 		if (m->items.slots[i].key)
 			item_free(m->items.slots[i].value);
 	qu_map_fini(&m->items);
+	qu_map_init(&m->items);
+}
+
+void qu_graph_memo_free(struct qu_graph_memo *m)
+{
+	if (!m)
+		return;
+	clear(m);
+	qu_map_fini(&m->items);
 	free(m->last);
 	free(m);
+}
+
+/* A length as the memo's file holds it: UINT32_MAX for a NULL string. */
+static void put_str(struct qu_buf *b, const char *s, size_t len)
+{
+	uint32_t n = s ? (uint32_t)len : UINT32_MAX;
+
+	qu_buf_add(b, &n, sizeof(n));
+	if (s)
+		qu_buf_add(b, s, len);
+}
+
+void qu_graph_memo_write(struct qu_graph_memo *m, struct qu_buf *out)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->items.cap; i++) {
+		const struct memo_item *mi = m->items.slots[i].value;
+		uint32_t n;
+
+		if (!m->items.slots[i].key)
+			continue;
+		n = (uint32_t)mi->n;
+		qu_buf_add(out, mi->key, sizeof(mi->key));
+		qu_buf_add(out, &n, sizeof(n));
+		for (k = 0; k < mi->n; k++) {
+			const struct mref *r = &mi->v[k];
+			uint8_t kind = (uint8_t)r->kind, amp = r->amp;
+
+			qu_buf_add(out, &kind, 1);
+			qu_buf_add(out, &amp, 1);
+			put_str(out, r->name, r->nlen);
+			put_str(out, r->member, r->mlen);
+		}
+	}
+	m->changed = false;
+}
+
+bool qu_graph_memo_changed(const struct qu_graph_memo *m)
+{
+	return m->changed;
+}
+
+/* Take @n bytes from @p (@left of them); false when there are fewer. */
+static bool take(const char **p, size_t *left, void *out, size_t n)
+{
+	if (*left < n)
+		return false;
+	memcpy(out, *p, n);
+	*p += n;
+	*left -= n;
+	return true;
+}
+
+static bool get_str(const char **p, size_t *left, char **s, size_t *len)
+{
+	uint32_t n;
+
+	if (!take(p, left, &n, sizeof(n)))
+		return false;
+	*s = NULL;
+	*len = 0;
+	if (n == UINT32_MAX)
+		return true;
+	if (*left < n)
+		return false;
+	*s = qu_xstrndup(*p, n);
+	*len = n;
+	*p += n;
+	*left -= n;
+	return true;
+}
+
+bool qu_graph_memo_read(struct qu_graph_memo *m, const char *p, size_t left)
+{
+	while (left) {
+		struct memo_item *mi = qu_xcalloc(1, sizeof(*mi));
+		uint32_t n, k;
+		void **slot;
+		bool ok = take(&p, &left, mi->key, sizeof(mi->key)) &&
+			  take(&p, &left, &n, sizeof(n)) && n <= left / 10;
+
+		for (k = 0; ok && k < n; k++) {
+			struct mref *r;
+			uint8_t kind = 0, amp = 0;
+
+			QU_VEC_GROW(mi->v, mi->n, mi->alloc);
+			r = &mi->v[mi->n];
+			memset(r, 0, sizeof(*r));
+			ok = take(&p, &left, &kind, 1) &&
+			     take(&p, &left, &amp, 1) &&
+			     kind <= QU_REF_MEMBER && amp <= 1;
+			r->kind = (enum qu_ref_kind)kind;
+			r->amp = amp;
+			/* the strings are owned by the item even when cut short */
+			mi->n++;
+			ok = ok && get_str(&p, &left, &r->name, &r->nlen) &&
+			     get_str(&p, &left, &r->member, &r->mlen);
+		}
+		slot = ok ? qu_map_slot(&m->items, mi->key, sizeof(mi->key))
+			  : NULL;
+		if (!ok || *slot) {
+			item_free(mi);
+			clear(m);
+			return false;
+		}
+		*slot = mi;
+	}
+	return true;
 }
 
 static void memo_key(char *key, const struct qu_unit *u, uint32_t item)
@@ -323,6 +442,7 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 				continue;
 			}
 			*slot = mi;
+			m->changed = true;
 		}
 		free(pp[p].fresh);
 	}
@@ -360,6 +480,7 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 			    live, g->nunits))
 			stale++;
 	if (stale) {
+		m->changed = true;
 		qu_map_init(&keep);
 		qu_map_reserve(&keep, m->items.n - stale);
 		for (i = 0; i < m->items.cap; i++) {
