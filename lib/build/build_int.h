@@ -355,8 +355,10 @@ void build_back_path(struct qu_buf *b, const char *dir, const char *site);
  * build_inv_read() - the last objects.inv's compressed body, from the
  * cache folder @dir, into @m (left as it is when there is none, or the
  * file does not check)
+ *
+ * Return: NULL, or why the file there was not used (static text).
  */
-void build_inv_read(struct qu_inv_memo *m, const char *dir);
+const char *build_inv_read(struct qu_inv_memo *m, const char *dir);
 
 /**
  * build_inv_write() - keep @m's compressed body in the cache folder @dir
@@ -369,8 +371,11 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
  * build_refs_read() - what comments named in the last builds (lib/graph's
  * memo), from the cache folder @dir, into the empty memo @m, when the
  * file there checks and was made with @key (the reader's settings)
+ *
+ * Return: NULL, or why the file there was not used (static text).
  */
-void build_refs_read(struct qu_graph_memo *m, const char *dir, uint64_t key);
+const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
+			    uint64_t key);
 
 /**
  * build_refs_write() - keep @m in the cache folder @dir, under @key

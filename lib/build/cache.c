@@ -11,6 +11,7 @@
  * note, never trusted: the worst a bad cache can cost is renders.
  */
 #include <endian.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -252,23 +253,31 @@ static void inv_file(struct qu_buf *b, const char *dir)
 	qu_buf_addf(b, "%s/inventory", dir);
 }
 
-void build_inv_read(struct qu_inv_memo *m, const char *dir)
+const char *build_inv_read(struct qu_inv_memo *m, const char *dir)
 {
 	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT, err = QU_BUF_INIT;
 	size_t head = sizeof(INV_MAGIC) - 1 + 4 + 16 + 8;
+	const char *why = NULL;
 	uint32_t format;
 	uint64_t sum;
 
 	inv_file(&path, dir);
-	if (!qu_file_read(&data, path.buf, &err) && data.len >= head &&
-	    !memcmp(data.buf, INV_MAGIC, sizeof(INV_MAGIC) - 1)) {
+	if (qu_file_read(&data, path.buf, &err) < 0) {
+		why = errno == ENOENT ? NULL : "objects.inv: unreadable";
+	} else if (data.len < head ||
+		   memcmp(data.buf, INV_MAGIC, sizeof(INV_MAGIC) - 1)) {
+		why = "objects.inv: truncated";
+	} else {
 		const char *p = data.buf + sizeof(INV_MAGIC) - 1;
 
 		memcpy(&format, p, 4);
 		memcpy(&sum, p + 4 + 16, 8);
-		if (le32toh(format) == INV_FORMAT &&
-		    le64toh(sum) == XXH3_64bits(data.buf + head,
-						 data.len - head)) {
+		if (le32toh(format) != INV_FORMAT) {
+			why = "objects.inv: written in another format";
+		} else if (le64toh(sum) != XXH3_64bits(data.buf + head,
+							data.len - head)) {
+			why = "objects.inv: corrupt (checksum)";
+		} else {
 			memcpy(&m->key, p + 4, 16);
 			qu_buf_reset(&m->z);
 			qu_buf_add(&m->z, data.buf + head, data.len - head);
@@ -277,6 +286,7 @@ void build_inv_read(struct qu_inv_memo *m, const char *dir)
 	qu_buf_fini(&path);
 	qu_buf_fini(&data);
 	qu_buf_fini(&err);
+	return why;
 }
 
 int build_inv_write(const struct qu_inv_memo *m, const char *dir,
@@ -313,30 +323,41 @@ static void refs_file(struct qu_buf *b, const char *dir)
 	qu_buf_addf(b, "%s/refs", dir);
 }
 
-void build_refs_read(struct qu_graph_memo *m, const char *dir, uint64_t key)
+const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
+			    uint64_t key)
 {
 	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT, err = QU_BUF_INIT;
 	size_t head = sizeof(REFS_MAGIC) - 1 + 4 + 8 + 8;
+	const char *why = NULL;
 	uint32_t format;
 	uint64_t k, sum;
 
 	refs_file(&path, dir);
-	if (!qu_file_read(&data, path.buf, &err) && data.len >= head &&
-	    !memcmp(data.buf, REFS_MAGIC, sizeof(REFS_MAGIC) - 1)) {
+	if (qu_file_read(&data, path.buf, &err) < 0) {
+		why = errno == ENOENT ? NULL : "refs: unreadable";
+	} else if (data.len < head ||
+		   memcmp(data.buf, REFS_MAGIC, sizeof(REFS_MAGIC) - 1)) {
+		why = "refs: truncated";
+	} else {
 		const char *p = data.buf + sizeof(REFS_MAGIC) - 1;
 
 		memcpy(&format, p, 4);
 		memcpy(&k, p + 4, 8);
 		memcpy(&sum, p + 12, 8);
-		/* one that checks yet is no memo leaves @m empty */
-		if (format == REFS_FORMAT && k == key &&
-		    sum == XXH3_64bits(data.buf + head, data.len - head))
-			qu_graph_memo_read(m, data.buf + head,
-					   data.len - head);
+		if (format != REFS_FORMAT)
+			why = "refs: written in another format";
+		else if (sum != XXH3_64bits(data.buf + head, data.len - head))
+			why = "refs: corrupt (checksum)";
+		/* another reader's (other settings): not a fault */
+		else if (k == key &&
+			 !qu_graph_memo_read(m, data.buf + head,
+					     data.len - head))
+			why = "refs: corrupt";
 	}
 	qu_buf_fini(&path);
 	qu_buf_fini(&data);
 	qu_buf_fini(&err);
+	return why;
 }
 
 int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t key,

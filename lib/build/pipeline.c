@@ -762,8 +762,12 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
 {
 	/* a build with a cache reads what the last one kept there */
 	if (!b->opts->memo && b->cache_dir) {
+		const char *why;
+
 		b->gmemo = qu_graph_memo_new();
-		build_refs_read(b->gmemo, b->cache_dir, refs_key(b));
+		why = build_refs_read(b->gmemo, b->cache_dir, refs_key(b));
+		if (why && !b->stats.cache_note)
+			b->stats.cache_note = why;
 		return b->gmemo;
 	}
 	if (!b->opts->memo)
@@ -1327,8 +1331,12 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 			qu_buf_init(&b->imemo->z);
 			qu_buf_init(&b->imemo->syms);
 			/* zlib is most of the cost: the last build's body */
-			if (b->cache_dir)
-				build_inv_read(b->imemo, b->cache_dir);
+			const char *why = b->cache_dir
+				? build_inv_read(b->imemo, b->cache_dir)
+				: NULL;
+
+			if (why && !b->stats.cache_note)
+				b->stats.cache_note = why;
 		}
 		if (b->imemo)
 			was = b->imemo->key;

@@ -361,6 +361,7 @@ def docs_tree(work, root, env):
         f.write(good)
 
     search_state(work, docs, env, unstamp)
+    memo_files(work, docs, env, unstamp)
 
     # the unit cache (SQLite): each defect is noted, the build is clean
     import sqlite3
@@ -476,6 +477,31 @@ def search_state(work, docs, env, unstamp):
     touch()
     step(work, docs, 'search state: a shard lost', env, want_rendered=1,
          want_updated=True)
+
+
+def memo_files(work, docs, env, unstamp):
+    """What comments name (refs) and objects.inv's compressed body, kept
+    by content: a spoiled file is noted and not used."""
+    cache = os.path.join(work, '.quire-cache')
+    util_h = os.path.join(os.path.dirname(docs), 'lib', 'util', 'util.h')
+    for name, what in (('refs', 'refs'), ('inventory', 'objects.inv')):
+        path = os.path.join(cache, name)
+        if not os.path.exists(path):
+            fail('memo files: no %s in %s' % (name, os.listdir(cache)))
+            continue
+        with open(path, 'rb') as f:
+            good = f.read()
+        for label, data, note in (
+                ('corrupt', good[:-5] + bytes([good[-5] ^ 1]) + good[-4:],
+                 'corrupt (checksum)'),
+                ('truncated', good[:8], 'truncated')):
+            with open(path, 'wb') as f:
+                f.write(data)
+            edit(util_h, 'qu_xmalloc() - malloc()',
+                 'qu_xmalloc() - malloc() ' + name + label)
+            unstamp()
+            step(work, docs, 'memo files: %s %s' % (name, label), env,
+                 want_rendered=1, note='%s: %s' % (what, note))
 
 
 def search_tree(work, env):
