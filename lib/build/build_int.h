@@ -306,13 +306,14 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
  * @a: owns the strings read
  * @seen: receives, by path, what stat(2) says of each input now (in @a):
  *	the build that follows a stamp that did not match stats none again
+ * @threads: worker threads for the stats (0: one per processor)
  *
  * Return: true when every input is as recorded, the version is the same
  * and @site still holds a site.
  */
 bool build_stamp_check(struct build_stamp *s, const char *dir,
 		       const char *site, struct qu_arena *a,
-		       struct qu_map *seen);
+		       struct qu_map *seen, unsigned threads);
 
 /**
  * build_stamp_remove() - forget a site's stamp

@@ -298,7 +298,7 @@ static bool up_to_date(struct qu_build *b)
 	qu_buf_fini(&k);
 	b->cache_dir = cache_folder(b->opts, b->out_abs);
 	if (!build_stamp_check(&st, b->cache_dir, b->out_abs,
-			       &b->cache_paths, &b->seen)) {
+			       &b->cache_paths, &b->seen, b->opts->threads)) {
 		free(b->cache_dir);
 		b->cache_dir = NULL;
 		return false;
@@ -406,6 +406,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		r = 0;
 		goto out;
 	}
+	phase(b, "stamp");
 	/* lib/markdown reads the pages for lib/site: directives, headings */
 	b->md = qu_md_new(false);
 	b->reader.blocks = qu_md_blocks;

@@ -162,12 +162,32 @@ void build_stamp_remove(const char *dir, const char *site)
 	qu_buf_fini(&path);
 }
 
+/* the inputs of a stamp, stat(2)ed on the pool */
+struct stat_run {
+	const char **paths;
+	struct build_fstamp *now;
+	size_t n;
+};
+
+#define STAT_CHUNK 512
+
+static void stat_chunk(struct qu_job *job, size_t c, void *payload)
+{
+	struct stat_run *sr = payload;
+	size_t i, end = (c + 1) * STAT_CHUNK;
+
+	(void)job;
+	for (i = c * STAT_CHUNK; i < end && i < sr->n; i++)
+		build_fstamp_of(&sr->now[i], sr->paths[i]);
+}
+
 /*
  * Read the stamp. Every input is stat(2)ed, even past the first that
  * changed, into @seen: the build that follows needs them all.
  */
 static bool check(struct build_rd *r, struct build_stamp *s,
-		  struct qu_arena *a, const char *site, struct qu_map *seen)
+		  struct qu_arena *a, const char *site, struct qu_map *seen,
+		  unsigned threads)
 {
 	struct qu_buf v = QU_BUF_INIT;
 	const char *ver, *from, *str;
@@ -194,30 +214,45 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			return false;
 	}
 	n = build_get_u64(r);
-	same = true;
-	for (i = 0; i < n && !r->bad; i++) {
-		struct build_fstamp was, *now;
-		size_t pl;
-		const char *p = build_get_str(r, a, &pl);
-		bool dir = build_get_u32(r);
-		void **slot;
+	if (r->bad || n > r->left / 70)
+		return false;
+	/* the entries first, then their stats on the pool, then compared */
+	{
+		struct stat_run sr = {qu_xcalloc(n + 1, sizeof(*sr.paths)),
+				      qu_xcalloc(n + 1, sizeof(*sr.now)), n};
+		struct build_fstamp *was = qu_xcalloc(n + 1, sizeof(*was));
+		bool *dir = qu_xcalloc(n + 1, sizeof(*dir));
 
-		get_fstamp(r, &was);
-		if (!p || r->bad)
-			return false;
-		slot = qu_map_slot(seen, p, pl);
-		if (!*slot) {
-			now = qu_arena_alloc(a, sizeof(*now));
-			build_fstamp_of(now, p);
-			*slot = now;
+		for (i = 0; i < n && !r->bad; i++) {
+			sr.paths[i] = build_get_str(r, a, NULL);
+			dir[i] = build_get_u32(r);
+			get_fstamp(r, &was[i]);
+			if (!sr.paths[i])
+				r->bad = true;
 		}
-		now = *slot;
-		if (memcmp(&was, now, sizeof(was)))
-			same = false;
-		if (same) {
-			build_deps_add(s->deps, p);
-			s->deps->v[s->deps->n - 1].dir = dir;
+		if (!r->bad)
+			qu_pool_run(threads, (n + STAT_CHUNK - 1) / STAT_CHUNK,
+				    stat_chunk, &sr);
+		same = !r->bad;
+		for (i = 0; i < n && !r->bad; i++) {
+			const char *p = sr.paths[i];
+			void **slot = qu_map_slot(seen, p, strlen(p));
+
+			if (!*slot) {
+				*slot = qu_arena_alloc(a, sizeof(*sr.now));
+				memcpy(*slot, &sr.now[i], sizeof(sr.now[i]));
+			}
+			if (memcmp(&was[i], *slot, sizeof(was[i])))
+				same = false;
+			if (same) {
+				build_deps_add(s->deps, p);
+				s->deps->v[s->deps->n - 1].dir = dir[i];
+			}
 		}
+		free(sr.paths);
+		free(sr.now);
+		free(was);
+		free(dir);
 	}
 	if (!same)
 		return false;
@@ -251,7 +286,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 
 bool build_stamp_check(struct build_stamp *s, const char *dir,
 		       const char *site, struct qu_arena *a,
-		       struct qu_map *seen)
+		       struct qu_map *seen, unsigned threads)
 {
 	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT,
 		      err = QU_BUF_INIT;
@@ -268,7 +303,7 @@ bool build_stamp_check(struct build_stamp *s, const char *dir,
 	r.p = (const unsigned char *)data.buf;
 	r.left = data.len - 8;
 	r.bad = false;
-	ok = check(&r, s, a, site, seen);
+	ok = check(&r, s, a, site, seen, threads);
 out:
 	if (!ok) {
 		/* nothing of a stamp that did not match is used */
