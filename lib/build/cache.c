@@ -240,145 +240,151 @@ const struct build_page_state *build_cache_find(const struct build_cache *c,
 }
 
 /*
- * The last objects.inv's compressed body, keyed by the hash of what it
- * compresses: "quire-inv\n", the format, the key, the XXH3 of the
- * compressed bytes, then those bytes. Content-keyed, it is never stale;
- * a file that does not check is not used.
+ * A memo the cache keeps by content (it is never stale): "quire-memo\n",
+ * the format, a key of 16 bytes, the XXH3 of the rest, then the memo's
+ * bytes. A file that does not check is not used.
  */
-#define INV_MAGIC "quire-inv\n"
-#define INV_FORMAT 1
+#define MEMO_MAGIC "quire-memo\n"
+#define MEMO_FORMAT 1
+#define MEMO_HEAD (sizeof(MEMO_MAGIC) - 1 + 4 + 16 + 8)
 
-static void inv_file(struct qu_buf *b, const char *dir)
+/* what memo_read() says: why a file was not used, by memo */
+struct memo_file {
+	const char *name;
+	const char *unreadable;
+	const char *truncated;
+	const char *format;
+	const char *checksum;
+};
+
+static const struct memo_file inv_memo = {
+	"inventory", "objects.inv: unreadable", "objects.inv: truncated",
+	"objects.inv: written in another format",
+	"objects.inv: corrupt (checksum)"};
+static const struct memo_file refs_memo = {
+	"refs", "refs: unreadable", "refs: truncated",
+	"refs: written in another format", "refs: corrupt (checksum)"};
+
+static void memo_path(struct qu_buf *b, const char *dir,
+		      const struct memo_file *f)
 {
-	qu_buf_addf(b, "%s/inventory", dir);
+	qu_buf_addf(b, "%s/%s", dir, f->name);
 }
 
-const char *build_inv_read(struct qu_inv_memo *m, const char *dir)
+/*
+ * The memo @f in the cache folder @dir, into @data: its key and its bytes
+ * (from @data->buf + MEMO_HEAD). Return: NULL, or why it is not used
+ * ("" when there is none).
+ */
+static const char *memo_read(const struct memo_file *f, const char *dir,
+			     struct qu_buf *data, unsigned char key[16])
 {
-	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT, err = QU_BUF_INIT;
-	size_t head = sizeof(INV_MAGIC) - 1 + 4 + 16 + 8;
-	const char *why = NULL;
+	struct qu_buf path = QU_BUF_INIT, err = QU_BUF_INIT;
+	const char *why = NULL, *p = NULL;
 	uint32_t format;
 	uint64_t sum;
 
-	inv_file(&path, dir);
-	if (qu_file_read(&data, path.buf, &err) < 0) {
-		why = errno == ENOENT ? NULL : "objects.inv: unreadable";
-	} else if (data.len < head ||
-		   memcmp(data.buf, INV_MAGIC, sizeof(INV_MAGIC) - 1)) {
-		why = "objects.inv: truncated";
-	} else {
-		const char *p = data.buf + sizeof(INV_MAGIC) - 1;
-
+	memo_path(&path, dir, f);
+	if (qu_file_read(data, path.buf, &err) < 0)
+		why = errno == ENOENT ? "" : f->unreadable;
+	else if (data->len < MEMO_HEAD ||
+		 memcmp(data->buf, MEMO_MAGIC, sizeof(MEMO_MAGIC) - 1))
+		why = f->truncated;
+	if (!why) {
+		p = data->buf + sizeof(MEMO_MAGIC) - 1;
 		memcpy(&format, p, 4);
 		memcpy(&sum, p + 4 + 16, 8);
-		if (le32toh(format) != INV_FORMAT) {
-			why = "objects.inv: written in another format";
-		} else if (le64toh(sum) != XXH3_64bits(data.buf + head,
-							data.len - head)) {
-			why = "objects.inv: corrupt (checksum)";
-		} else {
-			memcpy(&m->key, p + 4, 16);
-			qu_buf_reset(&m->z);
-			qu_buf_add(&m->z, data.buf + head, data.len - head);
-		}
+		if (le32toh(format) != MEMO_FORMAT)
+			why = f->format;
+		else if (le64toh(sum) != XXH3_64bits(data->buf + MEMO_HEAD,
+						      data->len - MEMO_HEAD))
+			why = f->checksum;
+		else
+			memcpy(key, p + 4, 16);
 	}
 	qu_buf_fini(&path);
-	qu_buf_fini(&data);
 	qu_buf_fini(&err);
 	return why;
 }
 
-int build_inv_write(const struct qu_inv_memo *m, const char *dir,
-		    struct qu_buf *err)
+static int memo_write(const struct memo_file *f, const char *dir,
+		      const unsigned char key[16], const void *body,
+		      size_t len, struct qu_buf *err)
 {
 	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT;
-	uint32_t format = htole32(INV_FORMAT);
-	uint64_t sum = htole64(XXH3_64bits(m->z.buf, m->z.len));
+	uint32_t format = htole32(MEMO_FORMAT);
+	uint64_t sum = htole64(XXH3_64bits(body, len));
 	int r;
 
-	inv_file(&path, dir);
-	qu_buf_adds(&data, INV_MAGIC);
+	memo_path(&path, dir, f);
+	qu_buf_adds(&data, MEMO_MAGIC);
 	qu_buf_add(&data, &format, 4);
-	qu_buf_add(&data, &m->key, 16);
+	qu_buf_add(&data, key, 16);
 	qu_buf_add(&data, &sum, 8);
-	qu_buf_add(&data, m->z.buf, m->z.len);
+	qu_buf_add(&data, body, len);
 	r = qu_file_write_atomic(path.buf, data.buf, data.len, err);
 	qu_buf_fini(&path);
 	qu_buf_fini(&data);
 	return r;
 }
 
-/*
- * What comments name (lib/graph's memo), keyed by their units' content:
- * "quire-refs\n", the format, the reader's key, the XXH3 of the rest,
- * then qu_graph_memo_write()'s bytes. A file that does not check, or was
- * made by another reader, is not used.
- */
-#define REFS_MAGIC "quire-refs\n"
-#define REFS_FORMAT 1
-
-static void refs_file(struct qu_buf *b, const char *dir)
+/* objects.inv's compressed body, keyed by the hash of what it compresses */
+const char *build_inv_read(struct qu_inv_memo *m, const char *dir)
 {
-	qu_buf_addf(b, "%s/refs", dir);
+	struct qu_buf data = QU_BUF_INIT;
+	unsigned char key[16];
+	const char *why = memo_read(&inv_memo, dir, &data, key);
+
+	if (!why) {
+		memcpy(&m->key, key, sizeof(m->key));
+		qu_buf_reset(&m->z);
+		qu_buf_add(&m->z, data.buf + MEMO_HEAD, data.len - MEMO_HEAD);
+	}
+	qu_buf_fini(&data);
+	return why && *why ? why : NULL;
 }
 
+int build_inv_write(const struct qu_inv_memo *m, const char *dir,
+		    struct qu_buf *err)
+{
+	unsigned char key[16];
+
+	memcpy(key, &m->key, sizeof(key));
+	return memo_write(&inv_memo, dir, key, m->z.buf, m->z.len, err);
+}
+
+/*
+ * What comments name (lib/graph's memo), keyed by their units' content;
+ * the file's key is the reader's settings, and a memo another reader
+ * made is not used.
+ */
 const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
 			    uint64_t key)
 {
-	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT, err = QU_BUF_INIT;
-	size_t head = sizeof(REFS_MAGIC) - 1 + 4 + 8 + 8;
-	const char *why = NULL;
-	uint32_t format;
-	uint64_t k, sum;
+	struct qu_buf data = QU_BUF_INIT;
+	unsigned char k[16], want[16] = {0};
+	const char *why = memo_read(&refs_memo, dir, &data, k);
 
-	refs_file(&path, dir);
-	if (qu_file_read(&data, path.buf, &err) < 0) {
-		why = errno == ENOENT ? NULL : "refs: unreadable";
-	} else if (data.len < head ||
-		   memcmp(data.buf, REFS_MAGIC, sizeof(REFS_MAGIC) - 1)) {
-		why = "refs: truncated";
-	} else {
-		const char *p = data.buf + sizeof(REFS_MAGIC) - 1;
-
-		memcpy(&format, p, 4);
-		memcpy(&k, p + 4, 8);
-		memcpy(&sum, p + 12, 8);
-		if (format != REFS_FORMAT)
-			why = "refs: written in another format";
-		else if (sum != XXH3_64bits(data.buf + head, data.len - head))
-			why = "refs: corrupt (checksum)";
-		/* another reader's (other settings): not a fault */
-		else if (k == key &&
-			 !qu_graph_memo_read(m, data.buf + head,
-					     data.len - head))
-			why = "refs: corrupt";
-	}
-	qu_buf_fini(&path);
+	memcpy(want, &key, sizeof(key));
+	/* another reader's (other settings): not a fault */
+	if (!why && !memcmp(k, want, sizeof(k)) &&
+	    !qu_graph_memo_read(m, data.buf + MEMO_HEAD,
+				data.len - MEMO_HEAD))
+		why = "refs: corrupt";
 	qu_buf_fini(&data);
-	qu_buf_fini(&err);
-	return why;
+	return why && *why ? why : NULL;
 }
 
 int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t key,
 		     struct qu_buf *err)
 {
-	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT;
-	uint32_t format = REFS_FORMAT;
-	size_t head = sizeof(REFS_MAGIC) - 1 + 4 + 8 + 8;
-	uint64_t sum;
+	struct qu_buf body = QU_BUF_INIT;
+	unsigned char k[16] = {0};
 	int r;
 
-	refs_file(&path, dir);
-	qu_buf_adds(&data, REFS_MAGIC);
-	qu_buf_add(&data, &format, 4);
-	qu_buf_add(&data, &key, 8);
-	qu_buf_add(&data, &key, 8);	/* the checksum's place */
-	qu_graph_memo_write(m, &data);
-	sum = XXH3_64bits(data.buf + head, data.len - head);
-	memcpy(data.buf + head - 8, &sum, 8);
-	r = qu_file_write_atomic(path.buf, data.buf, data.len, err);
-	qu_buf_fini(&path);
-	qu_buf_fini(&data);
+	memcpy(k, &key, sizeof(key));
+	qu_graph_memo_write(m, &body);
+	r = memo_write(&refs_memo, dir, k, body.buf, body.len, err);
+	qu_buf_fini(&body);
 	return r;
 }

@@ -893,6 +893,19 @@ static void build_from_memo(struct search_index *x, unsigned threads,
 	free(ep);
 }
 
+/* Free every document's terms (not the strings: the chunks own them). */
+static void free_dterms(struct search_index *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ndocs; i++)
+		free(x->dterms[i]);
+	free(x->dterms);
+	free(x->ndterms);
+	x->dterms = NULL;
+	x->ndterms = NULL;
+}
+
 void search_begin(struct search_index *x, const struct qu_site *site,
 		  const struct qu_graph *g)
 {
@@ -958,12 +971,7 @@ void search_build(struct search_index *x, unsigned threads,
 	qsort(x->terms, x->nterms, sizeof(*x->terms), cmp_term);
 
 	/* the documents' terms and their strings are no longer needed */
-	for (i = 0; i < x->ndocs; i++)
-		free(x->dterms[i]);
-	free(x->dterms);
-	free(x->ndterms);
-	x->dterms = NULL;
-	x->ndterms = NULL;
+	free_dterms(x);
 	for (i = 0; i < nchunks; i++) {
 		qu_arena_fini(&tr.chunks[i].arena);
 		free(tr.chunks[i].sterm);
@@ -993,16 +1001,9 @@ void search_tokenize_some(struct search_index *x, const uint32_t *docs,
 
 void search_drop_some(struct search_index *x)
 {
-	size_t i;
-
 	if (!x->some)
 		return;
-	for (i = 0; i < x->ndocs; i++)
-		free(x->dterms[i]);
-	free(x->dterms);
-	free(x->ndterms);
-	x->dterms = NULL;
-	x->ndterms = NULL;
+	free_dterms(x);
 	qu_arena_fini(&x->some->arena);
 	free(x->some);
 	x->some = NULL;

@@ -263,6 +263,13 @@ struct search_state {
  * Return: NULL when @s can be used; else why not ("" when there is none)
  */
 const char *search_state_open(struct search_state *s, const char *path);
+/*
+ * search_state_use() - check @size bytes at @p as a state file and point
+ * @s into them (search_state_open()'s check, on bytes in memory)
+ * Return: NULL, or why they cannot be used
+ */
+const char *search_state_use(struct search_state *s, const void *p,
+			     size_t size);
 void search_state_close(struct search_state *s);
 /*
  * search_state_write() - the state of the index @x for the next build;

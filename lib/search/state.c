@@ -104,8 +104,9 @@ static const char *check(const struct search_state *s)
 	for (i = 0; i < h->nterms; i++) {
 		uint32_t a = s->term_str[i], b = s->term_str[i + 1];
 
-		/* a term is its bytes and a NUL */
+		/* a term is its bytes, none of them NUL, and a NUL */
 		if (b == a || s->str[b - 1] != '\0' ||
+		    memchr(s->str + a, '\0', b - a - 1) ||
 		    (i && strcmp(s->str + s->term_str[i - 1], s->str + a) >= 0))
 			return "corrupt (terms)";
 		if (s->top_off[i + 1] - s->top_off[i] > SEARCH_TOP ||
@@ -121,11 +122,58 @@ static const char *check(const struct search_state *s)
 	return NULL;
 }
 
+const char *search_state_use(struct search_state *s, const void *p,
+			     size_t size)
+{
+	const struct state_hdr *h = p;
+	size_t sz[STATE_ARRAYS];
+	const char *q, *why;
+
+	if (size < sizeof(*h))
+		return "truncated";
+	if (memcmp(h->magic, STATE_MAGIC, sizeof(h->magic)) ||
+	    h->bom != STATE_BOM || h->format != STATE_FORMAT)
+		return "written in another format";
+	if (strncmp(h->version, QU_VERSION, sizeof(h->version)))
+		return "written by another quire";
+	/* the counts bound the size before any sum can wrap */
+	if (h->npages > UINT32_MAX || h->ndocs > UINT32_MAX / 2 ||
+	    h->nterms > UINT32_MAX / 8 || h->npost > UINT32_MAX / 8 ||
+	    h->ntop > UINT32_MAX / 8 || h->nshards > UINT32_MAX / 8 ||
+	    h->str_bytes > UINT32_MAX ||
+	    layout(h, sz) != size - sizeof(*h))
+		return "truncated";
+	q = (const char *)p + sizeof(*h);
+	if (XXH3_64bits(q, size - sizeof(*h)) != h->checksum)
+		return "corrupt (checksum)";
+	s->hdr = h;
+	s->page_key = (const uint64_t *)q;
+	s->page_ndocs = (const uint32_t *)(q += pad8(sz[0]));
+	s->doc_len = (const uint32_t *)(q += pad8(sz[1]));
+	s->rec_size = (const uint32_t *)(q += pad8(sz[2]));
+	s->tok_hash = (const uint64_t *)(q += pad8(sz[3]));
+	s->rec_hash = (const uint64_t *)(q += pad8(sz[4]));
+	s->term_str = (const uint32_t *)(q += pad8(sz[5]));
+	s->post_off = (const uint32_t *)(q += pad8(sz[6]));
+	s->kept = (const uint32_t *)(q += pad8(sz[7]));
+	s->top_off = (const uint32_t *)(q += pad8(sz[8]));
+	s->top = (const uint32_t *)(q += pad8(sz[9]));
+	s->shard_first = (const uint32_t *)(q += pad8(sz[10]));
+	s->post_doc = (const uint32_t *)(q += pad8(sz[11]));
+	s->post_tf = (const float *)(q += pad8(sz[12]));
+	s->str = (q += pad8(sz[13]));
+	if (h->str_bytes && s->str[h->str_bytes - 1] != '\0')
+		why = "corrupt (terms)";
+	else
+		why = check(s);
+	if (why)
+		s->hdr = NULL;
+	return why;
+}
+
 const char *search_state_open(struct search_state *s, const char *path)
 {
-	struct state_hdr h;
-	size_t sz[STATE_ARRAYS];
-	const char *p, *why;
+	const char *why;
 	struct stat st;
 	int fd;
 
@@ -133,26 +181,7 @@ const char *search_state_open(struct search_state *s, const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? "" : "unreadable";
-	if (fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(h) ||
-	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h)) {
-		close(fd);
-		return "truncated";
-	}
-	if (memcmp(h.magic, STATE_MAGIC, sizeof(h.magic)) ||
-	    h.bom != STATE_BOM || h.format != STATE_FORMAT) {
-		close(fd);
-		return "written in another format";
-	}
-	if (strncmp(h.version, QU_VERSION, sizeof(h.version))) {
-		close(fd);
-		return "written by another quire";
-	}
-	/* the counts bound the size before any sum can wrap */
-	if (h.npages > UINT32_MAX || h.ndocs > UINT32_MAX / 2 ||
-	    h.nterms > UINT32_MAX / 8 || h.npost > UINT32_MAX / 8 ||
-	    h.ntop > UINT32_MAX / 8 || h.nshards > UINT32_MAX / 8 ||
-	    h.str_bytes > UINT32_MAX ||
-	    layout(&h, sz) != (size_t)st.st_size - sizeof(h)) {
+	if (fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(struct state_hdr)) {
 		close(fd);
 		return "truncated";
 	}
@@ -163,36 +192,9 @@ const char *search_state_open(struct search_state *s, const char *path)
 		s->map = NULL;
 		return "unreadable";
 	}
-	p = (const char *)s->map + sizeof(h);
-	if (XXH3_64bits(p, s->size - sizeof(h)) != h.checksum) {
+	if ((why = search_state_use(s, s->map, s->size)))
 		search_state_close(s);
-		return "corrupt (checksum)";
-	}
-	s->hdr = s->map;
-	s->page_key = (const uint64_t *)p;
-	s->page_ndocs = (const uint32_t *)(p += pad8(sz[0]));
-	s->doc_len = (const uint32_t *)(p += pad8(sz[1]));
-	s->rec_size = (const uint32_t *)(p += pad8(sz[2]));
-	s->tok_hash = (const uint64_t *)(p += pad8(sz[3]));
-	s->rec_hash = (const uint64_t *)(p += pad8(sz[4]));
-	s->term_str = (const uint32_t *)(p += pad8(sz[5]));
-	s->post_off = (const uint32_t *)(p += pad8(sz[6]));
-	s->kept = (const uint32_t *)(p += pad8(sz[7]));
-	s->top_off = (const uint32_t *)(p += pad8(sz[8]));
-	s->top = (const uint32_t *)(p += pad8(sz[9]));
-	s->shard_first = (const uint32_t *)(p += pad8(sz[10]));
-	s->post_doc = (const uint32_t *)(p += pad8(sz[11]));
-	s->post_tf = (const float *)(p += pad8(sz[12]));
-	s->str = (p += pad8(sz[13]));
-	if (h.str_bytes && s->str[h.str_bytes - 1] != '\0') {
-		search_state_close(s);
-		return "corrupt (terms)";
-	}
-	if ((why = check(s))) {
-		search_state_close(s);
-		return why;
-	}
-	return NULL;
+	return why;
 }
 
 void search_state_close(struct search_state *s)

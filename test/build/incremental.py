@@ -479,6 +479,16 @@ def search_state(work, docs, env, unstamp):
          want_updated=True)
 
 
+def first_build(work, src, env, what):
+    """A build of src into work/site from nothing, cache and all."""
+    shutil.rmtree(os.path.join(work, 'site'), ignore_errors=True)
+    shutil.rmtree(os.path.join(work, '.quire-cache'), ignore_errors=True)
+    r = build(src, os.path.join(work, 'site'), env=env)
+    if r.returncode != 0:
+        fail('%s: first build exited %d: %s' % (what, r.returncode, r.stderr))
+    return r.returncode == 0
+
+
 def memo_files(work, docs, env, unstamp):
     """What comments name (refs) and objects.inv's compressed body, kept
     by content: a spoiled file is noted and not used."""
@@ -523,13 +533,7 @@ def search_tree(work, env):
                         ' * Does common work%s.\n */\n'
                         'int fn%d(int arg)\n{\n}\n\n' %
                         (n, extra, ' common' * (n % 5), n))
-    out = os.path.join(work, 'site')
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(os.path.join(work, '.quire-cache'), ignore_errors=True)
-    r = build(src, out, env=env)
-    if r.returncode != 0:
-        fail('search tree: first build exited %d: %s' %
-             (r.returncode, r.stderr))
+    if not first_build(work, src, env, 'search tree'):
         return
     f3 = os.path.join(src, 'lib', 'f03.c')
     # not a file's first item, whose brief is also the folder page's
@@ -623,13 +627,7 @@ def zero_tree(work, env):
     with open(os.path.join(src, 'lib', 'b.c'), 'w') as f:
         f.write('/**\n * b_do() - do b\n * @x: x\n */\nint b_do(int x)\n'
                 '{\n}\n')
-    out = os.path.join(work, 'site')
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(os.path.join(work, '.quire-cache'), ignore_errors=True)
-    r = build(src, out, env=env)
-    if r.returncode != 0:
-        fail('zero-config first build exited %d: %s' %
-             (r.returncode, r.stderr))
+    if not first_build(work, src, env, 'zero-config'):
         return
     global MEMORY
     MEMORY = Memory(work, src, env)
@@ -679,11 +677,7 @@ def graph_tree(work, env):
         with open(os.path.join(src, name), 'w') as f:
             f.write(text)
     out = os.path.join(work, 'site')
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(os.path.join(work, '.quire-cache'), ignore_errors=True)
-    r = build(src, out, env=env)
-    if r.returncode != 0:
-        fail('graphs: first build exited %d: %s' % (r.returncode, r.stderr))
+    if not first_build(work, src, env, 'graphs'):
         return
     global MEMORY
     MEMORY = Memory(work, src, env)
