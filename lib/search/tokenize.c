@@ -7,6 +7,7 @@
  * rules are written again in themes/default/static/quire-search.js for
  * the query side; test/search/tokens.txt holds the cases both must give.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "search_int.h"
@@ -155,12 +156,31 @@ static uint64_t stop_key(const char *row)
 	return k;
 }
 
+/*
+ * By first letter, the lengths of the stop words starting with it (bit
+ * n: n bytes): most words are ruled out before the search below.
+ */
+static uint8_t stop_lens[26];
+static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
+
+static void stop_init(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(stop_keys) / sizeof(stop_keys[0]); i++)
+		stop_lens[stop_keys[i][0] - 'a'] |=
+			(uint8_t)(1u << strlen(stop_keys[i]));
+}
+
 bool search_is_stop(const char *w, size_t len)
 {
 	size_t lo = 0, hi = sizeof(stop_keys) / sizeof(stop_keys[0]), i;
 	uint64_t k;
 
-	if (len > 5)
+	if (len > 5 || w[0] < 'a' || w[0] > 'z')
+		return false;
+	pthread_once(&stop_once, stop_init);
+	if (!(stop_lens[w[0] - 'a'] & (1u << len)))
 		return false;
 	for (k = 0, i = 0; i < len; i++)
 		k |= (uint64_t)(unsigned char)w[i] << (56 - 8 * i);
@@ -216,6 +236,29 @@ static void emit(const char *w, size_t len, bool has_us,
 	}
 }
 
+/*
+ * What a word keeps of each ASCII byte: letters lowered, digits and "_"
+ * as they are; 0 for a separator (wordc() and search_lower() in one)
+ */
+static const char ascii_word[128] = {
+	0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0,
+	'0', '1', '2', '3', '4', '5', '6', '7',
+	'8', '9', 0, 0, 0, 0, 0, 0,
+	0, 'a', 'b', 'c', 'd', 'e', 'f', 'g',
+	'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o',
+	'p', 'q', 'r', 's', 't', 'u', 'v', 'w',
+	'x', 'y', 'z', 0, 0, 0, 0, '_',
+	0, 'a', 'b', 'c', 'd', 'e', 'f', 'g',
+	'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o',
+	'p', 'q', 'r', 's', 't', 'u', 'v', 'w',
+	'x', 'y', 'z', 0, 0, 0, 0, 0,
+};
+
 void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 			void *payload)
 {
@@ -231,25 +274,26 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 		if (i == len) {
 			c = ' ';
 		} else if (s[i] < 0x80) {
-			c = s[i];
-			/*
-			 * the common case: ASCII letters, digits and "_"
-			 * straight in (what wordc() and search_lower() say
-			 * of them)
-			 */
-			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			    (c >= 'A' && c <= 'Z') || c == '_') {
-				if (c >= 'A' && c <= 'Z')
-					c += 32;
-				else if (c == '_')
-					has_us = true;
+			/* the common case: a run of ASCII word bytes */
+			char w;
+
+			while (i < len && s[i] < 0x80 && (w = ascii_word[s[i]])) {
+				has_us |= w == '_';
 				if (wl < MAX_TOKEN + 1)
-					word[wl++] = (char)c;
+					word[wl++] = w;
 				else
 					over = true;
 				i++;
-				continue;
 			}
+			if (i < len && s[i] >= 0x80)
+				continue;
+			/* an ASCII separator, or the end of the text */
+			if (wl && !over)
+				emit(word, wl, has_us, fn, payload);
+			wl = 0;
+			over = has_us = false;
+			i++;
+			continue;
 		} else {
 			c = decode(s + i, len - i, &n);
 		}
