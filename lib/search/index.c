@@ -61,9 +61,23 @@ struct cterm {
  * number in its slice (0 until seen there): a slice's task hashes a term
  * once a chunk, not once a document
  */
+/*
+ * A chunk's last terms by their first eight bytes and length: most tokens
+ * of a chunk repeat one seen shortly before, found here without hashing
+ * the token for the map.
+ */
+#define TCACHE_BITS 10
+
+struct tcache {
+	uint64_t key;
+	uint32_t len;
+	uint32_t id;
+};
+
 struct search_chunk {
 	struct qu_arena arena;
 	struct qu_map intern;
+	struct tcache *cache;
 	struct cterm *terms;
 	uint32_t *sterm;
 	uint32_t nterms;
@@ -93,23 +107,21 @@ static struct qu_map_slot *map_slot(void **value)
 				      offsetof(struct qu_map_slot, value));
 }
 
-static void on_token(const char *tok, size_t len, bool part, void *payload)
+/* The chunk's number of term @tok, made when new. */
+static uint32_t term_id(struct search_chunk *c, const char *tok, size_t len)
 {
-	struct tok_ctx *t = payload;
-	struct search_chunk *c = t->c;
-	struct search_dterm *d;
-	struct cterm *ct;
-	float w = part ? t->wpart : t->w;
+	struct tcache *e = NULL;
+	uint64_t key = 0;
 	void **slot;
-	size_t i;
 
-	t->len++;
-	/* numbers in running text are noise; in names they are kept */
-	if (!t->flags) {
-		for (i = 0; i < len && tok[i] >= '0' && tok[i] <= '9'; i++)
-			;
-		if (i == len)
-			return;
+	if (c->cache) {
+		memcpy(&key, tok, len < 8 ? len : 8);
+		e = &c->cache[((key ^ len) * 0x9e3779b97f4a7c15u) >>
+			      (64 - TCACHE_BITS)];
+		if (e->id && e->len == len && e->key == key &&
+		    (len <= 8 ||
+		     !memcmp(c->terms[e->id - 1].term + 8, tok + 8, len - 8)))
+			return e->id - 1;
 	}
 	slot = qu_map_slot(&c->intern, tok, len);
 	if (!*slot) {
@@ -119,6 +131,7 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 		 * which gives the slice
 		 */
 		struct qu_map_slot *ms = map_slot(slot);
+		struct cterm *ct;
 
 		if (c->nterms == c->aterms) {
 			c->aterms = c->aterms ? 2 * c->aterms : 256;
@@ -133,7 +146,35 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 		ms->key = ct->term;
 		*slot = (void *)(uintptr_t)++c->nterms;
 	}
-	ct = &c->terms[(uintptr_t)*slot - 1];
+	if (e) {
+		e->key = key;
+		e->len = (uint32_t)len;
+		e->id = (uint32_t)(uintptr_t)*slot;
+	}
+	return (uint32_t)((uintptr_t)*slot - 1);
+}
+
+static void on_token(const char *tok, size_t len, bool part, void *payload)
+{
+	struct tok_ctx *t = payload;
+	struct search_chunk *c = t->c;
+	struct search_dterm *d;
+	struct cterm *ct;
+	float w = part ? t->wpart : t->w;
+	uint32_t id;
+	size_t i;
+
+	t->len++;
+	/* numbers in running text are noise; in names they are kept */
+	if (!t->flags) {
+		for (i = 0; i < len && tok[i] >= '0' && tok[i] <= '9'; i++)
+			;
+		if (i == len)
+			return;
+	}
+	/* not in one expression: a new term may move @c->terms */
+	id = term_id(c, tok, len);
+	ct = &c->terms[id];
 	if (ct->doc == t->doc) {
 		d = &t->v[ct->at];
 		d->tf += w;
@@ -306,6 +347,7 @@ static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 	(void)job;
 	if (end > r->x->ndocs)
 		end = r->x->ndocs;
+	c->cache = qu_xcalloc((size_t)1 << TCACHE_BITS, sizeof(*c->cache));
 	for (k = i * CHUNK; k < end; k++) {
 		uint32_t j;
 
@@ -326,6 +368,8 @@ static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 	}
 	/* the chunk's own tables go as soon as it is done: less at once */
 	qu_map_fini(&c->intern);
+	free(c->cache);
+	c->cache = NULL;
 	free(c->terms);
 	c->terms = NULL;
 	c->sterm = qu_xcalloc(c->nterms + 1, sizeof(uint32_t));
