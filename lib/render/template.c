@@ -387,6 +387,48 @@ static void banner_slot(const struct qu_render *r, xmlDocPtr doc,
 	qu_buf_fini(&href);
 }
 
+/*
+ * xmlCopyDoc() of @tmpl, but with the copy's own dictionary made first:
+ * the copied element and attribute names are interned there instead of
+ * allocated once per node, so the serializer meets each name once and
+ * freeing the page has fewer strings to free. NULL when out of memory.
+ */
+static xmlDocPtr copy_template(xmlDocPtr tmpl)
+{
+	xmlDocPtr doc = xmlCopyDoc(tmpl, 0);
+	xmlNodePtr c, n;
+
+	if (!doc)
+		return NULL;
+	doc->dict = xmlDictCreate();
+	if (!doc->dict)
+		goto fail;
+	for (c = tmpl->children; c; c = c->next) {
+		if (c->type == XML_DTD_NODE) {
+			/* xmlCopyDoc() makes the internal subset a child too */
+			doc->intSubset = xmlCopyDtd((xmlDtdPtr)c);
+			if (!doc->intSubset)
+				goto fail;
+			xmlSetTreeDoc((xmlNodePtr)doc->intSubset, doc);
+			n = (xmlNodePtr)doc->intSubset;
+		} else {
+			n = xmlDocCopyNode(c, doc, 1);
+			if (!n)
+				goto fail;
+		}
+		if (!xmlAddChild((xmlNodePtr)doc, n)) {
+			/* xmlFreeDoc() frees the internal subset */
+			if (n != (xmlNodePtr)doc->intSubset)
+				xmlFreeNode(n);
+			goto fail;
+		}
+	}
+	return doc;
+fail:
+	xmlFreeDoc(doc);
+	return NULL;
+}
+
 int render_frame(struct qu_buf *out, const struct qu_render *r,
 		 const struct frame *f, body_fn body, void *payload)
 {
@@ -396,16 +438,13 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 	size_t start;
 	int error = -1;
 
-	/* a copy of the template parsed once: copying only reads it */
-	doc = xmlCopyDoc(r->tmpl_doc, 1);
-	if (!doc)
-		goto out;
 	/*
-	 * A dictionary of the page's own: element and attribute names are
+	 * A copy of the template parsed once (copying only reads it), with
+	 * a dictionary of the page's own: element and attribute names are
 	 * interned instead of allocated once per node.
 	 */
-	doc->dict = xmlDictCreate();
-	if (!doc->dict)
+	doc = copy_template(r->tmpl_doc);
+	if (!doc)
 		goto out;
 	walk(xmlDocGetRootElement(doc), slots, f, &tmp);
 
