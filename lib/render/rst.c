@@ -196,9 +196,7 @@ static bool ns_decl_href(struct rw *w, const char *name, size_t len)
 
 static void fnauto_put(struct rw *w, const struct qu_rst_node *n, size_t i)
 {
-	*qu_map_slot(&w->fnauto,
-		     qu_arena_memdup(&((struct qu_rst_doc *)w->rd)->arena, &n,
-				     sizeof(n)),
+	*qu_map_slot(&w->fnauto, qu_arena_memdup(&w->scratch, &n, sizeof(n)),
 		     sizeof(n)) = (void *)(uintptr_t)(i + 1);
 }
 
@@ -1865,7 +1863,7 @@ void rw_blocks(struct rw *w, xmlNodePtr parent,
 static void put_names(struct rw *w, struct qu_map *m,
 		      const struct qu_rst_node *n, struct qu_buf *name)
 {
-	struct qu_arena *a = &((struct qu_rst_doc *)w->rd)->arena;
+	struct qu_arena *a = &w->scratch;
 	size_t k;
 
 	for (k = 0; qu_rst_attr_item(name, n, "names", k); k++) {
@@ -1939,10 +1937,7 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 			{
 				void **slot = qu_map_slot(
 					&w->substs,
-					qu_arena_strdup(&((struct qu_rst_doc *)
-								  w->rd)
-								 ->arena,
-							name->buf),
+					qu_arena_strdup(&w->scratch, name->buf),
 					name->len);
 
 				if (!*slot)
@@ -1990,7 +1985,7 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 static void number_footnotes(struct rw *w, const struct qu_rst_node *n,
 			     unsigned depth, struct qu_buf *name)
 {
-	struct qu_arena *a = &((struct qu_rst_doc *)w->rd)->arena;
+	struct qu_arena *a = &w->scratch;
 	const struct qu_rst_node *c;
 	char label[16];
 
@@ -2040,9 +2035,8 @@ static void toc_number(struct rw *w, const struct qu_rst_node *first,
 	for (s = first; s && depth; s = s->next) {
 		if (s->kind != QU_RST_SECTION)
 			continue;
-		*qu_map_slot(&w->tocref, qu_arena_memdup(
-				     &((struct qu_rst_doc *)w->rd)->arena, &s,
-				     sizeof(s)),
+		*qu_map_slot(&w->tocref,
+			     qu_arena_memdup(&w->scratch, &s, sizeof(s)),
 			     sizeof(s)) = (void *)(uintptr_t)w->next_id++;
 		for (sub = s->first; sub && sub->kind != QU_RST_SECTION;)
 			sub = sub->next;
@@ -2081,16 +2075,27 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 {
 	const struct qu_page *pg = &r->site->pages[f->page];
 	const struct qu_part *part = &pg->parts[0];
+	struct qu_rst_doc *mine;
 	struct qu_diags scratch;
 	struct rw w;
 
 	memset(&w, 0, sizeof(w));
-	/* the site's load reported the parse's diagnostics already */
-	qu_diags_init(&scratch);
-	w.rd = qu_rst_parse_ex(&scratch, pg->diag_path, part->text, part->len,
-			       QU_RST_SPHINX_IDS);
+	/*
+	 * The site's load parsed the page and kept the parse (taken here),
+	 * or reported the parse's diagnostics already.
+	 */
+	if (part->parsed && part->parsed->doc) {
+		mine = part->parsed->doc;
+		part->parsed->doc = NULL;
+	} else {
+		qu_diags_init(&scratch);
+		mine = qu_rst_parse_ex(&scratch, pg->diag_path, part->text,
+				       part->len, QU_RST_SPHINX_IDS);
+		qu_diags_fini(&scratch);
+	}
+	w.rd = mine;
 	w.next_id = w.rd->auto_ids + 1;
-	qu_diags_fini(&scratch);
+	qu_arena_init(&w.scratch);
 	w.r = r;
 	w.ctx = ctx;
 	w.doc = ctx->doc;
@@ -2139,7 +2144,8 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_buf_fini(&w.tmp);
 	qu_buf_fini(&w.href);
 	qu_buf_fini(&w.c_ns);
-	qu_rst_free((struct qu_rst_doc *)w.rd);
+	qu_arena_fini(&w.scratch);
+	qu_rst_free(mine);
 }
 
 /*
@@ -2181,13 +2187,16 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	struct frame f = {pg->out, pg->depth, pg->title, ctx->from.page, NULL};
 	struct qu_diags scratch;
 	struct qu_buf name = QU_BUF_INIT;
+	struct qu_rst_doc *rd;
 	struct rw w;
 
 	memset(&w, 0, sizeof(w));
 	/* scripts/kernel-doc reports what is wrong in comments */
 	qu_diags_init(&scratch);
-	w.rd = qu_rst_parse_ex(&scratch, ctx->path ? ctx->path : "", text, len,
-			       QU_RST_SPHINX_IDS);
+	rd = qu_rst_parse_ex(&scratch, ctx->path ? ctx->path : "", text, len,
+			     QU_RST_SPHINX_IDS);
+	w.rd = rd;
+	qu_arena_init(&w.scratch);
 	w.r = r;
 	w.ctx = ctx;
 	w.doc = ctx->doc;
@@ -2230,5 +2239,6 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_buf_fini(&w.href);
 	qu_buf_fini(&w.pending);
 	qu_buf_fini(&w.c_ns);
-	qu_rst_free((struct qu_rst_doc *)w.rd);
+	qu_arena_fini(&w.scratch);
+	qu_rst_free(rd);
 }
