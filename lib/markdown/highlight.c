@@ -59,8 +59,14 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 	struct qu_token t;
 	struct qu_buf href = QU_BUF_INIT;
 	const char *tag_kw = NULL;
-	size_t tag_kwlen = 0;
+	size_t tag_kwlen = 0, run = 0, nrun = 0;
 
+	/*
+	 * Tokens without a class (blanks, names that link nowhere) are
+	 * text next to each other: one text node for each run of them, as
+	 * libxml2 would merge them into anyway (their bytes are ASCII or
+	 * whole identifiers, so no UTF-8 sequence is cut).
+	 */
 	qu_lexer_init(&lx, code, len);
 	while (qu_lexer_next(&t, &lx)) {
 		const char *cls = tok_class(t.kind);
@@ -82,7 +88,11 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 			r.nlen = t.len;
 			s = qu_graph_resolve(ctx->g, &r, &ctx->from, NULL);
 			if (s != QU_NONE && s != ctx->from.sym) {
-				xmlNodePtr a = md_el(doc, parent, "a");
+				xmlNodePtr a;
+
+				md_text(doc, parent, code + run, nrun);
+				nrun = 0;
+				a = md_el(doc, parent, "a");
 
 				qu_buf_reset(&href);
 				qu_graph_href(&href, ctx->g, ctx->from.page, s);
@@ -106,13 +116,18 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 		}
 		(void)tag_kwlen;
 		if (!cls) {
-			md_text(doc, parent, p, t.len);
+			if (!nrun)
+				run = t.off;
+			nrun += t.len;
 			continue;
 		}
+		md_text(doc, parent, code + run, nrun);
+		nrun = 0;
 		span = md_el(doc, parent, "span");
 		qu_md_attr(span, "class", cls);
 		md_text(doc, span, p, t.len);
 	}
+	md_text(doc, parent, code + run, nrun);
 	qu_buf_fini(&href);
 }
 
