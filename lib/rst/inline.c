@@ -624,18 +624,25 @@ static size_t standalone(struct il *x, size_t p, bool *email, bool *mismatch)
 static void implicit(struct il *x, size_t a, size_t b)
 {
 	size_t saved_n = x->n;
-	size_t p;
+	const char *colon, *at;
+	size_t p, last;
 
 	if (a >= b)
 		return;
-	/* every URI has a colon, every address an at sign */
-	if (!memchr(x->s + a, ':', b - a) && !memchr(x->s + a, '@', b - a)) {
+	/*
+	 * Every URI has a colon after its start, every address an at sign:
+	 * none starts at or after the last of them.
+	 */
+	colon = memrchr(x->s + a, ':', b - a);
+	at = memrchr(x->s + a, '@', b - a);
+	if (!colon && !at) {
 		add_text(x, x->parent, a, b);
 		return;
 	}
+	last = (size_t)((colon > at ? colon : at) - x->s);
 	x->n = b;
 	x->scheme_end = x->email_end = 0;
-	for (p = a; p < b; p++) {
+	for (p = a; p < last; p++) {
 		bool email, mismatch;
 		size_t e;
 
@@ -959,19 +966,33 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 		last_us = u ? (size_t)(u - s) : 0;
 	}
 	for (p = 0; p < len; p++) {
-		unsigned char ch = (unsigned char)s[p];
+		unsigned char ch;
 		size_t e = 0, q, sfx = 0, ne = 0, l0, l1;
 		bool cit;
 
 		/*
 		 * Past the special bytes only name_ can start, and not
 		 * where standalone_ref() already found that the run of
-		 * word characters holds none (before prefix_ok(), which
-		 * costs more than that test).
+		 * word characters holds none: such bytes are passed over
+		 * here, the run's up to its end.
 		 */
-		if (!(btab[ch] & B_START) &&
-		    (p >= last_us || (p < x.run_end && x.run_none)))
-			continue;
+		for (;;) {
+			size_t stop;
+
+			if (p >= last_us)
+				stop = len;
+			else if (p < x.run_end && x.run_none)
+				stop = x.run_end;
+			else
+				break;
+			while (p < stop && !(btab[(unsigned char)s[p]] & B_START))
+				p++;
+			if (p < stop || p == len)
+				break;
+		}
+		if (p == len)
+			break;
+		ch = (unsigned char)s[p];
 		if (!prefix_ok(&x, p, seg))
 			continue;
 		/* start-strings: ** * `` _` | */
