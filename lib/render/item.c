@@ -43,7 +43,8 @@ static void title(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	r_text(doc, r_el(doc, h, "code", NULL), it->name);
 	r_text(doc, h, " ");
 	r_text(doc, r_el(doc, h, "span", "qu-kind"), qu_kind_name(it->kind));
-	qu_buf_addf(&b, "#%s", anchor);
+	qu_buf_addc(&b, '#');
+	qu_buf_adds(&b, anchor);
 	a = r_link(doc, h, b.buf, "\xc2\xb6");
 	r_attr(a, "class", "qu-anchor");
 	r_attr(a, "aria-label", "Link to this symbol");
@@ -127,7 +128,9 @@ static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	xmlNodePtr p = r_el(doc, sec, "p", "qu-meta");
 
 	r_text(doc, p, "Defined in ");
-	qu_buf_addf(&b, "%s:%u", path, line);
+	qu_buf_adds(&b, path);
+	qu_buf_addc(&b, ':');
+	qu_buf_add_u64(&b, line);
 	if (tmpl)
 		render_source_url(&url, tmpl, f && f->link ? f->link : path,
 				  line);
@@ -240,7 +243,8 @@ static void sphinx_param_tags(xmlDocPtr doc, xmlNodePtr code,
 	struct qu_buf href = QU_BUF_INIT;
 	xmlNodePtr n, next;
 
-	qu_buf_addf(&href, "#%s", anchor);
+	qu_buf_addc(&href, '#');
+	qu_buf_adds(&href, anchor);
 	for (n = code->children; n; n = next) {
 		xmlNodePtr t = n->next;
 		xmlChar *kw;
@@ -346,7 +350,8 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		goto out;
 	}
 	sec = r_el(doc, parent, "section", NULL);
-	qu_buf_addf(&b, "qu-item qu-kind-%s", qu_kind_name(it->kind));
+	qu_buf_adds(&b, "qu-item qu-kind-");
+	qu_buf_adds(&b, qu_kind_name(it->kind));
 	r_attr(sec, "class", b.buf);
 	r_attr(sec, "id", pl->anchor);
 	title(r, doc, sec, it, pl->anchor);
@@ -397,9 +402,13 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 						  strlen(pa->name));
 			qu_map_put(&seen, pa->name, (void *)(n + 1));
 			qu_buf_reset(&b);
-			qu_buf_addf(&b, "%s.%s", pl->anchor, pa->name);
-			if (n)
-				qu_buf_addf(&b, "-%u", (unsigned)n + 1);
+			qu_buf_adds(&b, pl->anchor);
+			qu_buf_addc(&b, '.');
+			qu_buf_adds(&b, pa->name);
+			if (n) {
+				qu_buf_addc(&b, '-');
+				qu_buf_add_u64(&b, n + 1);
+			}
 			r_attr(dt, "id", b.buf);
 			r_text(doc, r_el(doc, dt, "code", NULL), pa->name);
 			if (pa->type && *pa->type) {

@@ -331,7 +331,8 @@ static void toc_add(struct toc *t, int lvl, const char *id, xmlNodePtr from)
 		}
 	}
 	qu_buf_reset(&t->href);
-	qu_buf_addf(&t->href, "#%s", id);
+	qu_buf_addc(&t->href, '#');
+	qu_buf_adds(&t->href, id);
 	r_link(t->doc, li, t->href.buf, text.len ? text.buf : "");
 	qu_buf_fini(&text);
 	t->n++;

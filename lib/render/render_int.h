@@ -19,6 +19,7 @@ struct frame {
 	const char *base;
 };
 
+/* @cls: a class name of the code's own (ASCII), or NULL */
 xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 		const char *cls);
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s);

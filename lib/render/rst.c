@@ -171,8 +171,11 @@ static bool decl_href_in(struct rw *w, const char *ns, const char *name,
 	uint32_t page;
 
 	qu_buf_reset(&w->href);
-	qu_buf_addf(&w->href, "c.%s%s%.*s", ns, *ns ? "." : "", (int)len,
-		    name);
+	qu_buf_adds(&w->href, "c.");
+	qu_buf_adds(&w->href, ns);
+	if (*ns)
+		qu_buf_addc(&w->href, '.');
+	qu_buf_add(&w->href, name, len);
 	l = qu_graph_label(w->r->g, w->href.buf, &page);
 	qu_buf_reset(&w->href);
 	if (!l)

@@ -20,8 +20,9 @@ xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 		qu_die_oom();
 	if (parent && !xmlAddChild(parent, n))
 		qu_die_oom();
+	/* the code's own class names: no UTF-8 to check */
 	if (cls)
-		r_attr(n, "class", cls);
+		qu_md_attr(n, "class", cls);
 	return n;
 }
 
