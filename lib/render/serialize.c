@@ -29,6 +29,9 @@
 /* what htmlAttrDumpOutput() does with an attribute's value */
 enum value_as { VALUE_TEXT, VALUE_URI, VALUE_URI_ON_A };
 
+/* the longest element name written from the cache's open[] and close[] */
+#define TAG_MAX 16
+
 struct name {
 	const xmlChar *name;
 	size_t len;
@@ -36,6 +39,9 @@ struct name {
 	bool raw;
 	bool boolean;
 	enum value_as as;
+	/* "<name" and "</name>", for a name of at most TAG_MAX bytes */
+	char open[TAG_MAX + 2];
+	char close[TAG_MAX + 4];
 };
 
 struct ser {
@@ -89,6 +95,14 @@ static const struct name *lookup(struct ser *s, const xmlChar *name)
 	e->raw = !xmlStrcasecmp(name, BAD_CAST "script") ||
 		 !xmlStrcasecmp(name, BAD_CAST "style");
 	e->boolean = is_boolean(name);
+	if (e->len <= TAG_MAX) {
+		e->open[0] = '<';
+		memcpy(e->open + 1, name, e->len);
+		e->close[0] = '<';
+		e->close[1] = '/';
+		memcpy(e->close + 2, name, e->len);
+		e->close[e->len + 2] = '>';
+	}
 	e->as = VALUE_TEXT;
 	if (!xmlStrcasecmp(name, BAD_CAST "href") ||
 	    !xmlStrcasecmp(name, BAD_CAST "action") ||
@@ -312,6 +326,18 @@ static void tag_name(struct ser *s, xmlNodePtr n)
 	puts_(s, n->name);
 }
 
+/* "</name>" of element @n; @e is its name's entry, NULL with a namespace */
+static void end_tag(struct ser *s, xmlNodePtr n, const struct name *e)
+{
+	if (e && e->len <= TAG_MAX) {
+		qu_buf_add(s->out, e->close, e->len + 3);
+		return;
+	}
+	qu_buf_adds(s->out, "</");
+	tag_name(s, n);
+	qu_buf_addc(s->out, '>');
+}
+
 void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 {
 	struct ser *s = qu_xcalloc(1, sizeof(*s));
@@ -341,8 +367,12 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 		case XML_ELEMENT_NODE:
 			if (!cur->ns)
 				e = lookup(s, cur->name);
-			qu_buf_addc(out, '<');
-			tag_name(s, cur);
+			if (e && e->len <= TAG_MAX) {
+				qu_buf_add(out, e->open, e->len + 1);
+			} else {
+				qu_buf_addc(out, '<');
+				tag_name(s, cur);
+			}
 			if (cur->nsDef)
 				ns_list(s, cur->nsDef);
 			for (a = cur->properties; a; a = a->next)
@@ -355,9 +385,8 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 				    strcmp(e->info->name, "body")) {
 					qu_buf_addc(out, '>');
 				} else {
-					qu_buf_adds(out, "></");
-					tag_name(s, cur);
 					qu_buf_addc(out, '>');
+					end_tag(s, cur, e);
 				}
 			} else {
 				qu_buf_addc(out, '>');
@@ -420,9 +449,8 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			    cur->type == XML_DOCUMENT_NODE) {
 				qu_buf_addc(out, '\n');
 			} else {
-				qu_buf_adds(out, "</");
-				tag_name(s, cur);
-				qu_buf_addc(out, '>');
+				end_tag(s, cur,
+					cur->ns ? NULL : lookup(s, cur->name));
 			}
 		}
 	}
