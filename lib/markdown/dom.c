@@ -54,9 +54,9 @@ void qu_md_attr(xmlNodePtr n, const char *name, const char *value)
 	}
 	/* what xmlNewPropInternal() does, but for xmlAddID() */
 	a = xmlNewDocProp(n->doc, BAD_CAST name, NULL);
-	t = xmlNewDocText(n->doc, BAD_CAST value);
-	if (!a || !t)
+	if (!a)
 		qu_die_oom();
+	t = qu_md_text_node(n->doc, value, strlen(value));
 	t->parent = (xmlNodePtr)a;
 	a->children = a->last = t;
 	a->parent = n;
@@ -66,6 +66,24 @@ void qu_md_attr(xmlNodePtr n, const char *name, const char *value)
 	} else {
 		n->properties = a;
 	}
+}
+
+xmlNodePtr qu_md_text_node(xmlDocPtr doc, const char *s, size_t len)
+{
+	xmlNodePtr n = xmlNewDocText(doc, NULL);
+
+	if (!n)
+		qu_die_oom();
+	if (len < 2 * sizeof(void *)) {
+		n->content = (xmlChar *)&n->properties;
+		memcpy(n->content, s, len);
+		n->content[len] = '\0';
+	} else {
+		n->content = xmlStrndup(BAD_CAST s, (int)len);
+		if (!n->content)
+			qu_die_oom();
+	}
+	return n;
 }
 
 /* Length of the valid UTF-8 sequence at @s, or 0. */
@@ -151,9 +169,7 @@ static void add_text(xmlDocPtr doc, xmlNodePtr parent, const char *s,
 		s = fixed.buf;
 		len = fixed.len;
 	}
-	n = xmlNewDocTextLen(doc, BAD_CAST s, (int)len);
-	if (!n)
-		qu_die_oom();
+	n = qu_md_text_node(doc, s, len);
 	/* the HTML serializer writes a "textnoenc" node unescaped */
 	if (raw)
 		n->name = xmlStringTextNoenc;

@@ -216,6 +216,24 @@ void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
 void qu_md_attr(xmlNodePtr n, const char *name, const char *value);
 
 /**
+ * qu_md_text_node() - a new text node of @doc holding @len bytes of @s
+ * @doc: the document
+ * @s: the text, taken as it is (the caller has made it valid UTF-8)
+ * @len: its length
+ *
+ * What xmlNewDocTextLen() makes, but a text shorter than 16 bytes is kept
+ * in the node itself, as libxml2's parser keeps it with XML_PARSE_COMPACT
+ * (over the properties and nsDef fields, which a text node does not use;
+ * libxml2 frees and extends such a text knowingly): most texts and
+ * attribute values of a page are that short, and each cost a malloc()
+ * and a free(). Dies when out of memory.
+ *
+ * Return: the node, linked nowhere.
+ * Context: thread-safe for distinct documents.
+ */
+xmlNodePtr qu_md_text_node(xmlDocPtr doc, const char *s, size_t len);
+
+/**
  * qu_md_url_is_safe() - whether a link target may be written
  * @url: the target
  *

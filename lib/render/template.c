@@ -86,10 +86,11 @@ static const char *valid_utf8(struct qu_buf *tmp, const char *s)
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
-	xmlNodePtr n = xmlNewDocText(doc, BAD_CAST valid_utf8(&tmp, s));
+	const char *v = valid_utf8(&tmp, s);
+	xmlNodePtr n = qu_md_text_node(doc, v, strlen(v));
 
 	qu_buf_fini(&tmp);
-	if (!n || !xmlAddChild(parent, n))
+	if (!xmlAddChild(parent, n))
 		qu_die_oom();
 }
 
