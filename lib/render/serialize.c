@@ -22,7 +22,11 @@
 /*
  * Names seen (of elements and of attributes), by pointer: a page's names
  * come from its own dictionary, and the template's are few. A name not
- * cached is looked up every time, which is only slower.
+ * cached (the cache is full) is looked up every time into a spare entry
+ * (one for elements, one for attributes, so an element's outlives its
+ * attributes' lookups), which is only slower: a cached entry stays put,
+ * so the walk keeps the entries of the elements it is inside (struct
+ * ser's open).
  */
 #define CACHE 128
 
@@ -48,6 +52,11 @@ struct ser {
 	struct qu_buf *out;
 	xmlDocPtr doc;
 	struct name cache[CACHE];
+	struct name spare_el, spare_attr;
+	/* per level of the walk, the entry of the element it is inside
+	 * (NULL for a namespaced element, an uncached name, the document) */
+	const struct name **open;
+	size_t depth, alloc;
 };
 
 /* htmlIsBooleanAttr() */
@@ -73,7 +82,8 @@ static size_t hash(const xmlChar *name)
 	       CACHE;
 }
 
-static const struct name *lookup(struct ser *s, const xmlChar *name)
+static const struct name *lookup(struct ser *s, const xmlChar *name,
+				  struct name *spare)
 {
 	size_t h = hash(name), k;
 	struct name *e = NULL;
@@ -85,9 +95,8 @@ static const struct name *lookup(struct ser *s, const xmlChar *name)
 		if (!e->name)
 			break;
 	}
-	/* a full cache gives up the slot the name hashes to */
 	if (e->name)
-		e = &s->cache[h];
+		e = spare;
 	e->name = name;
 	e->len = strlen((const char *)name);
 	e->info = htmlTagLookup(name);
@@ -238,7 +247,7 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 	xmlChar *list = NULL;
 	const char *v;
 
-	const struct name *n = lookup(s, a->name);
+	const struct name *n = lookup(s, a->name, &s->spare_attr);
 
 	qu_buf_addc(s->out, ' ');
 	if (a->ns && a->ns->prefix) {
@@ -326,7 +335,17 @@ static void tag_name(struct ser *s, xmlNodePtr n)
 	puts_(s, n->name);
 }
 
-/* "</name>" of element @n; @e is its name's entry, NULL with a namespace */
+/*
+ * Down into the children of an element (@e its entry, NULL with a
+ * namespace) or of the document (@e NULL).
+ */
+static void enter(struct ser *s, const struct name *e)
+{
+	QU_VEC_GROW(s->open, s->depth, s->alloc);
+	s->open[s->depth++] = e == &s->spare_el ? NULL : e;
+}
+
+/* "</name>" of element @n; @e is its name's entry, or NULL */
 static void end_tag(struct ser *s, xmlNodePtr n, const struct name *e)
 {
 	if (e && e->len <= TAG_MAX) {
@@ -358,6 +377,7 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			if (((xmlDocPtr)cur)->intSubset)
 				dtd(s, ((xmlDocPtr)cur)->intSubset);
 			if (cur->children) {
+				enter(s, NULL);
 				parent = cur;
 				cur = cur->children;
 				continue;
@@ -366,7 +386,7 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			break;
 		case XML_ELEMENT_NODE:
 			if (!cur->ns)
-				e = lookup(s, cur->name);
+				e = lookup(s, cur->name, &s->spare_el);
 			if (e && e->len <= TAG_MAX) {
 				qu_buf_add(out, e->open, e->len + 1);
 			} else {
@@ -390,6 +410,7 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 				}
 			} else {
 				qu_buf_addc(out, '>');
+				enter(s, e);
 				parent = cur;
 				cur = cur->children;
 				continue;
@@ -399,10 +420,13 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			if (!cur->content)
 				break;
 			/* only script and style hold raw text: "s" first */
+			e = s->depth ? s->open[s->depth - 1] : NULL;
 			if (cur->name == xmlStringTextNoenc ||
-			    (parent && parent->name &&
-			     (parent->name[0] | 0x20) == 's' &&
-			     lookup(s, parent->name)->raw))
+			    (e ? e->raw
+			       : parent && parent->name &&
+					 (parent->name[0] | 0x20) == 's' &&
+					 lookup(s, parent->name,
+						&s->spare_attr)->raw))
 				puts_(s, cur->content);
 			else
 				encode(out, cur->content, false);
@@ -445,16 +469,16 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			}
 			cur = parent;
 			parent = cur->parent;
+			e = s->open[--s->depth];
 			if (cur->type == XML_HTML_DOCUMENT_NODE ||
-			    cur->type == XML_DOCUMENT_NODE) {
+			    cur->type == XML_DOCUMENT_NODE)
 				qu_buf_addc(out, '\n');
-			} else {
-				end_tag(s, cur,
-					cur->ns ? NULL : lookup(s, cur->name));
-			}
+			else
+				end_tag(s, cur, e);
 		}
 	}
 out:
 	qu_buf_fini(&tmp);
+	free(s->open);
 	free(s);
 }
