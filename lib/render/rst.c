@@ -257,13 +257,18 @@ static bool path_char(char c)
 static bool doc_ref(const char *s, size_t len, size_t pos, size_t *start,
 		    size_t *end)
 {
+	const char *dot;
 	size_t i;
 
 	for (i = pos; i + 4 <= len; i++) {
-		size_t j = i;
+		size_t j;
 
-		if (s[i] != '.' || (strncmp(s + i + 1, "rst", 3) &&
-				    strncmp(s + i + 1, "txt", 3)))
+		/* from one '.' to the next */
+		dot = memchr(s + i, '.', len - 3 - i);
+		if (!dot)
+			break;
+		i = j = (size_t)(dot - s);
+		if (strncmp(s + i + 1, "rst", 3) && strncmp(s + i + 1, "txt", 3))
 			continue;
 		while (j > pos && path_char(s[j - 1]))
 			j--;
@@ -371,10 +376,11 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		   bool plain)
 {
 	struct qu_ref ref;
-	size_t pos = 0;
+	/* written up to pos, scanned up to from */
+	size_t pos = 0, from = 0;
 
 	while (!plain && !w->literal &&
-	       qu_graph_scan(&ref, s, len, pos, w->comment)) {
+	       qu_graph_scan(&ref, s, len, from, w->comment)) {
 		uint32_t sym;
 		bool ns;
 
@@ -387,11 +393,11 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + pos, ref.start + 1 - pos);
 			r_text(w->doc, parent, w->tmp.buf);
-			pos = ref.start + 1;
+			pos = from = ref.start + 1;
 			continue;
 		}
 		if (highlight(w, parent, s, pos, &ref)) {
-			pos = ref.end;
+			pos = from = ref.end;
 			continue;
 		}
 		ns = ns_decl_href(w, ref.name, ref.nlen);
@@ -407,14 +413,23 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + ref.start, ref.end - ref.start);
 			code_link(w, parent, w->href.buf, w->tmp.buf);
-			pos = ref.end;
+			pos = from = ref.end;
+			continue;
+		}
+		/*
+		 * A name that links nowhere stays in the text written next:
+		 * one text node, not one per name that libxml2 merges (a
+		 * NUL, which ends what r_text() writes, is written as ever)
+		 */
+		if (sym == QU_NONE && !memchr(s + pos, '\0', ref.end - pos)) {
+			from = ref.end;
 			continue;
 		}
 		if (sym == QU_NONE) {
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + pos, ref.end - pos);
 			r_text(w->doc, parent, w->tmp.buf);
-			pos = ref.end;
+			pos = from = ref.end;
 			continue;
 		}
 		qu_buf_reset(&w->tmp);
@@ -427,7 +442,7 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		qu_buf_add(&w->tmp, s + ref.start + ref.amp,
 			   ref.end - ref.start - ref.amp);
 		code_link(w, parent, w->href.buf, w->tmp.buf);
-		pos = ref.end;
+		pos = from = ref.end;
 	}
 	qu_buf_reset(&w->tmp);
 	qu_buf_add(&w->tmp, s + pos, len - pos);
