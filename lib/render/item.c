@@ -237,6 +237,21 @@ static bool is_param(const struct qu_item *it, const char *name, size_t len)
  * test/site/sphinx, demo_free()'s "struct demo_ctx *demo_ctx" (and
  * demo_add()'s "struct demo_ctx *ctx", which is not one).
  */
+/*
+ * xmlNodeGetContent() of @n, without the copy when it is one text node
+ * (a highlighted token's span): free *@copy afterwards.
+ */
+static const char *content_of(xmlNodePtr n, xmlChar **copy)
+{
+	xmlNodePtr c = n->children;
+
+	*copy = NULL;
+	if (c && !c->next && c->type == XML_TEXT_NODE && c->content)
+		return (const char *)c->content;
+	*copy = xmlNodeGetContent(n);
+	return (const char *)*copy;
+}
+
 static void sphinx_param_tags(xmlDocPtr doc, xmlNodePtr code,
 			      const struct qu_item *it, const char *anchor)
 {
@@ -247,17 +262,17 @@ static void sphinx_param_tags(xmlDocPtr doc, xmlNodePtr code,
 	qu_buf_adds(&href, anchor);
 	for (n = code->children; n; n = next) {
 		xmlNodePtr t = n->next;
-		xmlChar *kw;
+		const char *kw;
+		xmlChar *copy;
 		bool tag;
 
 		next = n->next;
 		if (n->type != XML_ELEMENT_NODE || !t)
 			continue;
-		kw = xmlNodeGetContent(n);
-		tag = kw && (!strcmp((char *)kw, "struct") ||
-			     !strcmp((char *)kw, "union") ||
-			     !strcmp((char *)kw, "enum"));
-		xmlFree(kw);
+		kw = content_of(n, &copy);
+		tag = kw && (!strcmp(kw, "struct") || !strcmp(kw, "union") ||
+			     !strcmp(kw, "enum"));
+		xmlFree(copy);
 		if (!tag)
 			continue;
 		/* "struct" then " " then the linked tag */
@@ -266,12 +281,11 @@ static void sphinx_param_tags(xmlDocPtr doc, xmlNodePtr code,
 		    t->next->type == XML_ELEMENT_NODE)
 			t = t->next;
 		if (t->type == XML_ELEMENT_NODE && !strcmp((char *)t->name, "a")) {
-			xmlChar *name = xmlNodeGetContent(t);
+			const char *name = content_of(t, &copy);
 
-			if (name && is_param(it, (char *)name,
-					     strlen((char *)name)))
+			if (name && is_param(it, name, strlen(name)))
 				r_attr(t, "href", href.buf);
-			xmlFree(name);
+			xmlFree(copy);
 		} else if (t->type == XML_TEXT_NODE && t->content) {
 			const char *c = (const char *)t->content, *e;
 			size_t sp = strspn(c, " "), l;

@@ -27,6 +27,46 @@ xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 }
 
 /*
+ * Whether the eight bytes at @p are all printable ASCII: none below 0x20
+ * or above 0x7e (a carry out of 0xff only makes the answer false).
+ */
+static bool plain8(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return !((w - 0x2020202020202020ull) & ~w & 0x8080808080808080ull) &&
+	       !((w | (w + 0x0101010101010101ull)) & 0x8080808080808080ull);
+}
+
+/* Whether the @n bytes at @p are ASCII, tab, newline or CR but no other
+ * control character */
+static bool plain_bytes(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] > 0x7e || (p[i] < 0x20 && p[i] != '\n' &&
+				    p[i] != '\t' && p[i] != '\r'))
+			return false;
+	return true;
+}
+
+/* Whether the @len bytes at @p are plain_bytes(), as most text is. */
+static bool plain(const unsigned char *p, size_t len)
+{
+	size_t i;
+
+	if (len < 8)
+		return plain_bytes(p, len);
+	for (i = 0; i + 8 <= len; i += 8)
+		if (!plain8(p + i) && !plain_bytes(p + i, 8))
+			return false;
+	/* the last word overlaps the one before */
+	return plain8(p + len - 8) || plain_bytes(p + len - 8, 8);
+}
+
+/*
  * Text from sources and pages may hold invalid UTF-8 (a DOC: title, a
  * parameter's type); libxml2 would write the bytes as they are, so they
  * become U+FFFD here, as docs/warnings.md promises.
@@ -38,6 +78,8 @@ static const char *valid_utf8(struct qu_buf *tmp, const char *s)
 	size_t len = strlen(s), i = 0, run = 0;
 	bool ctl = false, high = false;
 
+	if (plain(p, len))
+		return s;
 	while (i < len && !ctl) {
 		/*
 		 * Eight bytes a step while none is below 0x20 or above 0x7e
