@@ -13,9 +13,31 @@
 
 #include "md_int.h"
 
-xmlNodePtr md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name)
+/* @name in @doc's dictionary, through its struct qu_md_names */
+static xmlChar *intern(xmlDocPtr doc, const char *name)
 {
-	xmlNodePtr n = xmlNewDocNode(doc, NULL, BAD_CAST name, NULL);
+	struct qu_md_names *c = doc->_private;
+	size_t h = ((uintptr_t)name >> 3) % QU_MD_NAMES;
+	const xmlChar *v;
+
+	if (c->key[h] == name && !strcmp((const char *)c->name[h], name))
+		return (xmlChar *)c->name[h];
+	v = xmlDictLookup(doc->dict, BAD_CAST name, -1);
+	if (!v)
+		qu_die_oom();
+	c->key[h] = name;
+	c->name[h] = v;
+	return (xmlChar *)v;
+}
+
+xmlNodePtr qu_md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name)
+{
+	/* a name from the dictionary is the node's own, as xmlNewDocNode()
+	 * would make it */
+	xmlNodePtr n = doc && doc->dict && doc->_private
+			       ? xmlNewDocNodeEatName(doc, NULL,
+						      intern(doc, name), NULL)
+			       : xmlNewDocNode(doc, NULL, BAD_CAST name, NULL);
 
 	if (!n)
 		qu_die_oom();
@@ -52,10 +74,24 @@ void qu_md_attr(xmlNodePtr n, const char *name, const char *value)
 			qu_die_oom();
 		return;
 	}
-	/* what xmlNewPropInternal() does, but for xmlAddID() */
-	a = xmlNewDocProp(n->doc, BAD_CAST name, NULL);
-	if (!a)
-		qu_die_oom();
+	/*
+	 * What xmlNewPropInternal() does, but for xmlAddID(); with a
+	 * struct qu_md_names, the attribute xmlNewDocProp() would make, its
+	 * name from there.
+	 */
+	if (n->doc && n->doc->dict && n->doc->_private) {
+		a = xmlMalloc(sizeof(*a));
+		if (!a)
+			qu_die_oom();
+		memset(a, 0, sizeof(*a));
+		a->type = XML_ATTRIBUTE_NODE;
+		a->name = intern(n->doc, name);
+		a->doc = n->doc;
+	} else {
+		a = xmlNewDocProp(n->doc, BAD_CAST name, NULL);
+		if (!a)
+			qu_die_oom();
+	}
 	t = qu_md_text_node(n->doc, value, strlen(value));
 	t->parent = (xmlNodePtr)a;
 	a->children = a->last = t;

@@ -92,14 +92,14 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 
 				md_text(doc, parent, code + run, nrun);
 				nrun = 0;
-				a = md_el(doc, parent, "a");
+				a = qu_md_el(doc, parent, "a");
 
 				qu_buf_reset(&href);
 				qu_graph_href(&href, ctx->g, ctx->from.page, s);
 				qu_md_attr(a, "href", href.buf);
 				qu_md_attr(a, "class", "qu-xref");
 				parent = a;
-				span = cls ? md_el(doc, a, "span") : a;
+				span = cls ? qu_md_el(doc, a, "span") : a;
 				if (cls)
 					qu_md_attr(span, "class", cls);
 				md_text(doc, span, p, t.len);
@@ -123,7 +123,7 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 		}
 		md_text(doc, parent, code + run, nrun);
 		nrun = 0;
-		span = md_el(doc, parent, "span");
+		span = qu_md_el(doc, parent, "span");
 		qu_md_attr(span, "class", cls);
 		md_text(doc, span, p, t.len);
 	}

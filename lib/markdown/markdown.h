@@ -216,6 +216,38 @@ void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
 void qu_md_attr(xmlNodePtr n, const char *name, const char *value);
 
 /**
+ * struct qu_md_names - the element names a document last interned
+ * @key: the name as a caller gave it (by pointer: usually a literal)
+ * @name: the same name in the document's dictionary
+ *
+ * A renderer that makes many elements of a document with a dictionary
+ * points the document's _private at one of these, zeroed, for as long as
+ * it makes them: qu_md_el() and qu_md_attr() then look a name up in the
+ * dictionary once per slot, not once per element or attribute. Slots
+ * are by the pointer, checked by the bytes, so a buffer that held another
+ * name is only a miss.
+ */
+#define QU_MD_NAMES 32
+struct qu_md_names {
+	const char *key[QU_MD_NAMES];
+	const xmlChar *name[QU_MD_NAMES];
+};
+
+/**
+ * qu_md_el() - a new element
+ * @doc: the document; with a dictionary and a struct qu_md_names at its
+ *	_private, the name is taken from there
+ * @parent: the element it becomes the last child of, or NULL for none
+ * @name: its name
+ *
+ * The element xmlNewDocNode() makes. Dies when out of memory.
+ *
+ * Return: the element.
+ * Context: thread-safe for distinct documents.
+ */
+xmlNodePtr qu_md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name);
+
+/**
  * qu_md_text_node() - a new text node of @doc holding @len bytes of @s
  * @doc: the document
  * @s: the text, taken as it is (the caller has made it valid UTF-8)

@@ -14,12 +14,8 @@
 xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 		const char *cls)
 {
-	xmlNodePtr n = xmlNewDocNode(doc, NULL, BAD_CAST name, NULL);
+	xmlNodePtr n = qu_md_el(doc, parent, name);
 
-	if (!n)
-		qu_die_oom();
-	if (parent && !xmlAddChild(parent, n))
-		qu_die_oom();
 	/* the code's own class names: no UTF-8 to check */
 	if (cls)
 		qu_md_attr(n, "class", cls);
@@ -477,6 +473,7 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 		 const struct frame *f, body_fn body, void *payload)
 {
 	xmlNodePtr slots[SLOT__COUNT] = {0};
+	struct qu_md_names names = {0};
 	struct qu_buf tmp = QU_BUF_INIT;
 	xmlDocPtr doc;
 	size_t start;
@@ -490,6 +487,7 @@ int render_frame(struct qu_buf *out, const struct qu_render *r,
 	doc = copy_template(r->tmpl_doc);
 	if (!doc)
 		goto out;
+	doc->_private = &names;
 	walk(xmlDocGetRootElement(doc), slots, f, &tmp);
 
 	/*
