@@ -215,6 +215,9 @@ void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
  */
 void qu_md_attr(xmlNodePtr n, const char *name, const char *value);
 
+/* the slots of a struct qu_md_names */
+#define QU_MD_NAMES 32
+
 /**
  * struct qu_md_names - the element names a document last interned
  * @key: the name as a caller gave it (by pointer: usually a literal)
@@ -227,7 +230,6 @@ void qu_md_attr(xmlNodePtr n, const char *name, const char *value);
  * are by the pointer, checked by the bytes, so a buffer that held another
  * name is only a miss.
  */
-#define QU_MD_NAMES 32
 struct qu_md_names {
 	const char *key[QU_MD_NAMES];
 	const xmlChar *name[QU_MD_NAMES];

@@ -1038,19 +1038,29 @@ static void collect_ids(struct rw *w, struct qu_map *ids,
 {
 	for (; n; n = n->next) {
 		xmlChar *id = NULL;
+		const char *k = NULL;
 		xmlAttrPtr a;
 
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		/* xmlGetProp() copies: only an element with an id needs it */
+		/*
+		 * xmlGetProp() copies: only an element with an id needs it,
+		 * and one whose id is one text node (as quire makes them)
+		 * is read in place
+		 */
 		for (a = n->properties; a; a = a->next)
 			if (!strcmp((const char *)a->name, "id")) {
-				id = xmlGetProp(n, (const xmlChar *)"id");
+				xmlNodePtr t = a->children;
+
+				if (!a->ns && t && !t->next &&
+				    t->type == XML_TEXT_NODE && t->content)
+					k = (const char *)t->content;
+				else
+					k = (const char *)(id = xmlGetProp(
+						n, (const xmlChar *)"id"));
 				break;
 			}
-		if (id) {
-			const char *k = (const char *)id;
-
+		if (k) {
 			if (qu_map_get(ids, k, strlen(k))) {
 				do {
 					qu_buf_reset(&w->tmp);
@@ -1061,8 +1071,9 @@ static void collect_ids(struct rw *w, struct qu_map *ids,
 					 qu_graph_has_anchor(w->r->g,
 							     w->f->page,
 							     w->tmp.buf));
-				r_attr(n, "id", w->tmp.buf);
+				/* @k may be the text the new id replaces */
 				retarget(n->children, k, w->tmp.buf);
+				r_attr(n, "id", w->tmp.buf);
 				k = w->tmp.buf;
 			}
 			qu_map_put(ids, qu_arena_strdup(keys, k), (void *)1);

@@ -65,15 +65,19 @@ static bool plain(const unsigned char *p, size_t len)
 /*
  * Text from sources and pages may hold invalid UTF-8 (a DOC: title, a
  * parameter's type); libxml2 would write the bytes as they are, so they
- * become U+FFFD here, as docs/warnings.md promises.
+ * become U+FFFD here, as docs/warnings.md promises. *@len_out (unless
+ * NULL) gets the length of what is returned.
  */
-static const char *valid_utf8(struct qu_buf *tmp, const char *s)
+static const char *valid_utf8(struct qu_buf *tmp, const char *s,
+			      size_t *len_out)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	struct qu_buf fixed = QU_BUF_INIT;
 	size_t len = strlen(s), i = 0, run = 0;
 	bool ctl = false, high = false;
 
+	if (len_out)
+		*len_out = len;
 	if (plain(p, len))
 		return s;
 	while (i < len && !ctl) {
@@ -118,14 +122,17 @@ static const char *valid_utf8(struct qu_buf *tmp, const char *s)
 	}
 	qu_buf_add(tmp, fixed.buf + run, fixed.len - run);
 	qu_buf_fini(&fixed);
+	if (len_out)
+		*len_out = tmp->len;
 	return tmp->buf;
 }
 
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
-	const char *v = valid_utf8(&tmp, s);
-	xmlNodePtr n = qu_md_text_node(doc, v, strlen(v));
+	size_t len;
+	const char *v = valid_utf8(&tmp, s, &len);
+	xmlNodePtr n = qu_md_text_node(doc, v, len);
 
 	qu_buf_fini(&tmp);
 	if (!xmlAddChild(parent, n))
@@ -136,7 +143,7 @@ void r_attr(xmlNodePtr n, const char *name, const char *value)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
 
-	qu_md_attr(n, name, valid_utf8(&tmp, value));
+	qu_md_attr(n, name, valid_utf8(&tmp, value, NULL));
 	qu_buf_fini(&tmp);
 }
 
