@@ -18,10 +18,17 @@ static xmlChar *intern(xmlDocPtr doc, const char *name)
 {
 	struct qu_md_names *c = doc->_private;
 	size_t h = ((uintptr_t)name >> 3) % QU_MD_NAMES;
-	const xmlChar *v;
+	const xmlChar *v = c->name[h];
 
-	if (c->key[h] == name && !strcmp((const char *)c->name[h], name))
-		return (xmlChar *)c->name[h];
+	if (c->key[h] == name) {
+		const char *k = name;
+
+		/* names are short: compared here, not by strcmp() */
+		while (*k && *k == (char)*v)
+			k++, v++;
+		if (*k == (char)*v)
+			return (xmlChar *)c->name[h];
+	}
 	v = xmlDictLookup(doc->dict, BAD_CAST name, -1);
 	if (!v)
 		qu_die_oom();

@@ -190,14 +190,14 @@ static void encode(struct qu_buf *out, const xmlChar *str, bool attr)
 	}
 }
 
-/* xmlBufWriteQuotedString() */
-static void quoted(struct qu_buf *out, const char *str)
+/* xmlBufWriteQuotedString() of @str, @len bytes long (its strlen()) */
+static void quoted(struct qu_buf *out, const char *str, size_t len)
 {
 	const char *q;
 
-	if (!strchr(str, '"')) {
+	if (!memchr(str, '"', len)) {
 		qu_buf_addc(out, '"');
-		qu_buf_adds(out, str);
+		qu_buf_add(out, str, len);
 		qu_buf_addc(out, '"');
 	} else if (!strchr(str, '\'')) {
 		qu_buf_addc(out, '\'');
@@ -246,6 +246,7 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 	xmlNodePtr t = a->children;
 	xmlChar *list = NULL;
 	const char *v;
+	size_t vlen;
 
 	const struct name *n = lookup(s, a->name, &s->spare_attr);
 
@@ -267,6 +268,7 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 		}
 		encode(tmp, t->content, true);
 		v = tmp->buf;
+		vlen = tmp->len;
 	} else {
 		list = xmlNodeListGetString(s->doc, t, 0);
 		if (!list) {
@@ -274,6 +276,7 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 			return;
 		}
 		v = (const char *)list;
+		vlen = strlen(v);
 	}
 	qu_buf_addc(s->out, '=');
 	if (!a->ns && a->parent && !a->parent->ns &&
@@ -284,7 +287,7 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 			v++;
 		uri(s->out, v);
 	} else {
-		quoted(s->out, v);
+		quoted(s->out, v, vlen);
 	}
 	xmlFree(list);
 }
@@ -302,7 +305,8 @@ static void ns_list(struct ser *s, xmlNsPtr ns)
 			puts_(s, ns->prefix);
 		}
 		qu_buf_addc(s->out, '=');
-		quoted(s->out, (const char *)ns->href);
+		quoted(s->out, (const char *)ns->href,
+		       strlen((const char *)ns->href));
 	}
 }
 
@@ -313,15 +317,18 @@ static void dtd(struct ser *s, xmlDtdPtr d)
 	puts_(s, d->name);
 	if (d->ExternalID) {
 		qu_buf_adds(s->out, " PUBLIC ");
-		quoted(s->out, (const char *)d->ExternalID);
+		quoted(s->out, (const char *)d->ExternalID,
+		       strlen((const char *)d->ExternalID));
 		if (d->SystemID) {
 			qu_buf_addc(s->out, ' ');
-			quoted(s->out, (const char *)d->SystemID);
+			quoted(s->out, (const char *)d->SystemID,
+			       strlen((const char *)d->SystemID));
 		}
 	} else if (d->SystemID &&
 		   xmlStrcmp(d->SystemID, BAD_CAST "about:legacy-compat")) {
 		qu_buf_adds(s->out, " SYSTEM ");
-		quoted(s->out, (const char *)d->SystemID);
+		quoted(s->out, (const char *)d->SystemID,
+		       strlen((const char *)d->SystemID));
 	}
 	qu_buf_adds(s->out, ">\n");
 }
