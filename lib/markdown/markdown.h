@@ -216,7 +216,7 @@ void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
 void qu_md_attr(xmlNodePtr n, const char *name, const char *value);
 
 /* the slots of a struct qu_md_names */
-#define QU_MD_NAMES 32
+#define QU_MD_NAMES 128
 
 /**
  * struct qu_md_names - the element names a document last interned

@@ -1037,29 +1037,12 @@ static void collect_ids(struct rw *w, struct qu_map *ids,
 			struct qu_arena *keys, xmlNodePtr n)
 {
 	for (; n; n = n->next) {
-		xmlChar *id = NULL;
-		const char *k = NULL;
-		xmlAttrPtr a;
+		xmlChar *id;
+		const char *k;
 
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		/*
-		 * xmlGetProp() copies: only an element with an id needs it,
-		 * and one whose id is one text node (as quire makes them)
-		 * is read in place
-		 */
-		for (a = n->properties; a; a = a->next)
-			if (!strcmp((const char *)a->name, "id")) {
-				xmlNodePtr t = a->children;
-
-				if (!a->ns && t && !t->next &&
-				    t->type == XML_TEXT_NODE && t->content)
-					k = (const char *)t->content;
-				else
-					k = (const char *)(id = xmlGetProp(
-						n, (const xmlChar *)"id"));
-				break;
-			}
+		k = r_prop(n, "id", &id);
 		if (k) {
 			if (qu_map_get(ids, k, strlen(k))) {
 				do {
