@@ -24,7 +24,10 @@ static const unsigned char cls[256] = {
 	['A' ... 'Z'] = C_WORD | C_IDENT,
 	['a' ... 'z'] = C_WORD | C_IDENT,
 	['_'] = C_WORD | C_IDENT,
-	['&'] = C_MARK, ['@'] = C_MARK, ['%'] = C_MARK, ['$'] = C_MARK,
+	['&'] = C_MARK,
+	['@'] = C_MARK,
+	['%'] = C_MARK,
+	['$'] = C_MARK,
 	['.'] = C_MARK,
 };
 

@@ -149,7 +149,8 @@ static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		tr = qu_md_el(ctx->doc, sect, "tr");
 		for (cell = cmark_node_first_child(row); cell;
 		     cell = cmark_node_next(cell), col++) {
-			xmlNodePtr td = qu_md_el(ctx->doc, tr, head ? "th" : "td");
+			xmlNodePtr td =
+				qu_md_el(ctx->doc, tr, head ? "th" : "td");
 			char a = al && col < ncols ? (char)al[col] : 0;
 			int k = a == 'l' ? 0 : a == 'c' ? 1 : a == 'r' ? 2 : -1;
 
@@ -200,7 +201,8 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		struct qu_buf t = QU_BUF_INIT;
 
 		md_plain_text(&t, n);
-		md_text(ctx->doc, qu_md_el(ctx->doc, parent, "p"), t.buf, t.len);
+		md_text(ctx->doc, qu_md_el(ctx->doc, parent, "p"), t.buf,
+			t.len);
 		qu_buf_fini(&t);
 		return;
 	}
@@ -225,8 +227,8 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 			k = alert(c);
 			if (k < 0) {
 				blocks(ctx,
-				       qu_md_el(ctx->doc, parent, "blockquote"), c,
-				       line0, false);
+				       qu_md_el(ctx->doc, parent, "blockquote"),
+				       c, line0, false);
 				break;
 			}
 			{
@@ -283,8 +285,9 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 
 			if (!lit)
 				break;
-			el = ctx->md->allow_html ? parent
-						 : qu_md_el(ctx->doc, parent, "p");
+			el = ctx->md->allow_html
+				     ? parent
+				     : qu_md_el(ctx->doc, parent, "p");
 			md_html(ctx, el, lit, strlen(lit));
 			break;
 		}

@@ -17,8 +17,10 @@
 static xmlChar *intern(xmlDocPtr doc, const char *name)
 {
 	struct qu_md_names *c = doc->_private;
-	size_t h = (size_t)(((uint64_t)(uintptr_t)name *
-			     0x9e3779b97f4a7c15ull) >> 57) % QU_MD_NAMES;
+	size_t h =
+		(size_t)(((uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull) >>
+			 57) %
+		QU_MD_NAMES;
 	const xmlChar *v = c->name[h];
 
 	if (c->key[h] == name) {

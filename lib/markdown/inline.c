@@ -689,7 +689,8 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 		}
 		default:
 			if (ts && !strcmp(ts, "strikethrough")) {
-				md_inlines(ctx, qu_md_el(ctx->doc, parent, "del"),
+				md_inlines(ctx,
+					   qu_md_el(ctx->doc, parent, "del"),
 					   cmark_node_first_child(c), line0,
 					   plain);
 				break;

@@ -30,8 +30,7 @@ void r_attr(xmlNodePtr n, const char *name, const char *value);
  * (NULL when nothing was copied) once done with the value. Inline, so
  * that the name compares as the constant it is.
  */
-static inline const char *r_prop(xmlNodePtr n, const char *name,
-				 xmlChar **copy)
+static inline const char *r_prop(xmlNodePtr n, const char *name, xmlChar **copy)
 {
 	xmlDocPtr d = n->doc;
 	xmlAttrPtr a;

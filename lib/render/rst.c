@@ -268,7 +268,8 @@ static bool doc_ref(const char *s, size_t len, size_t pos, size_t *start,
 		if (!dot)
 			break;
 		i = j = (size_t)(dot - s);
-		if (strncmp(s + i + 1, "rst", 3) && strncmp(s + i + 1, "txt", 3))
+		if (strncmp(s + i + 1, "rst", 3) &&
+		    strncmp(s + i + 1, "txt", 3))
 			continue;
 		while (j > pos && path_char(s[j - 1]))
 			j--;

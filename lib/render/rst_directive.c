@@ -1236,7 +1236,8 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 			qu_buf_add(&body, arg.buf, arg.len);
 		rw_code_text(w, parent, NULL, body.buf, body.len);
 	} else if (!strcmp(name, "highlight")) {
-		w->lang = arg.len ? qu_arena_strdup(&w->scratch, arg.buf) : NULL;
+		w->lang =
+			arg.len ? qu_arena_strdup(&w->scratch, arg.buf) : NULL;
 	} else if (qu_rst_c_namespace(&w->c_ns, d)) {
 		/* the scope of the C declarations and references below */
 	} else if (!strcmp(name, "tabularcolumns") || !strcmp(name, "index") ||

@@ -83,7 +83,7 @@ static size_t hash(const xmlChar *name)
 }
 
 static const struct name *lookup(struct ser *s, const xmlChar *name,
-				  struct name *spare)
+				 struct name *spare)
 {
 	size_t h = hash(name), k;
 	struct name *e = NULL;
@@ -431,9 +431,10 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			if (cur->name == xmlStringTextNoenc ||
 			    (e ? e->raw
 			       : parent && parent->name &&
-					 (parent->name[0] | 0x20) == 's' &&
-					 lookup(s, parent->name,
-						&s->spare_attr)->raw))
+					     (parent->name[0] | 0x20) == 's' &&
+					     lookup(s, parent->name,
+						    &s->spare_attr)
+						     ->raw))
 				puts_(s, cur->content);
 			else
 				encode(out, cur->content, false);

@@ -50,9 +50,11 @@ static bool cls(unsigned char ch, unsigned bit)
  * bytes at which inline markup other than "name_" may start (B_START). */
 enum { B_WORD = 1, B_START = 2 };
 static const unsigned char btab[256] = {
-	['0' ... '9'] = B_WORD, ['A' ... 'Z'] = B_WORD, ['a' ... 'z'] = B_WORD,
-	['_'] = B_WORD | B_START, ['*'] = B_START, ['`'] = B_START,
-	['|'] = B_START, [':'] = B_START, ['['] = B_START,
+	['0' ... '9'] = B_WORD, ['A' ... 'Z'] = B_WORD,
+	['a' ... 'z'] = B_WORD, ['_'] = B_WORD | B_START,
+	['*'] = B_START,	['`'] = B_START,
+	['|'] = B_START,	[':'] = B_START,
+	['['] = B_START,
 };
 
 /* Decode the code point at @s[i]; *@n gets its length in bytes. */
@@ -332,8 +334,11 @@ static bool end_at(const struct il *x, enum endk k, size_t q, size_t *e,
 				while (t < n && s[t] != '_' &&
 				       name_char(s, n, t, &cl))
 					t += cl;
-				while (t + 1 < n && cls((unsigned char)s[t], C_JOIN) && s[t + 1] != '_' &&
-				       name_char(s, n, t + 1, &cl) && t > r + 1) {
+				while (t + 1 < n &&
+				       cls((unsigned char)s[t], C_JOIN) &&
+				       s[t + 1] != '_' &&
+				       name_char(s, n, t + 1, &cl) &&
+				       t > r + 1) {
 					if (s[t] == ':' && t + 1 < n && s[t + 1] == '`')
 						break;
 					t++;
@@ -985,7 +990,8 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 				stop = x.run_end;
 			else
 				break;
-			while (p < stop && !(btab[(unsigned char)s[p]] & B_START))
+			while (p < stop &&
+			       !(btab[(unsigned char)s[p]] & B_START))
 				p++;
 			if (p < stop || p == len)
 				break;
@@ -1112,10 +1118,13 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 		if (ch == ':') {
 			size_t t = p + 1, cl;
 
-			while (t < len && s[t] != '_' && name_char(s, len, t, &cl))
+			while (t < len && s[t] != '_' &&
+			       name_char(s, len, t, &cl))
 				t += cl;
-			while (t + 1 < len && cls((unsigned char)s[t], C_JOIN) &&
-			       s[t + 1] != '_' && name_char(s, len, t + 1, &cl) &&
+			while (t + 1 < len &&
+			       cls((unsigned char)s[t], C_JOIN) &&
+			       s[t + 1] != '_' &&
+			       name_char(s, len, t + 1, &cl) &&
 			       !(s[t] == ':' && s[t + 1] == '`')) {
 				t++;
 				while (t < len && s[t] != '_' &&

@@ -1688,8 +1688,8 @@ static void rst_keep(void *payload, void *parsed, void (*free_fn)(void *))
 void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,
 		   size_t len)
 {
-	static const struct qu_site_rst_sink sink = {
-		rst_directive, rst_heading, rst_label, rst_keep};
+	static const struct qu_site_rst_sink sink = {rst_directive, rst_heading,
+						     rst_label, rst_keep};
 	struct rst_load rl = {s, pg, 0, 0, 0, pg->nparts};
 	struct qu_part *p = add_part(pg, QU_PART_RST, 1);
 

@@ -12,7 +12,6 @@
 
 char qu_buf_empty[1];
 
-
 void qu_buf_grow(struct qu_buf *b, size_t extra)
 {
 	size_t want = b->len + extra + 1;
