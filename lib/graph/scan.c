@@ -13,15 +13,32 @@
 
 #include "graph/graph.h"
 
+/*
+ * Byte classes: a word byte (C_WORD), one that starts an identifier
+ * (C_IDENT), one that starts a comment highlight (C_MARK). The scan
+ * moves over bytes of no class it looks for without testing each form.
+ */
+enum { C_WORD = 1, C_IDENT = 2, C_MARK = 4 };
+static const unsigned char cls[256] = {
+	['0' ... '9'] = C_WORD,
+	['A' ... 'Z'] = C_WORD | C_IDENT,
+	['a' ... 'z'] = C_WORD | C_IDENT,
+	['_'] = C_WORD | C_IDENT,
+	['&'] = C_MARK,
+	['@'] = C_MARK,
+	['%'] = C_MARK,
+	['$'] = C_MARK,
+	['.'] = C_MARK,
+};
+
 static bool word(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
+	return cls[(unsigned char)c] & C_WORD;
 }
 
 static bool ident_start(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return cls[(unsigned char)c] & C_IDENT;
 }
 
 static size_t ident(const char *t, size_t len, size_t i)
@@ -30,22 +47,25 @@ static size_t ident(const char *t, size_t len, size_t i)
 
 	if (j >= len || !ident_start(t[j]))
 		return 0;
-	while (j < len && word(t[j]))
-		j++;
+	while (++j < len && word(t[j]))
+		;
 	return j - i;
 }
 
 static int tag_kind(const char *w, size_t n)
 {
-	if (n == 6 && !memcmp(w, "struct", 6))
-		return QU_REF_STRUCT;
-	if (n == 5 && !memcmp(w, "union", 5))
-		return QU_REF_UNION;
-	if (n == 4 && !memcmp(w, "enum", 4))
-		return QU_REF_ENUM;
-	if (n == 7 && !memcmp(w, "typedef", 7))
-		return QU_REF_TYPEDEF;
-	return -1;
+	switch (n) {
+	case 4:
+		return memcmp(w, "enum", 4) ? -1 : QU_REF_ENUM;
+	case 5:
+		return memcmp(w, "union", 5) ? -1 : QU_REF_UNION;
+	case 6:
+		return memcmp(w, "struct", 6) ? -1 : QU_REF_STRUCT;
+	case 7:
+		return memcmp(w, "typedef", 7) ? -1 : QU_REF_TYPEDEF;
+	default:
+		return -1;
+	}
 }
 
 /* "->member" or ".member" after a name; returns the bytes taken */
@@ -102,13 +122,49 @@ static void clear(struct qu_ref *out, size_t i)
 bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 		   bool comment)
 {
+	unsigned starts = comment ? C_IDENT | C_MARK : C_IDENT;
 	size_t i = pos;
 
 	while (i < len) {
-		char c = t[i];
-		bool after_word = i > 0 && word(t[i - 1]);
+		char c;
+		bool after_word;
 		size_t n;
 
+		/* bytes where no form starts */
+		while (!(cls[(unsigned char)t[i]] & starts))
+			if (++i == len)
+				return false;
+		c = t[i];
+		after_word = i > 0 && word(t[i - 1]);
+
+		/* the common case first: the other forms start with a mark */
+		if (ident_start(c)) {
+			if (after_word) {
+				i++;
+				continue;
+			}
+			n = ident(t, len, i);
+			if (tag_kind(t + i, n) >= 0) {
+				size_t m;
+
+				clear(out, i);
+				if ((m = tagged(out, t, len, i))) {
+					out->end = i + m;
+					return true;
+				}
+			}
+			if (i + n + 2 <= len && t[i + n] == '(' &&
+			    t[i + n + 1] == ')') {
+				clear(out, i);
+				out->kind = QU_REF_FUNC;
+				out->name = t + i;
+				out->nlen = n;
+				out->end = i + n + 2;
+				return true;
+			}
+			i += n;
+			continue;
+		}
 		if (comment && c == '&' && !after_word && i + 1 < len) {
 			clear(out, i);
 			n = tagged(out, t, len, i + 1);
@@ -184,28 +240,6 @@ bool qu_graph_scan(struct qu_ref *out, const char *t, size_t len, size_t pos,
 			out->nlen = n;
 			out->end = i + 1 + n;
 			return true;
-		} else if (ident_start(c) && !after_word) {
-			n = ident(t, len, i);
-			if (tag_kind(t + i, n) >= 0) {
-				size_t m;
-
-				clear(out, i);
-				if ((m = tagged(out, t, len, i))) {
-					out->end = i + m;
-					return true;
-				}
-			}
-			if (i + n + 2 <= len && t[i + n] == '(' &&
-			    t[i + n + 1] == ')') {
-				clear(out, i);
-				out->kind = QU_REF_FUNC;
-				out->name = t + i;
-				out->nlen = n;
-				out->end = i + n + 2;
-				return true;
-			}
-			i += n;
-			continue;
 		}
 		i++;
 	}

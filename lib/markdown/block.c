@@ -94,8 +94,8 @@ static void code_block(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n)
 {
 	const char *info = cmark_node_get_fence_info(n);
 	const char *lit = cmark_node_get_literal(n);
-	xmlNodePtr pre = md_el(ctx->doc, parent, "pre");
-	xmlNodePtr code = md_el(ctx->doc, pre, "code");
+	xmlNodePtr pre = qu_md_el(ctx->doc, parent, "pre");
+	xmlNodePtr code = qu_md_el(ctx->doc, pre, "code");
 	struct qu_buf lang = QU_BUF_INIT;
 	size_t i;
 
@@ -131,7 +131,7 @@ static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 	static const char *const align[] = {"left", "center", "right"};
 	uint8_t *al = cmark_gfm_extensions_get_table_alignments(n);
 	uint16_t ncols = cmark_gfm_extensions_get_table_columns(n);
-	xmlNodePtr t = md_el(ctx->doc, parent, "table"), body = NULL;
+	xmlNodePtr t = qu_md_el(ctx->doc, parent, "table"), body = NULL;
 	cmark_node *row, *cell;
 
 	for (row = cmark_node_first_child(n); row; row = cmark_node_next(row)) {
@@ -140,16 +140,17 @@ static void table(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		uint16_t col = 0;
 
 		if (head) {
-			sect = md_el(ctx->doc, t, "thead");
+			sect = qu_md_el(ctx->doc, t, "thead");
 		} else {
 			if (!body)
-				body = md_el(ctx->doc, t, "tbody");
+				body = qu_md_el(ctx->doc, t, "tbody");
 			sect = body;
 		}
-		tr = md_el(ctx->doc, sect, "tr");
+		tr = qu_md_el(ctx->doc, sect, "tr");
 		for (cell = cmark_node_first_child(row); cell;
 		     cell = cmark_node_next(cell), col++) {
-			xmlNodePtr td = md_el(ctx->doc, tr, head ? "th" : "td");
+			xmlNodePtr td =
+				qu_md_el(ctx->doc, tr, head ? "th" : "td");
 			char a = al && col < ncols ? (char)al[col] : 0;
 			int k = a == 'l' ? 0 : a == 'c' ? 1 : a == 'r' ? 2 : -1;
 
@@ -185,7 +186,7 @@ static void heading(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 			level = 6;
 	}
 	name[1] = (char)('0' + level);
-	h = md_el(ctx->doc, parent, name);
+	h = qu_md_el(ctx->doc, parent, name);
 	if (!ctx->comment && ctx->next_heading < pg->nheadings)
 		qu_md_attr(h, "id", pg->headings[ctx->next_heading++].id);
 	md_inlines(ctx, h, cmark_node_first_child(n), line0, true);
@@ -200,7 +201,8 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		struct qu_buf t = QU_BUF_INIT;
 
 		md_plain_text(&t, n);
-		md_text(ctx->doc, md_el(ctx->doc, parent, "p"), t.buf, t.len);
+		md_text(ctx->doc, qu_md_el(ctx->doc, parent, "p"), t.buf,
+			t.len);
 		qu_buf_fini(&t);
 		return;
 	}
@@ -214,7 +216,7 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 		next = cmark_node_next(c);
 		switch (cmark_node_get_type(c)) {
 		case CMARK_NODE_PARAGRAPH:
-			el = tight ? parent : md_el(ctx->doc, parent, "p");
+			el = tight ? parent : qu_md_el(ctx->doc, parent, "p");
 			md_inlines(ctx, el, cmark_node_first_child(c), line0,
 				   false);
 			break;
@@ -225,20 +227,20 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 			k = alert(c);
 			if (k < 0) {
 				blocks(ctx,
-				       md_el(ctx->doc, parent, "blockquote"), c,
-				       line0, false);
+				       qu_md_el(ctx->doc, parent, "blockquote"),
+				       c, line0, false);
 				break;
 			}
 			{
 				struct qu_buf cls = QU_BUF_INIT;
 				xmlNodePtr t;
 
-				el = md_el(ctx->doc, parent, "div");
+				el = qu_md_el(ctx->doc, parent, "div");
 				qu_buf_addf(&cls, "qu-admonition %s",
 					    alerts[k].cls);
 				qu_md_attr(el, "class", cls.buf);
 				qu_buf_fini(&cls);
-				t = md_el(ctx->doc, el, "p");
+				t = qu_md_el(ctx->doc, el, "p");
 				qu_md_attr(t, "class", "qu-admonition-title");
 				md_text(ctx->doc, t, alerts[k].title,
 					strlen(alerts[k].title));
@@ -250,7 +252,7 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 				       CMARK_ORDERED_LIST;
 			int start = cmark_node_get_list_start(c);
 
-			el = md_el(ctx->doc, parent, ordered ? "ol" : "ul");
+			el = qu_md_el(ctx->doc, parent, ordered ? "ol" : "ul");
 			if (ordered && start != 1) {
 				char b[16];
 
@@ -261,9 +263,9 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 			break;
 		}
 		case CMARK_NODE_ITEM:
-			el = md_el(ctx->doc, parent, "li");
+			el = qu_md_el(ctx->doc, parent, "li");
 			if (ts && !strcmp(ts, "tasklist")) {
-				xmlNodePtr in = md_el(ctx->doc, el, "input");
+				xmlNodePtr in = qu_md_el(ctx->doc, el, "input");
 
 				qu_md_attr(el, "class", "qu-task");
 				qu_md_attr(in, "type", "checkbox");
@@ -283,13 +285,14 @@ static void blocks(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *n,
 
 			if (!lit)
 				break;
-			el = ctx->md->allow_html ? parent
-						 : md_el(ctx->doc, parent, "p");
+			el = ctx->md->allow_html
+				     ? parent
+				     : qu_md_el(ctx->doc, parent, "p");
 			md_html(ctx, el, lit, strlen(lit));
 			break;
 		}
 		case CMARK_NODE_THEMATIC_BREAK:
-			md_el(ctx->doc, parent, "hr");
+			qu_md_el(ctx->doc, parent, "hr");
 			break;
 		default:
 			if (ts && !strcmp(ts, "table"))

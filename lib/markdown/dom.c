@@ -13,9 +13,41 @@
 
 #include "md_int.h"
 
-xmlNodePtr md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name)
+/* @name in @doc's dictionary, through its struct qu_md_names */
+static xmlChar *intern(xmlDocPtr doc, const char *name)
 {
-	xmlNodePtr n = xmlNewDocNode(doc, NULL, BAD_CAST name, NULL);
+	struct qu_md_names *c = doc->_private;
+	size_t h =
+		(size_t)(((uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull) >>
+			 57) %
+		QU_MD_NAMES;
+	const xmlChar *v = c->name[h];
+
+	if (c->key[h] == name) {
+		const char *k = name;
+
+		/* names are short: compared here, not by strcmp() */
+		while (*k && *k == (char)*v)
+			k++, v++;
+		if (*k == (char)*v)
+			return (xmlChar *)c->name[h];
+	}
+	v = xmlDictLookup(doc->dict, BAD_CAST name, -1);
+	if (!v)
+		qu_die_oom();
+	c->key[h] = name;
+	c->name[h] = v;
+	return (xmlChar *)v;
+}
+
+xmlNodePtr qu_md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name)
+{
+	/* a name from the dictionary is the node's own, as xmlNewDocNode()
+	 * would make it */
+	xmlNodePtr n = doc && doc->dict && doc->_private
+			       ? xmlNewDocNodeEatName(doc, NULL,
+						      intern(doc, name), NULL)
+			       : xmlNewDocNode(doc, NULL, BAD_CAST name, NULL);
 
 	if (!n)
 		qu_die_oom();
@@ -52,11 +84,25 @@ void qu_md_attr(xmlNodePtr n, const char *name, const char *value)
 			qu_die_oom();
 		return;
 	}
-	/* what xmlNewPropInternal() does, but for xmlAddID() */
-	a = xmlNewDocProp(n->doc, BAD_CAST name, NULL);
-	t = xmlNewDocText(n->doc, BAD_CAST value);
-	if (!a || !t)
-		qu_die_oom();
+	/*
+	 * What xmlNewPropInternal() does, but for xmlAddID(); with a
+	 * struct qu_md_names, the attribute xmlNewDocProp() would make, its
+	 * name from there.
+	 */
+	if (n->doc && n->doc->dict && n->doc->_private) {
+		a = xmlMalloc(sizeof(*a));
+		if (!a)
+			qu_die_oom();
+		memset(a, 0, sizeof(*a));
+		a->type = XML_ATTRIBUTE_NODE;
+		a->name = intern(n->doc, name);
+		a->doc = n->doc;
+	} else {
+		a = xmlNewDocProp(n->doc, BAD_CAST name, NULL);
+		if (!a)
+			qu_die_oom();
+	}
+	t = qu_md_text_node(n->doc, value, strlen(value));
 	t->parent = (xmlNodePtr)a;
 	a->children = a->last = t;
 	a->parent = n;
@@ -66,6 +112,24 @@ void qu_md_attr(xmlNodePtr n, const char *name, const char *value)
 	} else {
 		n->properties = a;
 	}
+}
+
+xmlNodePtr qu_md_text_node(xmlDocPtr doc, const char *s, size_t len)
+{
+	xmlNodePtr n = xmlNewDocText(doc, NULL);
+
+	if (!n)
+		qu_die_oom();
+	if (len < 2 * sizeof(void *)) {
+		n->content = (xmlChar *)&n->properties;
+		memcpy(n->content, s, len);
+		n->content[len] = '\0';
+	} else {
+		n->content = xmlStrndup(BAD_CAST s, (int)len);
+		if (!n->content)
+			qu_die_oom();
+	}
+	return n;
 }
 
 /* Length of the valid UTF-8 sequence at @s, or 0. */
@@ -151,9 +215,7 @@ static void add_text(xmlDocPtr doc, xmlNodePtr parent, const char *s,
 		s = fixed.buf;
 		len = fixed.len;
 	}
-	n = xmlNewDocTextLen(doc, BAD_CAST s, (int)len);
-	if (!n)
-		qu_die_oom();
+	n = qu_md_text_node(doc, s, len);
 	/* the HTML serializer writes a "textnoenc" node unescaped */
 	if (raw)
 		n->name = xmlStringTextNoenc;

@@ -59,8 +59,14 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 	struct qu_token t;
 	struct qu_buf href = QU_BUF_INIT;
 	const char *tag_kw = NULL;
-	size_t tag_kwlen = 0;
+	size_t tag_kwlen = 0, run = 0, nrun = 0;
 
+	/*
+	 * Tokens without a class (blanks, names that link nowhere) are
+	 * text next to each other: one text node for each run of them, as
+	 * libxml2 would merge them into anyway (their bytes are ASCII or
+	 * whole identifiers, so no UTF-8 sequence is cut).
+	 */
 	qu_lexer_init(&lx, code, len);
 	while (qu_lexer_next(&t, &lx)) {
 		const char *cls = tok_class(t.kind);
@@ -82,14 +88,18 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 			r.nlen = t.len;
 			s = qu_graph_resolve(ctx->g, &r, &ctx->from, NULL);
 			if (s != QU_NONE && s != ctx->from.sym) {
-				xmlNodePtr a = md_el(doc, parent, "a");
+				xmlNodePtr a;
+
+				md_text(doc, parent, code + run, nrun);
+				nrun = 0;
+				a = qu_md_el(doc, parent, "a");
 
 				qu_buf_reset(&href);
 				qu_graph_href(&href, ctx->g, ctx->from.page, s);
 				qu_md_attr(a, "href", href.buf);
 				qu_md_attr(a, "class", "qu-xref");
 				parent = a;
-				span = cls ? md_el(doc, a, "span") : a;
+				span = cls ? qu_md_el(doc, a, "span") : a;
 				if (cls)
 					qu_md_attr(span, "class", cls);
 				md_text(doc, span, p, t.len);
@@ -106,13 +116,18 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 		}
 		(void)tag_kwlen;
 		if (!cls) {
-			md_text(doc, parent, p, t.len);
+			if (!nrun)
+				run = t.off;
+			nrun += t.len;
 			continue;
 		}
-		span = md_el(doc, parent, "span");
+		md_text(doc, parent, code + run, nrun);
+		nrun = 0;
+		span = qu_md_el(doc, parent, "span");
 		qu_md_attr(span, "class", cls);
 		md_text(doc, span, p, t.len);
 	}
+	md_text(doc, parent, code + run, nrun);
 	qu_buf_fini(&href);
 }
 

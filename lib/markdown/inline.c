@@ -33,7 +33,7 @@ static void warn_ambiguous(struct qu_md_ctx *ctx, uint32_t line,
 static xmlNodePtr xref(struct qu_md_ctx *ctx, xmlNodePtr parent, uint32_t sym)
 {
 	struct qu_buf href = QU_BUF_INIT;
-	xmlNodePtr a = md_el(ctx->doc, parent, "a");
+	xmlNodePtr a = qu_md_el(ctx->doc, parent, "a");
 
 	qu_graph_href(&href, ctx->g, ctx->from.page, sym);
 	qu_md_attr(a, "href", href.buf);
@@ -46,7 +46,7 @@ static xmlNodePtr xref(struct qu_md_ctx *ctx, xmlNodePtr parent, uint32_t sym)
 static xmlNodePtr xref_extern(struct qu_md_ctx *ctx, xmlNodePtr parent,
 			      const char *url)
 {
-	xmlNodePtr a = md_el(ctx->doc, parent, "a");
+	xmlNodePtr a = qu_md_el(ctx->doc, parent, "a");
 
 	qu_md_attr(a, "href", url);
 	qu_md_attr(a, "class", "qu-xref qu-extern");
@@ -57,7 +57,7 @@ static xmlNodePtr xref_extern(struct qu_md_ctx *ctx, xmlNodePtr parent,
 static void code(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *cls,
 		 const char *s, size_t len)
 {
-	xmlNodePtr c = md_el(ctx->doc, parent, "code");
+	xmlNodePtr c = qu_md_el(ctx->doc, parent, "code");
 
 	if (cls)
 		qu_md_attr(c, "class", cls);
@@ -85,7 +85,7 @@ static void emit_ref(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *t,
 				    (int)r->nlen, r->name);
 			if (qu_graph_has_anchor(ctx->g, ctx->from.page,
 						shown.buf)) {
-				xmlNodePtr a = md_el(ctx->doc, parent, "a");
+				xmlNodePtr a = qu_md_el(ctx->doc, parent, "a");
 
 				qu_buf_reset(&amb);
 				qu_buf_addf(&amb, "#%s", shown.buf);
@@ -633,7 +633,7 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 			md_text(ctx->doc, parent, "\n", 1);
 			break;
 		case CMARK_NODE_LINEBREAK:
-			md_el(ctx->doc, parent, "br");
+			qu_md_el(ctx->doc, parent, "br");
 			break;
 		case CMARK_NODE_CODE:
 			code(ctx, parent, NULL, lit(c), strlen(lit(c)));
@@ -642,11 +642,11 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 			md_html(ctx, parent, lit(c), strlen(lit(c)));
 			break;
 		case CMARK_NODE_EMPH:
-			md_inlines(ctx, md_el(ctx->doc, parent, "em"),
+			md_inlines(ctx, qu_md_el(ctx->doc, parent, "em"),
 				   cmark_node_first_child(c), line0, plain);
 			break;
 		case CMARK_NODE_STRONG:
-			md_inlines(ctx, md_el(ctx->doc, parent, "strong"),
+			md_inlines(ctx, qu_md_el(ctx->doc, parent, "strong"),
 				   cmark_node_first_child(c), line0, plain);
 			break;
 		case CMARK_NODE_LINK: {
@@ -655,12 +655,12 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 
 			if (link_href(ctx, &href, cmark_node_get_url(c),
 				      line)) {
-				el = md_el(ctx->doc, parent, "a");
+				el = qu_md_el(ctx->doc, parent, "a");
 				qu_md_attr(el, "href", href.buf);
 				if (title && *title)
 					qu_md_attr(el, "title", title);
 			} else {
-				el = md_el(ctx->doc, parent, "span");
+				el = qu_md_el(ctx->doc, parent, "span");
 				qu_md_attr(el, "class", "qu-unresolved");
 			}
 			qu_buf_fini(&href);
@@ -674,7 +674,7 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 
 			md_plain_text(&alt, c);
 			if (url && qu_md_url_is_safe(url)) {
-				el = md_el(ctx->doc, parent, "img");
+				el = qu_md_el(ctx->doc, parent, "img");
 				qu_md_attr(el, "src", url);
 				qu_md_attr(el, "alt", alt.buf);
 			} else {
@@ -689,7 +689,8 @@ void md_inlines(struct qu_md_ctx *ctx, xmlNodePtr parent, cmark_node *first,
 		}
 		default:
 			if (ts && !strcmp(ts, "strikethrough")) {
-				md_inlines(ctx, md_el(ctx->doc, parent, "del"),
+				md_inlines(ctx,
+					   qu_md_el(ctx->doc, parent, "del"),
 					   cmark_node_first_child(c), line0,
 					   plain);
 				break;

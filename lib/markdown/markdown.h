@@ -215,6 +215,58 @@ void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
  */
 void qu_md_attr(xmlNodePtr n, const char *name, const char *value);
 
+/* the slots of a struct qu_md_names */
+#define QU_MD_NAMES 128
+
+/**
+ * struct qu_md_names - the element names a document last interned
+ * @key: the name as a caller gave it (by pointer: usually a literal)
+ * @name: the same name in the document's dictionary
+ *
+ * A renderer that makes many elements of a document with a dictionary
+ * points the document's _private at one of these, zeroed, for as long as
+ * it makes them: qu_md_el() and qu_md_attr() then look a name up in the
+ * dictionary once per slot, not once per element or attribute. Slots
+ * are by the pointer, checked by the bytes, so a buffer that held another
+ * name is only a miss.
+ */
+struct qu_md_names {
+	const char *key[QU_MD_NAMES];
+	const xmlChar *name[QU_MD_NAMES];
+};
+
+/**
+ * qu_md_el() - a new element
+ * @doc: the document; with a dictionary and a struct qu_md_names at its
+ *	_private, the name is taken from there
+ * @parent: the element it becomes the last child of, or NULL for none
+ * @name: its name
+ *
+ * The element xmlNewDocNode() makes. Dies when out of memory.
+ *
+ * Return: the element.
+ * Context: thread-safe for distinct documents.
+ */
+xmlNodePtr qu_md_el(xmlDocPtr doc, xmlNodePtr parent, const char *name);
+
+/**
+ * qu_md_text_node() - a new text node of @doc holding @len bytes of @s
+ * @doc: the document
+ * @s: the text, taken as it is (the caller has made it valid UTF-8)
+ * @len: its length
+ *
+ * What xmlNewDocTextLen() makes, but a text shorter than 16 bytes is kept
+ * in the node itself, as libxml2's parser keeps it with XML_PARSE_COMPACT
+ * (over the properties and nsDef fields, which a text node does not use;
+ * libxml2 frees and extends such a text knowingly): most texts and
+ * attribute values of a page are that short, and each cost a malloc()
+ * and a free(). Dies when out of memory.
+ *
+ * Return: the node, linked nowhere.
+ * Context: thread-safe for distinct documents.
+ */
+xmlNodePtr qu_md_text_node(xmlDocPtr doc, const char *s, size_t len);
+
 /**
  * qu_md_url_is_safe() - whether a link target may be written
  * @url: the target

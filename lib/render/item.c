@@ -43,7 +43,8 @@ static void title(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	r_text(doc, r_el(doc, h, "code", NULL), it->name);
 	r_text(doc, h, " ");
 	r_text(doc, r_el(doc, h, "span", "qu-kind"), qu_kind_name(it->kind));
-	qu_buf_addf(&b, "#%s", anchor);
+	qu_buf_addc(&b, '#');
+	qu_buf_adds(&b, anchor);
 	a = r_link(doc, h, b.buf, "\xc2\xb6");
 	r_attr(a, "class", "qu-anchor");
 	r_attr(a, "aria-label", "Link to this symbol");
@@ -127,7 +128,9 @@ static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	xmlNodePtr p = r_el(doc, sec, "p", "qu-meta");
 
 	r_text(doc, p, "Defined in ");
-	qu_buf_addf(&b, "%s:%u", path, line);
+	qu_buf_adds(&b, path);
+	qu_buf_addc(&b, ':');
+	qu_buf_add_u64(&b, line);
 	if (tmpl)
 		render_source_url(&url, tmpl, f && f->link ? f->link : path,
 				  line);
@@ -234,26 +237,42 @@ static bool is_param(const struct qu_item *it, const char *name, size_t len)
  * test/site/sphinx, demo_free()'s "struct demo_ctx *demo_ctx" (and
  * demo_add()'s "struct demo_ctx *ctx", which is not one).
  */
+/*
+ * xmlNodeGetContent() of @n, without the copy when it is one text node
+ * (a highlighted token's span): free *@copy afterwards.
+ */
+static const char *content_of(xmlNodePtr n, xmlChar **copy)
+{
+	xmlNodePtr c = n->children;
+
+	*copy = NULL;
+	if (c && !c->next && c->type == XML_TEXT_NODE && c->content)
+		return (const char *)c->content;
+	*copy = xmlNodeGetContent(n);
+	return (const char *)*copy;
+}
+
 static void sphinx_param_tags(xmlDocPtr doc, xmlNodePtr code,
 			      const struct qu_item *it, const char *anchor)
 {
 	struct qu_buf href = QU_BUF_INIT;
 	xmlNodePtr n, next;
 
-	qu_buf_addf(&href, "#%s", anchor);
+	qu_buf_addc(&href, '#');
+	qu_buf_adds(&href, anchor);
 	for (n = code->children; n; n = next) {
 		xmlNodePtr t = n->next;
-		xmlChar *kw;
+		const char *kw;
+		xmlChar *copy;
 		bool tag;
 
 		next = n->next;
 		if (n->type != XML_ELEMENT_NODE || !t)
 			continue;
-		kw = xmlNodeGetContent(n);
-		tag = kw && (!strcmp((char *)kw, "struct") ||
-			     !strcmp((char *)kw, "union") ||
-			     !strcmp((char *)kw, "enum"));
-		xmlFree(kw);
+		kw = content_of(n, &copy);
+		tag = kw && (!strcmp(kw, "struct") || !strcmp(kw, "union") ||
+			     !strcmp(kw, "enum"));
+		xmlFree(copy);
 		if (!tag)
 			continue;
 		/* "struct" then " " then the linked tag */
@@ -262,12 +281,11 @@ static void sphinx_param_tags(xmlDocPtr doc, xmlNodePtr code,
 		    t->next->type == XML_ELEMENT_NODE)
 			t = t->next;
 		if (t->type == XML_ELEMENT_NODE && !strcmp((char *)t->name, "a")) {
-			xmlChar *name = xmlNodeGetContent(t);
+			const char *name = content_of(t, &copy);
 
-			if (name && is_param(it, (char *)name,
-					     strlen((char *)name)))
+			if (name && is_param(it, name, strlen(name)))
 				r_attr(t, "href", href.buf);
-			xmlFree(name);
+			xmlFree(copy);
 		} else if (t->type == XML_TEXT_NODE && t->content) {
 			const char *c = (const char *)t->content, *e;
 			size_t sp = strspn(c, " "), l;
@@ -346,7 +364,8 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		goto out;
 	}
 	sec = r_el(doc, parent, "section", NULL);
-	qu_buf_addf(&b, "qu-item qu-kind-%s", qu_kind_name(it->kind));
+	qu_buf_adds(&b, "qu-item qu-kind-");
+	qu_buf_adds(&b, qu_kind_name(it->kind));
 	r_attr(sec, "class", b.buf);
 	r_attr(sec, "id", pl->anchor);
 	title(r, doc, sec, it, pl->anchor);
@@ -397,9 +416,13 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 						  strlen(pa->name));
 			qu_map_put(&seen, pa->name, (void *)(n + 1));
 			qu_buf_reset(&b);
-			qu_buf_addf(&b, "%s.%s", pl->anchor, pa->name);
-			if (n)
-				qu_buf_addf(&b, "-%u", (unsigned)n + 1);
+			qu_buf_adds(&b, pl->anchor);
+			qu_buf_addc(&b, '.');
+			qu_buf_adds(&b, pa->name);
+			if (n) {
+				qu_buf_addc(&b, '-');
+				qu_buf_add_u64(&b, n + 1);
+			}
 			r_attr(dt, "id", b.buf);
 			r_text(doc, r_el(doc, dt, "code", NULL), pa->name);
 			if (pa->type && *pa->type) {

@@ -267,22 +267,23 @@ void render_prevnext(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr slot,
 /* Whether an element has a class among its space-separated classes. */
 static bool has_class(xmlNodePtr n, const char *cls)
 {
-	xmlChar *v = xmlGetProp(n, BAD_CAST "class");
+	xmlChar *copy;
+	const char *v = r_prop(n, "class", &copy);
 	bool r = false;
 
 	if (v) {
-		const char *p = (const char *)v;
+		const char *p = v;
 		size_t l = strlen(cls);
 
 		while ((p = strstr(p, cls))) {
-			if ((p == (const char *)v || p[-1] == ' ') &&
+			if ((p == v || p[-1] == ' ') &&
 			    (p[l] == 0 || p[l] == ' ')) {
 				r = true;
 				break;
 			}
 			p += l;
 		}
-		xmlFree(v);
+		xmlFree(copy);
 	}
 	return r;
 }
@@ -331,7 +332,8 @@ static void toc_add(struct toc *t, int lvl, const char *id, xmlNodePtr from)
 		}
 	}
 	qu_buf_reset(&t->href);
-	qu_buf_addf(&t->href, "#%s", id);
+	qu_buf_addc(&t->href, '#');
+	qu_buf_adds(&t->href, id);
 	r_link(t->doc, li, t->href.buf, text.len ? text.buf : "");
 	qu_buf_fini(&text);
 	t->n++;
@@ -344,15 +346,15 @@ static void toc_add(struct toc *t, int lvl, const char *id, xmlNodePtr from)
 static void toc_walk(struct toc *t, xmlNodePtr n)
 {
 	for (; n; n = n->next) {
-		const char *name;
-		xmlChar *id;
+		const char *name, *id;
+		xmlChar *copy;
 
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
 		name = (const char *)n->name;
-		id = xmlGetProp(n, BAD_CAST "id");
+		id = r_prop(n, "id", &copy);
 		if (id && (!strcmp(name, "h2") || !strcmp(name, "h3"))) {
-			toc_add(t, name[1] - '0', (const char *)id, n);
+			toc_add(t, name[1] - '0', id, n);
 		} else if (id && !strcmp(name, "section") &&
 			   (has_class(n, "qu-item") ||
 			    has_class(n, "qu-doc"))) {
@@ -365,8 +367,8 @@ static void toc_walk(struct toc *t, xmlNodePtr n)
 			    h->children->type == XML_ELEMENT_NODE)
 				h = h->children;
 			if (h)
-				toc_add(t, has_class(n, "qu-doc") ? 2 : 3,
-					(const char *)id, h);
+				toc_add(t, has_class(n, "qu-doc") ? 2 : 3, id,
+					h);
 		} else if (id && !strcmp(name, "section")) {
 			/*
 			 * a reST section: its id, its heading (after the empty
@@ -381,13 +383,12 @@ static void toc_walk(struct toc *t, xmlNodePtr n)
 				h = h->next;
 			if (h && (!strcmp((const char *)h->name, "h2") ||
 				  !strcmp((const char *)h->name, "h3")))
-				toc_add(t, h->name[1] - '0', (const char *)id,
-					h);
+				toc_add(t, h->name[1] - '0', id, h);
 			toc_walk(t, n->children);
 		} else {
 			toc_walk(t, n->children);
 		}
-		xmlFree(id);
+		xmlFree(copy);
 	}
 }
 

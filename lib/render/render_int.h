@@ -19,10 +19,41 @@ struct frame {
 	const char *base;
 };
 
+/* @cls: a class name of the code's own (ASCII), or NULL */
 xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 		const char *cls);
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s);
 void r_attr(xmlNodePtr n, const char *name, const char *value);
+/*
+ * xmlGetProp(@n, @name), read in place when the attribute is one text
+ * node (as quire makes them), else copied into *@copy: free *@copy
+ * (NULL when nothing was copied) once done with the value. Inline, so
+ * that the name compares as the constant it is.
+ */
+static inline const char *r_prop(xmlNodePtr n, const char *name, xmlChar **copy)
+{
+	xmlDocPtr d = n->doc;
+	xmlAttrPtr a;
+
+	*copy = NULL;
+	/* xmlHasProp(): the first of that name, in any namespace */
+	for (a = n->properties; a; a = a->next)
+		if (!strcmp((const char *)a->name, name)) {
+			xmlNodePtr t = a->children;
+
+			if (t && !t->next && t->type == XML_TEXT_NODE &&
+			    t->content)
+				return (const char *)t->content;
+			break;
+		}
+	/* none, and no DTD that could give a default value */
+	if (!a && !(d && ((d->intSubset && d->intSubset->attributes) ||
+			  (d->extSubset && d->extSubset->attributes))))
+		return NULL;
+	*copy = xmlGetProp(n, BAD_CAST name);
+	return (const char *)*copy;
+}
+
 xmlNodePtr r_link(xmlDocPtr doc, xmlNodePtr parent, const char *href,
 		  const char *text);
 

@@ -171,8 +171,11 @@ static bool decl_href_in(struct rw *w, const char *ns, const char *name,
 	uint32_t page;
 
 	qu_buf_reset(&w->href);
-	qu_buf_addf(&w->href, "c.%s%s%.*s", ns, *ns ? "." : "", (int)len,
-		    name);
+	qu_buf_adds(&w->href, "c.");
+	qu_buf_adds(&w->href, ns);
+	if (*ns)
+		qu_buf_addc(&w->href, '.');
+	qu_buf_add(&w->href, name, len);
 	l = qu_graph_label(w->r->g, w->href.buf, &page);
 	qu_buf_reset(&w->href);
 	if (!l)
@@ -196,9 +199,7 @@ static bool ns_decl_href(struct rw *w, const char *name, size_t len)
 
 static void fnauto_put(struct rw *w, const struct qu_rst_node *n, size_t i)
 {
-	*qu_map_slot(&w->fnauto,
-		     qu_arena_memdup(&((struct qu_rst_doc *)w->rd)->arena, &n,
-				     sizeof(n)),
+	*qu_map_slot(&w->fnauto, qu_arena_memdup(&w->scratch, &n, sizeof(n)),
 		     sizeof(n)) = (void *)(uintptr_t)(i + 1);
 }
 
@@ -256,13 +257,19 @@ static bool path_char(char c)
 static bool doc_ref(const char *s, size_t len, size_t pos, size_t *start,
 		    size_t *end)
 {
+	const char *dot;
 	size_t i;
 
 	for (i = pos; i + 4 <= len; i++) {
-		size_t j = i;
+		size_t j;
 
-		if (s[i] != '.' || (strncmp(s + i + 1, "rst", 3) &&
-				    strncmp(s + i + 1, "txt", 3)))
+		/* from one '.' to the next */
+		dot = memchr(s + i, '.', len - 3 - i);
+		if (!dot)
+			break;
+		i = j = (size_t)(dot - s);
+		if (strncmp(s + i + 1, "rst", 3) &&
+		    strncmp(s + i + 1, "txt", 3))
 			continue;
 		while (j > pos && path_char(s[j - 1]))
 			j--;
@@ -370,10 +377,11 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		   bool plain)
 {
 	struct qu_ref ref;
-	size_t pos = 0;
+	/* written up to pos, scanned up to from */
+	size_t pos = 0, from = 0;
 
 	while (!plain && !w->literal &&
-	       qu_graph_scan(&ref, s, len, pos, w->comment)) {
+	       qu_graph_scan(&ref, s, len, from, w->comment)) {
 		uint32_t sym;
 		bool ns;
 
@@ -386,11 +394,11 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + pos, ref.start + 1 - pos);
 			r_text(w->doc, parent, w->tmp.buf);
-			pos = ref.start + 1;
+			pos = from = ref.start + 1;
 			continue;
 		}
 		if (highlight(w, parent, s, pos, &ref)) {
-			pos = ref.end;
+			pos = from = ref.end;
 			continue;
 		}
 		ns = ns_decl_href(w, ref.name, ref.nlen);
@@ -406,14 +414,23 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + ref.start, ref.end - ref.start);
 			code_link(w, parent, w->href.buf, w->tmp.buf);
-			pos = ref.end;
+			pos = from = ref.end;
+			continue;
+		}
+		/*
+		 * A name that links nowhere stays in the text written next:
+		 * one text node, not one per name that libxml2 merges (a
+		 * NUL, which ends what r_text() writes, is written as ever)
+		 */
+		if (sym == QU_NONE && !memchr(s + pos, '\0', ref.end - pos)) {
+			from = ref.end;
 			continue;
 		}
 		if (sym == QU_NONE) {
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + pos, ref.end - pos);
 			r_text(w->doc, parent, w->tmp.buf);
-			pos = ref.end;
+			pos = from = ref.end;
 			continue;
 		}
 		qu_buf_reset(&w->tmp);
@@ -426,7 +443,7 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		qu_buf_add(&w->tmp, s + ref.start + ref.amp,
 			   ref.end - ref.start - ref.amp);
 		code_link(w, parent, w->href.buf, w->tmp.buf);
-		pos = ref.end;
+		pos = from = ref.end;
 	}
 	qu_buf_reset(&w->tmp);
 	qu_buf_add(&w->tmp, s + pos, len - pos);
@@ -1021,20 +1038,13 @@ static void collect_ids(struct rw *w, struct qu_map *ids,
 			struct qu_arena *keys, xmlNodePtr n)
 {
 	for (; n; n = n->next) {
-		xmlChar *id = NULL;
-		xmlAttrPtr a;
+		xmlChar *id;
+		const char *k;
 
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		/* xmlGetProp() copies: only an element with an id needs it */
-		for (a = n->properties; a; a = a->next)
-			if (!strcmp((const char *)a->name, "id")) {
-				id = xmlGetProp(n, (const xmlChar *)"id");
-				break;
-			}
-		if (id) {
-			const char *k = (const char *)id;
-
+		k = r_prop(n, "id", &id);
+		if (k) {
 			if (qu_map_get(ids, k, strlen(k))) {
 				do {
 					qu_buf_reset(&w->tmp);
@@ -1045,8 +1055,9 @@ static void collect_ids(struct rw *w, struct qu_map *ids,
 					 qu_graph_has_anchor(w->r->g,
 							     w->f->page,
 							     w->tmp.buf));
-				r_attr(n, "id", w->tmp.buf);
+				/* @k may be the text the new id replaces */
 				retarget(n->children, k, w->tmp.buf);
+				r_attr(n, "id", w->tmp.buf);
 				k = w->tmp.buf;
 			}
 			qu_map_put(ids, qu_arena_strdup(keys, k), (void *)1);
@@ -1865,7 +1876,7 @@ void rw_blocks(struct rw *w, xmlNodePtr parent,
 static void put_names(struct rw *w, struct qu_map *m,
 		      const struct qu_rst_node *n, struct qu_buf *name)
 {
-	struct qu_arena *a = &((struct qu_rst_doc *)w->rd)->arena;
+	struct qu_arena *a = &w->scratch;
 	size_t k;
 
 	for (k = 0; qu_rst_attr_item(name, n, "names", k); k++) {
@@ -1939,10 +1950,7 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 			{
 				void **slot = qu_map_slot(
 					&w->substs,
-					qu_arena_strdup(&((struct qu_rst_doc *)
-								  w->rd)
-								 ->arena,
-							name->buf),
+					qu_arena_strdup(&w->scratch, name->buf),
 					name->len);
 
 				if (!*slot)
@@ -1990,7 +1998,7 @@ static void collect(struct rw *w, const struct qu_rst_node *n, unsigned depth,
 static void number_footnotes(struct rw *w, const struct qu_rst_node *n,
 			     unsigned depth, struct qu_buf *name)
 {
-	struct qu_arena *a = &((struct qu_rst_doc *)w->rd)->arena;
+	struct qu_arena *a = &w->scratch;
 	const struct qu_rst_node *c;
 	char label[16];
 
@@ -2040,9 +2048,8 @@ static void toc_number(struct rw *w, const struct qu_rst_node *first,
 	for (s = first; s && depth; s = s->next) {
 		if (s->kind != QU_RST_SECTION)
 			continue;
-		*qu_map_slot(&w->tocref, qu_arena_memdup(
-				     &((struct qu_rst_doc *)w->rd)->arena, &s,
-				     sizeof(s)),
+		*qu_map_slot(&w->tocref,
+			     qu_arena_memdup(&w->scratch, &s, sizeof(s)),
 			     sizeof(s)) = (void *)(uintptr_t)w->next_id++;
 		for (sub = s->first; sub && sub->kind != QU_RST_SECTION;)
 			sub = sub->next;
@@ -2081,16 +2088,27 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 {
 	const struct qu_page *pg = &r->site->pages[f->page];
 	const struct qu_part *part = &pg->parts[0];
+	struct qu_rst_doc *mine;
 	struct qu_diags scratch;
 	struct rw w;
 
 	memset(&w, 0, sizeof(w));
-	/* the site's load reported the parse's diagnostics already */
-	qu_diags_init(&scratch);
-	w.rd = qu_rst_parse_ex(&scratch, pg->diag_path, part->text, part->len,
-			       QU_RST_SPHINX_IDS);
+	/*
+	 * The site's load parsed the page and kept the parse (taken here),
+	 * or reported the parse's diagnostics already.
+	 */
+	if (part->parsed && part->parsed->doc) {
+		mine = part->parsed->doc;
+		part->parsed->doc = NULL;
+	} else {
+		qu_diags_init(&scratch);
+		mine = qu_rst_parse_ex(&scratch, pg->diag_path, part->text,
+				       part->len, QU_RST_SPHINX_IDS);
+		qu_diags_fini(&scratch);
+	}
+	w.rd = mine;
 	w.next_id = w.rd->auto_ids + 1;
-	qu_diags_fini(&scratch);
+	qu_arena_init(&w.scratch);
 	w.r = r;
 	w.ctx = ctx;
 	w.doc = ctx->doc;
@@ -2139,7 +2157,8 @@ void render_rst(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_buf_fini(&w.tmp);
 	qu_buf_fini(&w.href);
 	qu_buf_fini(&w.c_ns);
-	qu_rst_free((struct qu_rst_doc *)w.rd);
+	qu_arena_fini(&w.scratch);
+	qu_rst_free(mine);
 }
 
 /*
@@ -2181,13 +2200,16 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	struct frame f = {pg->out, pg->depth, pg->title, ctx->from.page, NULL};
 	struct qu_diags scratch;
 	struct qu_buf name = QU_BUF_INIT;
+	struct qu_rst_doc *rd;
 	struct rw w;
 
 	memset(&w, 0, sizeof(w));
 	/* scripts/kernel-doc reports what is wrong in comments */
 	qu_diags_init(&scratch);
-	w.rd = qu_rst_parse_ex(&scratch, ctx->path ? ctx->path : "", text, len,
-			       QU_RST_SPHINX_IDS);
+	rd = qu_rst_parse_ex(&scratch, ctx->path ? ctx->path : "", text, len,
+			     QU_RST_SPHINX_IDS);
+	w.rd = rd;
+	qu_arena_init(&w.scratch);
 	w.r = r;
 	w.ctx = ctx;
 	w.doc = ctx->doc;
@@ -2230,5 +2252,6 @@ void render_rst_text(const struct qu_render *r, struct qu_md_ctx *ctx,
 	qu_buf_fini(&w.href);
 	qu_buf_fini(&w.pending);
 	qu_buf_fini(&w.c_ns);
-	qu_rst_free((struct qu_rst_doc *)w.rd);
+	qu_arena_fini(&w.scratch);
+	qu_rst_free(rd);
 }

@@ -1062,9 +1062,7 @@ static void include(struct rw *w, xmlNodePtr parent, const struct qu_rst_node *d
 		literal = true;
 	if ((o = rw_option(w, d, "code")) || (o = rw_option(w, d, "language"))) {
 		literal = true;
-		lang = *o ? qu_arena_strdup(&((struct qu_rst_doc *)w->rd)->arena,
-					    o)
-			  : NULL;
+		lang = *o ? qu_arena_strdup(&w->scratch, o) : NULL;
 	}
 	if (literal) {
 		rw_code_text(w, parent, lang, t, (size_t)(e - t));
@@ -1238,10 +1236,8 @@ void rw_directive(struct rw *w, xmlNodePtr parent,
 			qu_buf_add(&body, arg.buf, arg.len);
 		rw_code_text(w, parent, NULL, body.buf, body.len);
 	} else if (!strcmp(name, "highlight")) {
-		w->lang = arg.len ? qu_arena_strdup(&((struct qu_rst_doc *)
-							      w->rd)->arena,
-						    arg.buf)
-				  : NULL;
+		w->lang =
+			arg.len ? qu_arena_strdup(&w->scratch, arg.buf) : NULL;
 	} else if (qu_rst_c_namespace(&w->c_ns, d)) {
 		/* the scope of the C declarations and references below */
 	} else if (!strcmp(name, "tabularcolumns") || !strcmp(name, "index") ||

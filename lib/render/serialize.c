@@ -22,12 +22,19 @@
 /*
  * Names seen (of elements and of attributes), by pointer: a page's names
  * come from its own dictionary, and the template's are few. A name not
- * cached is looked up every time, which is only slower.
+ * cached (the cache is full) is looked up every time into a spare entry
+ * (one for elements, one for attributes, so an element's outlives its
+ * attributes' lookups), which is only slower: a cached entry stays put,
+ * so the walk keeps the entries of the elements it is inside (struct
+ * ser's open).
  */
 #define CACHE 128
 
 /* what htmlAttrDumpOutput() does with an attribute's value */
 enum value_as { VALUE_TEXT, VALUE_URI, VALUE_URI_ON_A };
+
+/* the longest element name written from the cache's open[] and close[] */
+#define TAG_MAX 16
 
 struct name {
 	const xmlChar *name;
@@ -36,12 +43,20 @@ struct name {
 	bool raw;
 	bool boolean;
 	enum value_as as;
+	/* "<name" and "</name>", for a name of at most TAG_MAX bytes */
+	char open[TAG_MAX + 2];
+	char close[TAG_MAX + 4];
 };
 
 struct ser {
 	struct qu_buf *out;
 	xmlDocPtr doc;
 	struct name cache[CACHE];
+	struct name spare_el, spare_attr;
+	/* per level of the walk, the entry of the element it is inside
+	 * (NULL for a namespaced element, an uncached name, the document) */
+	const struct name **open;
+	size_t depth, alloc;
 };
 
 /* htmlIsBooleanAttr() */
@@ -67,7 +82,8 @@ static size_t hash(const xmlChar *name)
 	       CACHE;
 }
 
-static const struct name *lookup(struct ser *s, const xmlChar *name)
+static const struct name *lookup(struct ser *s, const xmlChar *name,
+				 struct name *spare)
 {
 	size_t h = hash(name), k;
 	struct name *e = NULL;
@@ -79,9 +95,8 @@ static const struct name *lookup(struct ser *s, const xmlChar *name)
 		if (!e->name)
 			break;
 	}
-	/* a full cache gives up the slot the name hashes to */
 	if (e->name)
-		e = &s->cache[h];
+		e = spare;
 	e->name = name;
 	e->len = strlen((const char *)name);
 	e->info = htmlTagLookup(name);
@@ -89,6 +104,14 @@ static const struct name *lookup(struct ser *s, const xmlChar *name)
 	e->raw = !xmlStrcasecmp(name, BAD_CAST "script") ||
 		 !xmlStrcasecmp(name, BAD_CAST "style");
 	e->boolean = is_boolean(name);
+	if (e->len <= TAG_MAX) {
+		e->open[0] = '<';
+		memcpy(e->open + 1, name, e->len);
+		e->close[0] = '<';
+		e->close[1] = '/';
+		memcpy(e->close + 2, name, e->len);
+		e->close[e->len + 2] = '>';
+	}
 	e->as = VALUE_TEXT;
 	if (!xmlStrcasecmp(name, BAD_CAST "href") ||
 	    !xmlStrcasecmp(name, BAD_CAST "action") ||
@@ -167,14 +190,14 @@ static void encode(struct qu_buf *out, const xmlChar *str, bool attr)
 	}
 }
 
-/* xmlBufWriteQuotedString() */
-static void quoted(struct qu_buf *out, const char *str)
+/* xmlBufWriteQuotedString() of @str, @len bytes long (its strlen()) */
+static void quoted(struct qu_buf *out, const char *str, size_t len)
 {
 	const char *q;
 
-	if (!strchr(str, '"')) {
+	if (!memchr(str, '"', len)) {
 		qu_buf_addc(out, '"');
-		qu_buf_adds(out, str);
+		qu_buf_add(out, str, len);
 		qu_buf_addc(out, '"');
 	} else if (!strchr(str, '\'')) {
 		qu_buf_addc(out, '\'');
@@ -223,8 +246,9 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 	xmlNodePtr t = a->children;
 	xmlChar *list = NULL;
 	const char *v;
+	size_t vlen;
 
-	const struct name *n = lookup(s, a->name);
+	const struct name *n = lookup(s, a->name, &s->spare_attr);
 
 	qu_buf_addc(s->out, ' ');
 	if (a->ns && a->ns->prefix) {
@@ -244,6 +268,7 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 		}
 		encode(tmp, t->content, true);
 		v = tmp->buf;
+		vlen = tmp->len;
 	} else {
 		list = xmlNodeListGetString(s->doc, t, 0);
 		if (!list) {
@@ -251,6 +276,7 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 			return;
 		}
 		v = (const char *)list;
+		vlen = strlen(v);
 	}
 	qu_buf_addc(s->out, '=');
 	if (!a->ns && a->parent && !a->parent->ns &&
@@ -261,7 +287,7 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 			v++;
 		uri(s->out, v);
 	} else {
-		quoted(s->out, v);
+		quoted(s->out, v, vlen);
 	}
 	xmlFree(list);
 }
@@ -279,7 +305,8 @@ static void ns_list(struct ser *s, xmlNsPtr ns)
 			puts_(s, ns->prefix);
 		}
 		qu_buf_addc(s->out, '=');
-		quoted(s->out, (const char *)ns->href);
+		quoted(s->out, (const char *)ns->href,
+		       strlen((const char *)ns->href));
 	}
 }
 
@@ -290,15 +317,18 @@ static void dtd(struct ser *s, xmlDtdPtr d)
 	puts_(s, d->name);
 	if (d->ExternalID) {
 		qu_buf_adds(s->out, " PUBLIC ");
-		quoted(s->out, (const char *)d->ExternalID);
+		quoted(s->out, (const char *)d->ExternalID,
+		       strlen((const char *)d->ExternalID));
 		if (d->SystemID) {
 			qu_buf_addc(s->out, ' ');
-			quoted(s->out, (const char *)d->SystemID);
+			quoted(s->out, (const char *)d->SystemID,
+			       strlen((const char *)d->SystemID));
 		}
 	} else if (d->SystemID &&
 		   xmlStrcmp(d->SystemID, BAD_CAST "about:legacy-compat")) {
 		qu_buf_adds(s->out, " SYSTEM ");
-		quoted(s->out, (const char *)d->SystemID);
+		quoted(s->out, (const char *)d->SystemID,
+		       strlen((const char *)d->SystemID));
 	}
 	qu_buf_adds(s->out, ">\n");
 }
@@ -310,6 +340,28 @@ static void tag_name(struct ser *s, xmlNodePtr n)
 		qu_buf_addc(s->out, ':');
 	}
 	puts_(s, n->name);
+}
+
+/*
+ * Down into the children of an element (@e its entry, NULL with a
+ * namespace) or of the document (@e NULL).
+ */
+static void enter(struct ser *s, const struct name *e)
+{
+	QU_VEC_GROW(s->open, s->depth, s->alloc);
+	s->open[s->depth++] = e == &s->spare_el ? NULL : e;
+}
+
+/* "</name>" of element @n; @e is its name's entry, or NULL */
+static void end_tag(struct ser *s, xmlNodePtr n, const struct name *e)
+{
+	if (e && e->len <= TAG_MAX) {
+		qu_buf_add(s->out, e->close, e->len + 3);
+		return;
+	}
+	qu_buf_adds(s->out, "</");
+	tag_name(s, n);
+	qu_buf_addc(s->out, '>');
 }
 
 void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
@@ -332,6 +384,7 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			if (((xmlDocPtr)cur)->intSubset)
 				dtd(s, ((xmlDocPtr)cur)->intSubset);
 			if (cur->children) {
+				enter(s, NULL);
 				parent = cur;
 				cur = cur->children;
 				continue;
@@ -340,9 +393,13 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			break;
 		case XML_ELEMENT_NODE:
 			if (!cur->ns)
-				e = lookup(s, cur->name);
-			qu_buf_addc(out, '<');
-			tag_name(s, cur);
+				e = lookup(s, cur->name, &s->spare_el);
+			if (e && e->len <= TAG_MAX) {
+				qu_buf_add(out, e->open, e->len + 1);
+			} else {
+				qu_buf_addc(out, '<');
+				tag_name(s, cur);
+			}
 			if (cur->nsDef)
 				ns_list(s, cur->nsDef);
 			for (a = cur->properties; a; a = a->next)
@@ -355,12 +412,12 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 				    strcmp(e->info->name, "body")) {
 					qu_buf_addc(out, '>');
 				} else {
-					qu_buf_adds(out, "></");
-					tag_name(s, cur);
 					qu_buf_addc(out, '>');
+					end_tag(s, cur, e);
 				}
 			} else {
 				qu_buf_addc(out, '>');
+				enter(s, e);
 				parent = cur;
 				cur = cur->children;
 				continue;
@@ -370,10 +427,14 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			if (!cur->content)
 				break;
 			/* only script and style hold raw text: "s" first */
+			e = s->depth ? s->open[s->depth - 1] : NULL;
 			if (cur->name == xmlStringTextNoenc ||
-			    (parent && parent->name &&
-			     (parent->name[0] | 0x20) == 's' &&
-			     lookup(s, parent->name)->raw))
+			    (e ? e->raw
+			       : parent && parent->name &&
+					     (parent->name[0] | 0x20) == 's' &&
+					     lookup(s, parent->name,
+						    &s->spare_attr)
+						     ->raw))
 				puts_(s, cur->content);
 			else
 				encode(out, cur->content, false);
@@ -416,17 +477,16 @@ void qu_render_serialize(struct qu_buf *out, xmlDocPtr doc)
 			}
 			cur = parent;
 			parent = cur->parent;
+			e = s->open[--s->depth];
 			if (cur->type == XML_HTML_DOCUMENT_NODE ||
-			    cur->type == XML_DOCUMENT_NODE) {
+			    cur->type == XML_DOCUMENT_NODE)
 				qu_buf_addc(out, '\n');
-			} else {
-				qu_buf_adds(out, "</");
-				tag_name(s, cur);
-				qu_buf_addc(out, '>');
-			}
+			else
+				end_tag(s, cur, e);
 		}
 	}
 out:
 	qu_buf_fini(&tmp);
+	free(s->open);
 	free(s);
 }

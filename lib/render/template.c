@@ -14,29 +14,72 @@
 xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 		const char *cls)
 {
-	xmlNodePtr n = xmlNewDocNode(doc, NULL, BAD_CAST name, NULL);
+	xmlNodePtr n = qu_md_el(doc, parent, name);
 
-	if (!n)
-		qu_die_oom();
-	if (parent && !xmlAddChild(parent, n))
-		qu_die_oom();
+	/* the code's own class names: no UTF-8 to check */
 	if (cls)
-		r_attr(n, "class", cls);
+		qu_md_attr(n, "class", cls);
 	return n;
+}
+
+/*
+ * Whether the eight bytes at @p are all printable ASCII: none below 0x20
+ * or above 0x7e (a carry out of 0xff only makes the answer false).
+ */
+static bool plain8(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return !((w - 0x2020202020202020ull) & ~w & 0x8080808080808080ull) &&
+	       !((w | (w + 0x0101010101010101ull)) & 0x8080808080808080ull);
+}
+
+/* Whether the @n bytes at @p are ASCII, tab, newline or CR but no other
+ * control character */
+static bool plain_bytes(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] > 0x7e || (p[i] < 0x20 && p[i] != '\n' &&
+				    p[i] != '\t' && p[i] != '\r'))
+			return false;
+	return true;
+}
+
+/* Whether the @len bytes at @p are plain_bytes(), as most text is. */
+static bool plain(const unsigned char *p, size_t len)
+{
+	size_t i;
+
+	if (len < 8)
+		return plain_bytes(p, len);
+	for (i = 0; i + 8 <= len; i += 8)
+		if (!plain8(p + i) && !plain_bytes(p + i, 8))
+			return false;
+	/* the last word overlaps the one before */
+	return plain8(p + len - 8) || plain_bytes(p + len - 8, 8);
 }
 
 /*
  * Text from sources and pages may hold invalid UTF-8 (a DOC: title, a
  * parameter's type); libxml2 would write the bytes as they are, so they
- * become U+FFFD here, as docs/warnings.md promises.
+ * become U+FFFD here, as docs/warnings.md promises. *@len_out (unless
+ * NULL) gets the length of what is returned.
  */
-static const char *valid_utf8(struct qu_buf *tmp, const char *s)
+static const char *valid_utf8(struct qu_buf *tmp, const char *s,
+			      size_t *len_out)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	struct qu_buf fixed = QU_BUF_INIT;
 	size_t len = strlen(s), i = 0, run = 0;
 	bool ctl = false, high = false;
 
+	if (len_out)
+		*len_out = len;
+	if (plain(p, len))
+		return s;
 	while (i < len && !ctl) {
 		/*
 		 * Eight bytes a step while none is below 0x20 or above 0x7e
@@ -79,16 +122,20 @@ static const char *valid_utf8(struct qu_buf *tmp, const char *s)
 	}
 	qu_buf_add(tmp, fixed.buf + run, fixed.len - run);
 	qu_buf_fini(&fixed);
+	if (len_out)
+		*len_out = tmp->len;
 	return tmp->buf;
 }
 
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
-	xmlNodePtr n = xmlNewDocText(doc, BAD_CAST valid_utf8(&tmp, s));
+	size_t len;
+	const char *v = valid_utf8(&tmp, s, &len);
+	xmlNodePtr n = qu_md_text_node(doc, v, len);
 
 	qu_buf_fini(&tmp);
-	if (!n || !xmlAddChild(parent, n))
+	if (!xmlAddChild(parent, n))
 		qu_die_oom();
 }
 
@@ -96,7 +143,7 @@ void r_attr(xmlNodePtr n, const char *name, const char *value)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
 
-	qu_md_attr(n, name, valid_utf8(&tmp, value));
+	qu_md_attr(n, name, valid_utf8(&tmp, value, NULL));
 	qu_buf_fini(&tmp);
 }
 
@@ -387,26 +434,67 @@ static void banner_slot(const struct qu_render *r, xmlDocPtr doc,
 	qu_buf_fini(&href);
 }
 
+/*
+ * xmlCopyDoc() of @tmpl, but with the copy's own dictionary made first:
+ * the copied element and attribute names are interned there instead of
+ * allocated once per node, so the serializer meets each name once and
+ * freeing the page has fewer strings to free. NULL when out of memory.
+ */
+static xmlDocPtr copy_template(xmlDocPtr tmpl)
+{
+	xmlDocPtr doc = xmlCopyDoc(tmpl, 0);
+	xmlNodePtr c, n;
+
+	if (!doc)
+		return NULL;
+	doc->dict = xmlDictCreate();
+	if (!doc->dict)
+		goto fail;
+	for (c = tmpl->children; c; c = c->next) {
+		if (c->type == XML_DTD_NODE) {
+			/* xmlCopyDoc() makes the internal subset a child too */
+			doc->intSubset = xmlCopyDtd((xmlDtdPtr)c);
+			if (!doc->intSubset)
+				goto fail;
+			xmlSetTreeDoc((xmlNodePtr)doc->intSubset, doc);
+			n = (xmlNodePtr)doc->intSubset;
+		} else {
+			n = xmlDocCopyNode(c, doc, 1);
+			if (!n)
+				goto fail;
+		}
+		if (!xmlAddChild((xmlNodePtr)doc, n)) {
+			/* xmlFreeDoc() frees the internal subset */
+			if (n != (xmlNodePtr)doc->intSubset)
+				xmlFreeNode(n);
+			goto fail;
+		}
+	}
+	return doc;
+fail:
+	xmlFreeDoc(doc);
+	return NULL;
+}
+
 int render_frame(struct qu_buf *out, const struct qu_render *r,
 		 const struct frame *f, body_fn body, void *payload)
 {
 	xmlNodePtr slots[SLOT__COUNT] = {0};
+	struct qu_md_names names = {0};
 	struct qu_buf tmp = QU_BUF_INIT;
 	xmlDocPtr doc;
 	size_t start;
 	int error = -1;
 
-	/* a copy of the template parsed once: copying only reads it */
-	doc = xmlCopyDoc(r->tmpl_doc, 1);
-	if (!doc)
-		goto out;
 	/*
-	 * A dictionary of the page's own: element and attribute names are
+	 * A copy of the template parsed once (copying only reads it), with
+	 * a dictionary of the page's own: element and attribute names are
 	 * interned instead of allocated once per node.
 	 */
-	doc->dict = xmlDictCreate();
-	if (!doc->dict)
+	doc = copy_template(r->tmpl_doc);
+	if (!doc)
 		goto out;
+	doc->_private = &names;
 	walk(xmlDocGetRootElement(doc), slots, f, &tmp);
 
 	/*

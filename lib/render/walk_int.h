@@ -30,6 +30,9 @@ struct rw {
 	const struct qu_page *pg;
 	const struct frame *f;
 	const struct qu_rst_doc *rd;
+	/* what the walk keeps until it ends (map keys, a language): the
+	 * page's parse may be the site's, which the walk only reads */
+	struct qu_arena scratch;
 	struct qu_diags *diags;
 	struct qu_render_pics *pics; /* kernel-render's SVGs; NULL in a
 				      * comment */
@@ -75,8 +78,8 @@ struct rw {
 };
 
 /* rst.c */
-/* The targets and sections of @n's tree, by name, into @m (keys in the
- * arena of w->rd) */
+/* The targets and sections of @n's tree, by name, into @m (keys in
+ * w->scratch) */
 void rw_collect_targets(struct rw *w, struct qu_map *m,
 			const struct qu_rst_node *n, unsigned depth);
 /* "a/./b/../c" as "a/c", in place; returns how many ".." went above the

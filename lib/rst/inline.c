@@ -46,6 +46,17 @@ static bool cls(unsigned char ch, unsigned bit)
 	return ctab[ch] & bit;
 }
 
+/* More ASCII classes: a simplename's word characters (B_WORD), and the
+ * bytes at which inline markup other than "name_" may start (B_START). */
+enum { B_WORD = 1, B_START = 2 };
+static const unsigned char btab[256] = {
+	['0' ... '9'] = B_WORD, ['A' ... 'Z'] = B_WORD,
+	['a' ... 'z'] = B_WORD, ['_'] = B_WORD | B_START,
+	['*'] = B_START,	['`'] = B_START,
+	['|'] = B_START,	[':'] = B_START,
+	['['] = B_START,
+};
+
 /* Decode the code point at @s[i]; *@n gets its length in bytes. */
 static uint32_t decode(const char *s, size_t len, size_t i, size_t *n)
 {
@@ -121,6 +132,18 @@ bool rst_is_simplename_char(const char *s, size_t len, size_t i, size_t *clen)
 	       !(cp >= 0x2100 && cp < 0x2c00);
 }
 
+/* rst_is_simplename_char(), ASCII answered here: the common case. */
+static bool name_char(const char *s, size_t len, size_t i, size_t *clen)
+{
+	unsigned char ch = (unsigned char)s[i];
+
+	if (ch < 0x80) {
+		*clen = 1;
+		return btab[ch] & B_WORD;
+	}
+	return rst_is_simplename_char(s, len, i, clen);
+}
+
 struct il {
 	struct rst_ctx *c;
 	struct qu_rst_node *parent;
@@ -133,7 +156,8 @@ struct il {
 	size_t run_end;
 	bool run_none;
 	size_t scheme_end, email_end;
-	/* escb[i]: the byte at i is a backslash escaping the next one */
+	/* escb[i]: the byte at i is a backslash escaping the next one;
+	 * NULL when the text holds no backslash */
 	unsigned char *escb;
 };
 
@@ -141,7 +165,7 @@ struct il {
  * text). Precomputed: a run of backslashes pairs up from its left. */
 static bool esc(const struct il *x, size_t i)
 {
-	return i < x->n && x->escb[i];
+	return x->escb && i < x->n && x->escb[i];
 }
 
 /* Unicode opening (Ps) and closing (Pe) punctuation: a start-string may
@@ -172,12 +196,15 @@ static bool is_uclose(uint32_t cp)
  * delimiter. @seg is where the text being searched begins. */
 static bool prefix_ok(const struct il *x, size_t p, size_t seg)
 {
+	unsigned char prev;
 	uint32_t cp;
 
 	if (p == seg)
 		return true;
-	if (p > 0 && esc(x, p - 1))
-		return false;
+	/* an escaping backslash is no C_PRE byte either */
+	prev = (unsigned char)x->s[p - 1];
+	if (prev < 0x80)
+		return cls(prev, C_PRE);
 	cp = decode_before(x->s, x->n, p);
 	if (cp < 0x80)
 		return cls((unsigned char)cp, C_PRE);
@@ -305,15 +332,18 @@ static bool end_at(const struct il *x, enum endk k, size_t q, size_t *e,
 				size_t t = r + 1, cl;
 
 				while (t < n && s[t] != '_' &&
-				       rst_is_simplename_char(s, n, t, &cl))
+				       name_char(s, n, t, &cl))
 					t += cl;
-				while (t + 1 < n && cls((unsigned char)s[t], C_JOIN) && s[t + 1] != '_' &&
-				       rst_is_simplename_char(s, n, t + 1, &cl) && t > r + 1) {
+				while (t + 1 < n &&
+				       cls((unsigned char)s[t], C_JOIN) &&
+				       s[t + 1] != '_' &&
+				       name_char(s, n, t + 1, &cl) &&
+				       t > r + 1) {
 					if (s[t] == ':' && t + 1 < n && s[t + 1] == '`')
 						break;
 					t++;
 					while (t < n && s[t] != '_' &&
-					       rst_is_simplename_char(s, n, t, &cl))
+					       name_char(s, n, t, &cl))
 						t += cl;
 				}
 				if (t > r + 1 && t < n && s[t] == ':') {
@@ -369,9 +399,12 @@ static size_t find_end(struct il *x, enum endk k, size_t from, size_t *e,
 
 size_t rst_unescape(char *dst, const char *s, size_t len)
 {
-	size_t o = 0;
+	const char *bs = memchr(s, '\\', len);
+	size_t o = bs ? (size_t)(bs - s) : len;
 
-	for (size_t i = 0; i < len; i++) {
+	/* up to the first backslash, a copy */
+	memcpy(dst, s, o);
+	for (size_t i = o; i < len; i++) {
 		if (s[i] == '\\') {
 			/* a backslash at the very end escapes nothing and goes */
 			if (++i == len)
@@ -393,6 +426,10 @@ static void add_text(struct il *x, struct qu_rst_node *parent, size_t a,
 
 	if (a >= b)
 		return;
+	if (!x->escb) {
+		rst_text(x->c, parent, x->s + a, b - a, x->off + (uint32_t)a);
+		return;
+	}
 	t = qu_arena_alloc(x->c->a, b - a + 1);
 	len = rst_unescape(t, x->s + a, b - a);
 	rst_text(x->c, parent, t, len, x->off + (uint32_t)a);
@@ -592,18 +629,25 @@ static size_t standalone(struct il *x, size_t p, bool *email, bool *mismatch)
 static void implicit(struct il *x, size_t a, size_t b)
 {
 	size_t saved_n = x->n;
-	size_t p;
+	const char *colon, *at;
+	size_t p, last;
 
 	if (a >= b)
 		return;
-	/* every URI has a colon, every address an at sign */
-	if (!memchr(x->s + a, ':', b - a) && !memchr(x->s + a, '@', b - a)) {
+	/*
+	 * Every URI has a colon after its start, every address an at sign:
+	 * none starts at or after the last of them.
+	 */
+	colon = memrchr(x->s + a, ':', b - a);
+	at = memrchr(x->s + a, '@', b - a);
+	if (!colon && !at) {
 		add_text(x, x->parent, a, b);
 		return;
 	}
+	last = (size_t)((colon > at ? colon : at) - x->s);
 	x->n = b;
 	x->scheme_end = x->email_end = 0;
-	for (p = a; p < b; p++) {
+	for (p = a; p < last; p++) {
 		bool email, mismatch;
 		size_t e;
 
@@ -811,17 +855,17 @@ static size_t standalone_ref(struct il *x, size_t p, size_t *name_end)
 {
 	const char *s = x->s;
 	size_t n = x->n, r = p, cl, limit;
-	bool joiner = true;
+	bool joiner = true, has_us;
 
 	if (p < x->run_end && x->run_none)
 		return 0;
-	if (!rst_is_simplename_char(s, n, p, &cl) || s[p] == '_')
+	if (!name_char(s, n, p, &cl) || s[p] == '_')
 		return 0;
 	/* the run of word characters and joiners; a valid name stops
 	 * before two joiners in a row */
 	limit = (size_t)-1;
 	while (r < n) {
-		if (s[r] != '_' && rst_is_simplename_char(s, n, r, &cl)) {
+		if (s[r] != '_' && name_char(s, n, r, &cl)) {
 			joiner = false;
 			r += cl;
 		} else if (cls((unsigned char)s[r], C_JOIN)) {
@@ -835,9 +879,12 @@ static size_t standalone_ref(struct il *x, size_t p, size_t *name_end)
 	}
 	if (limit == (size_t)-1)
 		limit = r;
-	for (size_t q = r; q > p; q--) {
+	/* the "_" is inside the run: s[r] is none, a joiner would have
+	 * taken it */
+	has_us = r > p + 1 && memchr(s + p + 1, '_', r - p - 1);
+	for (size_t q = has_us ? r : p; q > p; q--) {
 		if (q - 1 >= limit || s[q - 1] == '_' ||
-		    !rst_is_simplename_char(s, n, q - 1, &cl))
+		    !name_char(s, n, q - 1, &cl))
 			continue;
 		if (q >= n || s[q] != '_' || (q && esc(x, q - 1)))
 			continue;
@@ -869,12 +916,12 @@ static size_t footnote_ref(struct il *x, size_t p, size_t *l0, size_t *l1,
 	} else if (q < n && s[q] == '#') {
 		q++;
 		while (q < n && s[q] != ']' && s[q] != '_' &&
-		       rst_is_simplename_char(s, n, q, &cl))
+		       name_char(s, n, q, &cl))
 			q += cl;
 		while (q + 1 < n && cls((unsigned char)s[q], C_JOIN) &&
-		       rst_is_simplename_char(s, n, q + 1, &cl) && s[q + 1] != '_') {
+		       name_char(s, n, q + 1, &cl) && s[q + 1] != '_') {
 			q++;
-			while (q < n && s[q] != '_' && rst_is_simplename_char(s, n, q, &cl))
+			while (q < n && s[q] != '_' && name_char(s, n, q, &cl))
 				q += cl;
 		}
 	} else if (q < n && s[q] >= '0' && s[q] <= '9') {
@@ -884,14 +931,14 @@ static size_t footnote_ref(struct il *x, size_t p, size_t *l0, size_t *l1,
 	if (!(q < n && s[q] == ']')) {
 		/* a citation label is any simplename */
 		q = p + 1;
-		while (q < n && s[q] != '_' && rst_is_simplename_char(s, n, q, &cl))
+		while (q < n && s[q] != '_' && name_char(s, n, q, &cl))
 			q += cl;
 		if (q == p + 1)
 			return 0;
 		while (q + 1 < n && cls((unsigned char)s[q], C_JOIN) &&
-		       s[q + 1] != '_' && rst_is_simplename_char(s, n, q + 1, &cl)) {
+		       s[q + 1] != '_' && name_char(s, n, q + 1, &cl)) {
 			q++;
-			while (q < n && s[q] != '_' && rst_is_simplename_char(s, n, q, &cl))
+			while (q < n && s[q] != '_' && name_char(s, n, q, &cl))
 				q += cl;
 		}
 		*citation = true;
@@ -908,36 +955,50 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 {
 	struct il x = { .c = c, .parent = parent, .s = s, .n = len, .off = off };
 	size_t seg = 0, text_from = 0, p, last_us;
-	bool any_us;
 
 	for (int k = 0; k < 8; k++)
 		x.at[k] = (size_t)-1;
-	x.escb = qu_xcalloc(len + 1, 1);
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == '\\')
-			x.escb[i++] = 1;
+	if (memchr(s, '\\', len)) {
+		x.escb = qu_xcalloc(len + 1, 1);
+		for (size_t i = 0; i < len; i++)
+			if (s[i] == '\\')
+				x.escb[i++] = 1;
+	}
 	/* a standalone reference ends in "_": none after the last one */
 	{
 		const char *u = memrchr(s, '_', len);
 
 		last_us = u ? (size_t)(u - s) : 0;
-		any_us = u != NULL;
 	}
 	for (p = 0; p < len; p++) {
-		unsigned char ch = (unsigned char)s[p];
+		unsigned char ch;
 		size_t e = 0, q, sfx = 0, ne = 0, l0, l1;
 		bool cit;
 
 		/*
 		 * Past the special bytes only name_ can start, and not
 		 * where standalone_ref() already found that the run of
-		 * word characters holds none (before prefix_ok(), which
-		 * costs more than that test).
+		 * word characters holds none: such bytes are passed over
+		 * here, the run's up to its end.
 		 */
-		if (ch != '*' && ch != '`' && ch != '|' && ch != '_' && ch != ':' &&
-		    ch != '[' &&
-		    (!any_us || p >= last_us || (p < x.run_end && x.run_none)))
-			continue;
+		for (;;) {
+			size_t stop;
+
+			if (p >= last_us)
+				stop = len;
+			else if (p < x.run_end && x.run_none)
+				stop = x.run_end;
+			else
+				break;
+			while (p < stop &&
+			       !(btab[(unsigned char)s[p]] & B_START))
+				p++;
+			if (p < stop || p == len)
+				break;
+		}
+		if (p == len)
+			break;
+		ch = (unsigned char)s[p];
 		if (!prefix_ok(&x, p, seg))
 			continue;
 		/* start-strings: ** * `` _` | */
@@ -1057,14 +1118,17 @@ void rst_inline(struct rst_ctx *c, struct qu_rst_node *parent, const char *s,
 		if (ch == ':') {
 			size_t t = p + 1, cl;
 
-			while (t < len && s[t] != '_' && rst_is_simplename_char(s, len, t, &cl))
+			while (t < len && s[t] != '_' &&
+			       name_char(s, len, t, &cl))
 				t += cl;
-			while (t + 1 < len && cls((unsigned char)s[t], C_JOIN) &&
-			       s[t + 1] != '_' && rst_is_simplename_char(s, len, t + 1, &cl) &&
+			while (t + 1 < len &&
+			       cls((unsigned char)s[t], C_JOIN) &&
+			       s[t + 1] != '_' &&
+			       name_char(s, len, t + 1, &cl) &&
 			       !(s[t] == ':' && s[t + 1] == '`')) {
 				t++;
 				while (t < len && s[t] != '_' &&
-				       rst_is_simplename_char(s, len, t, &cl))
+				       name_char(s, len, t, &cl))
 					t += cl;
 			}
 			if (t > p + 1 && t + 1 < len && s[t] == ':' && s[t + 1] == '`' &&

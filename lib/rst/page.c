@@ -650,6 +650,12 @@ static void walk(struct walk *w, const struct qu_rst_node *n)
 		walk(w, c);
 }
 
+/* qu_rst_free() for a site that keeps a page's parse */
+static void free_doc(void *doc)
+{
+	qu_rst_free(doc);
+}
+
 void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
 		      const char *text, size_t len,
 		      const struct qu_site_rst_sink *sink, void *payload)
@@ -675,5 +681,8 @@ void qu_rst_site_read(void *ctx, struct qu_diags *diags, const char *path,
 	qu_buf_fini(&w.b);
 	qu_buf_fini(&w.ns);
 	qu_buf_fini(&w.pend);
-	qu_rst_free(doc);
+	if (sink->keep)
+		sink->keep(payload, doc, free_doc);
+	else
+		qu_rst_free(doc);
 }

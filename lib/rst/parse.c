@@ -25,6 +25,21 @@ static void split_lines(struct rst_ctx *c, const char *src, size_t len)
 		struct rline *l;
 
 		while (i < len && src[i] != '\n' && src[i] != '\r') {
+			uint64_t w;
+
+			/*
+			 * Eight bytes a step while none is below 0x0e: \t, \n,
+			 * \v, \f and \r all are (a carry only sends a word to
+			 * the bytewise test).
+			 */
+			if (i + 8 <= len) {
+				memcpy(&w, src + i, 8);
+				if (!((w - 0x0e0e0e0e0e0e0e0eull) & ~w &
+				      0x8080808080808080ull)) {
+					i += 8;
+					continue;
+				}
+			}
 			if (src[i] == '\t')
 				tab = true;
 			else if (src[i] == '\v' || src[i] == '\f')

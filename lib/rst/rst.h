@@ -334,7 +334,7 @@ struct qu_site_rst_sink;
  * @len: how many
  * @sink: told each kernel-doc and toctree directive, each section (its
  *	level, title and first id) and each label (".. _name:"), in page
- *	order
+ *	order; then given the parse itself if it keeps it (its keep())
  * @payload: passed to @sink's functions
  *
  * Context: thread-safe for distinct @diags.

@@ -519,6 +519,7 @@ struct rst_load {
 	struct qu_page *pg;
 	size_t halloc, lalloc;
 	unsigned level; /* of the page's own section being read */
+	size_t part; /* the page's QU_PART_RST part, by index */
 };
 
 static const char *dir_option(const struct qu_site_directive *d,
@@ -611,8 +612,9 @@ static void inc_label(void *payload, const char *name, const char *id,
  */
 static void include_read(struct rst_load *rl, const char *text, size_t len)
 {
+	/* the renderer parses an included file itself */
 	static const struct qu_site_rst_sink sink = {inc_directive, inc_heading,
-						     inc_label};
+						     inc_label, NULL};
 	struct inc_load il = {rl, rl->level};
 	struct qu_diags scratch;
 	struct qu_page *pg = rl->pg;
@@ -1672,12 +1674,23 @@ static void section_label(struct rst_load *rl, unsigned level,
 	qu_buf_fini(&n);
 }
 
+/* The page's parse, for the renderer (the directives added parts since) */
+static void rst_keep(void *payload, void *parsed, void (*free_fn)(void *))
+{
+	struct rst_load *rl = payload;
+	struct qu_part *p = &rl->pg->parts[rl->part];
+
+	p->parsed = qu_xmalloc(sizeof(*p->parsed));
+	p->parsed->doc = parsed;
+	p->parsed->free_fn = free_fn;
+}
+
 void site_rst_page(struct qu_site *s, struct qu_page *pg, const char *text,
 		   size_t len)
 {
-	static const struct qu_site_rst_sink sink = {rst_directive,
-						     rst_heading, rst_label};
-	struct rst_load rl = {s, pg, 0, 0, 0};
+	static const struct qu_site_rst_sink sink = {rst_directive, rst_heading,
+						     rst_label, rst_keep};
+	struct rst_load rl = {s, pg, 0, 0, 0, pg->nparts};
 	struct qu_part *p = add_part(pg, QU_PART_RST, 1);
 
 	p->text = text;

@@ -761,6 +761,9 @@ void qu_site_fini(struct qu_site *s)
 			free(p->files);
 			free(p->sel.names);
 			free(p->sel.no_names);
+			if (p->parsed && p->parsed->doc)
+				p->parsed->free_fn(p->parsed->doc);
+			free(p->parsed);
 		}
 		free(s->pages[i].parts);
 		free(s->pages[i].children);

@@ -256,6 +256,20 @@ struct qu_part_mark {
 };
 
 /**
+ * struct qu_parsed - a reader's parse of a part, kept for the renderer
+ * @doc: the parse (lib/rst's struct qu_rst_doc), or NULL once taken: the
+ *	page's renderer takes it (and frees it), so that the parses of
+ *	pages already written do not stay in memory
+ * @free_fn: how qu_site_fini() frees a @doc nobody took
+ *
+ * Only the renderer of the part's page touches it, one at a time.
+ */
+struct qu_parsed {
+	void *doc;
+	void (*free_fn)(void *doc);
+};
+
+/**
  * struct qu_part - one part of a page
  * @kind: what it is
  * @line: 1-based line in the page's file where the part starts
@@ -285,6 +299,9 @@ struct qu_part_mark {
  *	directive this part comes from, so the renderer finds it there
  * @files: the rows (QU_PART_FILES)
  * @nfiles: how many
+ * @parsed: the reader's parse of @text (QU_PART_RST), kept so that the
+ *	renderer does not parse the page again; NULL when the reader kept
+ *	none
  */
 struct qu_part {
 	enum qu_part_kind kind;
@@ -308,6 +325,7 @@ struct qu_part {
 	uint32_t off;
 	struct qu_file_entry *files;
 	size_t nfiles;
+	struct qu_parsed *parsed;
 };
 
 /**
@@ -460,6 +478,9 @@ struct qu_site_directive {
  *	declaration ("c.NAME", its role, such as "c:function"); or a
  *	glossary term (qu_rst_term_key()'s "T:name", its id, the term as
  *	written, role "std:term")
+ * @keep: takes the parse of the page (@parsed, to free with @free_fn)
+ *	for the page's QU_PART_RST part (qu_part.parsed); NULL for a site
+ *	that keeps none, and the reader frees it
  */
 struct qu_site_rst_sink {
 	void (*directive)(void *payload, const struct qu_site_directive *d);
@@ -468,6 +489,7 @@ struct qu_site_rst_sink {
 			bool hidden);
 	void (*label)(void *payload, const char *name, const char *id,
 		      const char *title, const char *role);
+	void (*keep)(void *payload, void *parsed, void (*free_fn)(void *));
 };
 
 /**

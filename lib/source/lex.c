@@ -13,37 +13,57 @@
 
 #include "source/source.h"
 
-/* Keywords and the words that name types, for highlighting. */
+/*
+ * Keywords and the words that name types, for highlighting; each list
+ * sorted by bytes, for in_list()'s binary search.
+ */
 static const char *const keywords[] = {
-	"auto", "break", "case", "const", "continue", "default", "do",
+	"_Alignas", "_Alignof", "_Atomic", "_Generic", "_Noreturn",
+	"_Static_assert", "_Thread_local", "__asm__", "__attribute__",
+	"__inline", "__inline__", "__restrict", "__typeof__", "__volatile__",
+	"asm", "auto", "break", "case", "const", "continue", "default", "do",
 	"else", "enum", "extern", "for", "goto", "if", "inline", "register",
 	"restrict", "return", "sizeof", "static", "struct", "switch",
-	"typedef", "union", "volatile", "while", "_Alignas", "_Alignof",
-	"_Atomic", "_Generic", "_Noreturn", "_Static_assert", "_Thread_local",
-	"asm", "__asm__", "typeof", "__typeof__", "__attribute__",
-	"__inline", "__inline__", "__restrict", "__volatile__",
+	"typedef", "typeof", "union", "volatile", "while",
 };
 
 static const char *const types[] = {
-	"bool", "char", "double", "float", "int", "long", "short", "signed",
-	"unsigned", "void", "_Bool", "_Complex", "size_t", "ssize_t",
-	"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
-	"__u8", "__u16", "__u32", "__u64", "__s8", "__s16", "__s32", "__s64",
-	"__le16", "__le32", "__le64", "__be16", "__be32", "__be64",
-	"uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t",
-	"int32_t", "int64_t", "uintptr_t", "intptr_t", "loff_t", "off_t",
-	"gfp_t", "dma_addr_t", "phys_addr_t", "resource_size_t", "atomic_t",
-	"atomic64_t", "refcount_t", "pid_t", "uid_t", "gid_t", "umode_t",
+	"_Bool", "_Complex", "__be16", "__be32", "__be64", "__le16", "__le32",
+	"__le64", "__s16", "__s32", "__s64", "__s8", "__u16", "__u32",
+	"__u64", "__u8", "atomic64_t", "atomic_t", "bool", "char",
+	"dma_addr_t", "double", "float", "gfp_t", "gid_t", "int", "int16_t",
+	"int32_t", "int64_t", "int8_t", "intptr_t", "loff_t", "long", "off_t",
+	"phys_addr_t", "pid_t", "refcount_t", "resource_size_t", "s16", "s32",
+	"s64", "s8", "short", "signed", "size_t", "ssize_t", "u16", "u32",
+	"u64", "u8", "uid_t", "uint16_t", "uint32_t", "uint64_t", "uint8_t",
+	"uintptr_t", "umode_t", "unsigned", "void",
 };
 
+/* Whether the @len bytes at @p are a word of @list (@n words, sorted). */
 static bool in_list(const char *const *list, size_t n, const char *p,
 		    size_t len)
 {
-	/* the first byte sorts out most words before any call */
-	for (size_t i = 0; i < n; i++)
-		if (list[i][0] == p[0] && !strncmp(list[i], p, len) &&
-		    !list[i][len])
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, k = 0;
+		const unsigned char *e = (const unsigned char *)list[mid];
+		int r;
+
+		while (k < len && e[k] == (unsigned char)p[k])
+			k++;
+		/* a word that is a prefix of another sorts first */
+		if (k == len)
+			r = e[k] ? -1 : 0;
+		else
+			r = (unsigned char)p[k] - e[k];
+		if (!r)
 			return true;
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	return false;
 }
 
@@ -205,12 +225,19 @@ bool qu_lexer_next(struct qu_token *out, struct qu_lexer *lx)
 		};
 		size_t n = 1;
 
-		for (size_t k = 0; n == 1 && k < QU_ARRAY_SIZE(ops3); k++)
-			if (i + 3 <= lx->len && !memcmp(p + i, ops3[k], 3))
-				n = 3;
-		for (size_t k = 0; n == 1 && k < QU_ARRAY_SIZE(ops2); k++)
-			if (i + 2 <= lx->len && !memcmp(p + i, ops2[k], 2))
-				n = 2;
+		/* every longer operator starts with one of these */
+		if (strchr("-+<>=!&|*/%^#.", c) && c) {
+			for (size_t k = 0; n == 1 && k < QU_ARRAY_SIZE(ops3);
+			     k++)
+				if (i + 3 <= lx->len &&
+				    !memcmp(p + i, ops3[k], 3))
+					n = 3;
+			for (size_t k = 0; n == 1 && k < QU_ARRAY_SIZE(ops2);
+			     k++)
+				if (i + 2 <= lx->len &&
+				    !memcmp(p + i, ops2[k], 2))
+					n = 2;
+		}
 		i += n;
 		out->kind = QU_TOK_PUNCT;
 	}

@@ -12,27 +12,6 @@
 
 char qu_buf_empty[1];
 
-void qu_buf_init(struct qu_buf *b)
-{
-	b->buf = qu_buf_empty;
-	b->len = 0;
-	b->alloc = 0;
-}
-
-void qu_buf_fini(struct qu_buf *b)
-{
-	if (b->alloc)
-		free(b->buf);
-	qu_buf_init(b);
-}
-
-void qu_buf_reset(struct qu_buf *b)
-{
-	b->len = 0;
-	if (b->alloc)
-		b->buf[0] = '\0';
-}
-
 void qu_buf_grow(struct qu_buf *b, size_t extra)
 {
 	size_t want = b->len + extra + 1;
@@ -51,11 +30,6 @@ void qu_buf_grow(struct qu_buf *b, size_t extra)
 		b->buf[0] = '\0';
 	}
 	b->alloc = n;
-}
-
-void qu_buf_adds(struct qu_buf *b, const char *s)
-{
-	qu_buf_add(b, s, strlen(s));
 }
 
 void qu_buf_vaddf(struct qu_buf *b, const char *fmt, va_list ap)

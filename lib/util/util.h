@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define QU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -141,23 +142,43 @@ struct qu_buf {
 extern char qu_buf_empty[];
 #define QU_BUF_INIT { qu_buf_empty, 0, 0 }
 
+/*
+ * The small buffer operations are inline: the renderer and the search
+ * index call them hundreds of thousands of times a build.
+ */
+
 /**
  * qu_buf_init() - make @b an empty buffer
  * @b: the buffer
  */
-void qu_buf_init(struct qu_buf *b);
+static inline void qu_buf_init(struct qu_buf *b)
+{
+	b->buf = qu_buf_empty;
+	b->len = 0;
+	b->alloc = 0;
+}
 
 /**
  * qu_buf_fini() - free the bytes of @b and make it empty
  * @b: the buffer
  */
-void qu_buf_fini(struct qu_buf *b);
+static inline void qu_buf_fini(struct qu_buf *b)
+{
+	if (b->alloc)
+		free(b->buf);
+	qu_buf_init(b);
+}
 
 /**
  * qu_buf_reset() - empty @b, keeping its memory for reuse
  * @b: the buffer
  */
-void qu_buf_reset(struct qu_buf *b);
+static inline void qu_buf_reset(struct qu_buf *b)
+{
+	b->len = 0;
+	if (b->alloc)
+		b->buf[0] = '\0';
+}
 
 /**
  * qu_buf_grow() - make room for @extra more bytes
@@ -192,7 +213,10 @@ static inline void qu_buf_add(struct qu_buf *b, const void *ptr, size_t len)
  * @b: the buffer
  * @s: the string
  */
-void qu_buf_adds(struct qu_buf *b, const char *s);
+static inline void qu_buf_adds(struct qu_buf *b, const char *s)
+{
+	qu_buf_add(b, s, strlen(s));
+}
 
 /**
  * qu_buf_addc() - append one byte

@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qu_rst_free(b);
 	{
 		static const struct qu_site_rst_sink sink = {
-			on_directive, on_heading, on_label};
+			on_directive, on_heading, on_label, NULL};
 
 		fuzz_len = size;
 		qu_rst_site_read(NULL, &d, "fuzz.rst", (const char *)data,
