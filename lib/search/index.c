@@ -301,13 +301,19 @@ static void tok_item(struct tok_ctx *t, const struct qu_item *it)
 	field(t, it->exported, W_BODY, W_BODY, 0);
 }
 
-/* What a document's terms are, hashed: unchanged, it scores as it did. */
-static uint64_t tok_hash(const struct search_dterm *v, uint32_t n)
+/*
+ * What a document's terms are, and its length (which counts tokens no
+ * term keeps, numbers of running text), hashed: unchanged, every score
+ * it has is the same.
+ */
+static uint64_t tok_hash(const struct search_dterm *v, uint32_t n,
+			 uint32_t len)
 {
 	struct qu_buf b = QU_BUF_INIT;
 	uint64_t h;
 	uint32_t k;
 
+	qu_buf_add(&b, &len, sizeof(len));
 	for (k = 0; k < n; k++) {
 		qu_buf_add(&b, v[k].term, v[k].len + 1);
 		qu_buf_add(&b, &v[k].tf, sizeof(v[k].tf));
@@ -328,7 +334,7 @@ static void tokenize_doc(struct search_index *x, struct search_chunk *c, size_t 
 	else
 		tok_item(&t, doc_item(x, d));
 	x->docs[i].len = t.len;
-	x->docs[i].tok_hash = tok_hash(t.v, t.n);
+	x->docs[i].tok_hash = tok_hash(t.v, t.n, t.len);
 	x->dterms[i] = t.v;
 	x->ndterms[i] = t.n;
 }

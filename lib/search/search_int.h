@@ -26,8 +26,8 @@ struct search_chunk;
  * @item: the item's index in its unit (items only)
  * @anchor: the item's id on @page, or NULL for a page
  * @len: how many tokens it holds (BM25's document length)
- * @tok_hash: XXH3 of its distinct terms, with their frequencies and flags,
- *	once tokenized
+ * @tok_hash: XXH3 of its length and its distinct terms, with their
+ *	frequencies and flags, once tokenized
  */
 struct search_doc {
 	unsigned kind;

@@ -130,9 +130,36 @@ def memory_step(name, clean, want_search_kept, want_parsed):
              (name, line))
 
 
+def search_state_bytes(cache):
+    """The search index's state file in a cache folder, or None."""
+    names = [n for n in os.listdir(cache)
+             if n.startswith('search-') and not n.endswith('.next')]
+    if len(names) != 1:
+        return None
+    with open(os.path.join(cache, names[0]), 'rb') as f:
+        return f.read()
+
+
+def same_state(work, src, name, env):
+    """The state an updated index leaves is the one a build from nothing
+    leaves: a term the update did not rescore keeps what it had, so a
+    stale score would show here even where the site's bytes hide it."""
+    fresh = os.path.join(work, 'fresh')
+    shutil.rmtree(fresh, ignore_errors=True)
+    os.makedirs(fresh)
+    r = build(src, os.path.join(fresh, 'site'), env=env)
+    want = search_state_bytes(os.path.join(fresh, '.quire-cache'))
+    got = search_state_bytes(os.path.join(work, '.quire-cache'))
+    if r.returncode != 0 or want is None or got != want:
+        fail('%s: the search index\'s state differs from a fresh '
+             'build\'s' % name)
+    shutil.rmtree(fresh)
+
+
 def step(work, src, name, env, want_kept=True, want_rendered=None,
          note=None, want_parsed=None, want_unchanged=None,
-         want_search_kept=False, want_updated=None, search_note=None):
+         want_search_kept=False, want_updated=None, search_note=None,
+         check_state=False):
     out = os.path.join(work, 'site')
     clean = os.path.join(work, 'clean')
     r = build(src, out, env=env)
@@ -184,6 +211,8 @@ def step(work, src, name, env, want_kept=True, want_rendered=None,
                                          r.stderr[-300:]))
     if search_note is None and snote in r.stderr:
         fail('%s: an unexpected note:\n%s' % (name, r.stderr[-300:]))
+    if check_state:
+        same_state(work, src, name, env)
     if MEMORY:
         memory_step(name, clean, want_search_kept, want_parsed)
     shutil.rmtree(clean)
@@ -539,25 +568,36 @@ def search_tree(work, env):
     # not a file's first item, whose brief is also the folder page's
     edit(f3, 'fn37() - common helper', 'fn37() - common helper quagga')
     step(work, src, 'search tree: a new word', env, want_rendered=1,
-         want_updated=True)
+         want_updated=True,
+         check_state=True)
     edit(f3, 'fn37() - common helper quagga zebra', 'fn37() - helper')
     step(work, src, 'search tree: words gone, one of them for good', env,
-         want_rendered=1, want_updated=True)
+         want_rendered=1, want_updated=True,
+         check_state=True)
     # the same words, other punctuation: the record's snippet changes
     edit(f3, 'Does common work common common.',
          'Does common work, common common!')
     step(work, src, 'search tree: a record, not its terms', env,
-         want_rendered=1, want_updated=True)
+         want_rendered=1, want_updated=True, check_state=True)
+    # a number in running text is no term, but the document is longer:
+    # every score it has moves
+    edit(f3, 'Does common work, common common!',
+         'Does common work, common common! ' +
+         ' '.join(str(10 + k) for k in range(60)))
+    step(work, src, 'search tree: a longer text, the same terms', env,
+         want_rendered=1, want_updated=True, check_state=True)
     # a document that was among the best of "common" drops out of it
     edit(os.path.join(src, 'lib', 'f01.c'),
          ' * Does common work common common common common.',
          ' * Does work.')
     step(work, src, 'search tree: out of a long list', env,
-         want_rendered=1, want_updated=True)
+         want_rendered=1, want_updated=True,
+         check_state=True)
     edit(os.path.join(src, 'lib', 'f01.c'), ' * Does work.',
          ' * Does common work common common common common common common.')
     step(work, src, 'search tree: into a long list', env,
-         want_rendered=1, want_updated=True)
+         want_rendered=1, want_updated=True,
+         check_state=True)
     # comments in over a quarter of the files: the index is built whole
     for i in range(16):
         p = os.path.join(src, 'lib', 'f%02d.c' % i)
