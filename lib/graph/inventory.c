@@ -10,8 +10,8 @@
  * cmd/quire.
  */
 #include <ctype.h>
+#include <libdeflate.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "graph_int.h"
 
@@ -63,10 +63,9 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		       struct qu_inv_memo *memo)
 {
 	struct qu_buf body = QU_BUF_INIT;
+	struct libdeflate_compressor *z;
 	struct qu_hash128 key;
-	uLongf zlen;
-	size_t i, head;
-	int r;
+	size_t i, head, zlen;
 
 	qu_buf_addf(out,
 		    "# Sphinx inventory version 2\n"
@@ -170,13 +169,21 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		qu_buf_fini(&body);
 		return 0;
 	}
-	zlen = compressBound(body.len);
+	/*
+	 * zlib's format, as Sphinx reads it, made by libdeflate at zlib's
+	 * default level: a third of zlib's time, about the same size
+	 */
+	z = libdeflate_alloc_compressor(6);
+	if (!z)
+		qu_die_oom();
 	head = out->len;
+	zlen = libdeflate_zlib_compress_bound(z, body.len);
 	qu_buf_grow(out, zlen);
-	r = compress2((Bytef *)out->buf + head, &zlen, (const Bytef *)body.buf,
-		      body.len, Z_DEFAULT_COMPRESSION);
+	zlen = libdeflate_zlib_compress(z, body.buf, body.len, out->buf + head,
+					zlen);
+	libdeflate_free_compressor(z);
 	qu_buf_fini(&body);
-	if (r != Z_OK) {
+	if (!zlen) {
 		out->len = head;
 		out->buf[head] = 0;
 		return -1;
