@@ -130,13 +130,23 @@ def memory_step(name, clean, want_search_kept, want_parsed):
              (name, line))
 
 
+def only_file(cache, prefix):
+    """The one file of the cache folder named PREFIX..., or None (and a
+    failure) when there is not exactly one."""
+    names = os.listdir(cache)
+    hits = [n for n in names if n.startswith(prefix)]
+    if len(hits) != 1:
+        fail('expected one %s* in %s, found %s' % (prefix, cache, names))
+        return None
+    return os.path.join(cache, hits[0])
+
+
 def search_state_bytes(cache):
     """The search index's state file in a cache folder, or None."""
-    names = [n for n in os.listdir(cache)
-             if n.startswith('search-') and not n.endswith('.next')]
-    if len(names) != 1:
+    path = only_file(cache, 'search-')
+    if not path:
         return None
-    with open(os.path.join(cache, names[0]), 'rb') as f:
+    with open(path, 'rb') as f:
         return f.read()
 
 
@@ -334,13 +344,9 @@ def docs_tree(work, root, env):
 
     # the cache's defences
     cache = os.path.join(work, '.quire-cache')
-    states = [os.path.join(cache, n) for n in os.listdir(cache)
-              if n.startswith('site-')]
-    if len(states) != 1:
-        fail('expected one state file in %s, found %s' %
-             (cache, os.listdir(cache)))
+    state = only_file(cache, 'site-')
+    if not state:
         return
-    state = states[0]
     with open(state, 'rb') as f:
         good = f.read()
 
@@ -350,19 +356,16 @@ def docs_tree(work, root, env):
             if n.startswith('stamp-'):
                 os.remove(os.path.join(cache, n))
 
-    stamps = [os.path.join(cache, n) for n in os.listdir(cache)
-              if n.startswith('stamp-')]
-    if len(stamps) != 1:
-        fail('expected one stamp in %s, found %s' %
-             (cache, os.listdir(cache)))
+    stamp = only_file(cache, 'stamp-')
+    if not stamp:
         return
-    with open(stamps[0], 'r+b') as f:
+    with open(stamp, 'r+b') as f:
         data = f.read()
         f.seek(len(data) // 2)
         f.write(bytes([data[len(data) // 2] ^ 1]))
     step(work, docs, 'a corrupt stamp', env, want_rendered=0,
          want_unchanged=False)
-    with open(stamps[0], 'r+b') as f:
+    with open(stamp, 'r+b') as f:
         f.truncate(10)
     step(work, docs, 'a truncated stamp', env, want_rendered=0,
          want_unchanged=False)
@@ -454,14 +457,10 @@ def search_state(work, docs, env, unstamp):
     touch()
     step(work, docs, 'search state: updated', env, want_rendered=1,
          want_updated=True)
-    states = [os.path.join(cache, f) for f in os.listdir(cache)
-              if f.startswith('search-')]
-    if len(states) != 1 or any(f.endswith('.next')
-                               for f in os.listdir(cache)):
-        fail('search state: expected one state file in %s, found %s' %
-             (cache, os.listdir(cache)))
+    # the state written for the next build, committed: no STATE.next
+    state = only_file(cache, 'search-')
+    if not state:
         return
-    state = states[0]
     with open(state, 'rb') as f:
         good = f.read()
     mid = len(good) // 2
@@ -611,13 +610,9 @@ def search_tree(work, env):
 def back_tree(work, docs, env):
     """The last site kept in the cache and composed: spoiled, repaired."""
     cache = os.path.join(work, '.quire-cache')
-    backs = [os.path.join(cache, n) for n in os.listdir(cache)
-             if n.startswith('back-')]
-    if len(backs) != 1:
-        fail('expected one back tree in %s, found %s' %
-             (cache, os.listdir(cache)))
+    back, site = only_file(cache, 'back-'), os.path.join(work, 'site')
+    if not back:
         return
-    back, site = backs[0], os.path.join(work, 'site')
     # an unchanged file keeps its inode and time: rsync and caches skip it
     before = {k: os.stat(os.path.join(site, k)).st_ino
               for k in ('index.html', 'objects.inv', '_static/quire.css')}
