@@ -334,7 +334,8 @@ static void tokenize_doc(struct search_index *x, struct search_chunk *c, size_t 
 	else
 		tok_item(&t, doc_item(x, d));
 	x->docs[i].len = t.len;
-	x->docs[i].tok_hash = tok_hash(t.v, t.n, t.len);
+	if (x->want_full)
+		x->docs[i].tok_hash = tok_hash(t.v, t.n, t.len);
 	x->dterms[i] = t.v;
 	x->ndterms[i] = t.n;
 }

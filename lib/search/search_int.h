@@ -116,8 +116,9 @@ struct search_term {
  * @narenas: how many
  * @tstore: the terms, when gathered from a memo (memo.c)
  * @pstore: their postings, likewise
- * @want_full: keep every term's postings (struct search_term.full) for
- *	the next build's state
+ * @want_full: the index has a state for the next build (state.c):
+ *	keep every term's postings (struct search_term.full), and hash each
+ *	document's terms and each record, which the state compares them by
  * @some: the terms of the documents search_tokenize_some() read
  * @avgdl: BM25's average document length, once known
  */

@@ -244,7 +244,8 @@ static void record(struct qu_job *job, size_t i, void *payload)
 	}
 	/* what cut_shards() counts for the record: measured once, here */
 	r->size = strlen(r->name) + strlen(r->rest) + 20 + b.len;
-	{
+	/* what the next build's state compares the record by */
+	if (x->want_full) {
 		struct qu_buf all = QU_BUF_INIT;
 
 		qu_buf_add(&all, r->name, strlen(r->name) + 1);
@@ -782,10 +783,10 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	w.last = last;
 	w.records = qu_xcalloc(x.ndocs + 1, sizeof(*w.records));
 	ndshards = (x.ndocs + DOC_SHARD - 1) / DOC_SHARD;
+	x.want_full = cache != NULL;
 	if (cache && begin_update(&w, &prev, cache)) {
 		plan_update(&w, ndshards);
 	} else {
-		x.want_full = cache != NULL;
 		search_build(&x, threads, memo);
 		qu_pool_run(threads, x.ndocs, record, &w);
 		number_strings(&w);
