@@ -354,36 +354,40 @@ void build_back_path(struct qu_buf *b, const char *dir, const char *site);
 
 /**
  * build_inv_read() - the last objects.inv's compressed body, from the
- * cache folder @dir, into @m (left as it is when there is none, or the
- * file does not check)
+ * cache folder @dir, into @m (left as it is when there is none, when the
+ * file does not check, or when a quire other than @exe wrote it)
  *
  * Return: NULL, or why the file there was not used (static text).
  */
-const char *build_inv_read(struct qu_inv_memo *m, const char *dir);
+const char *build_inv_read(struct qu_inv_memo *m, const char *dir,
+			   uint64_t exe);
 
 /**
- * build_inv_write() - keep @m's compressed body in the cache folder @dir
+ * build_inv_write() - keep @m's compressed body in the cache folder @dir,
+ * as the quire @exe wrote it
  * Return: 0, or -1 (message in @err).
  */
 int build_inv_write(const struct qu_inv_memo *m, const char *dir,
-		    struct qu_buf *err);
+		    uint64_t exe, struct qu_buf *err);
 
 /**
  * build_refs_read() - what comments named in the last builds (lib/graph's
  * memo), from the cache folder @dir, into the empty memo @m, when the
- * file there checks and was made with @key (the reader's settings)
+ * file there checks and was made by the quire @exe with @key (the
+ * reader's settings)
  *
  * Return: NULL, or why the file there was not used (static text).
  */
 const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
-			    uint64_t key);
+			    uint64_t exe, uint64_t key);
 
 /**
- * build_refs_write() - keep @m in the cache folder @dir, under @key
+ * build_refs_write() - keep @m in the cache folder @dir, as the quire
+ * @exe wrote it, under @key
  * Return: 0, or -1 (message in @err).
  */
-int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t key,
-		     struct qu_buf *err);
+int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t exe,
+		     uint64_t key, struct qu_buf *err);
 
 /**
  * build_search_state_path() - append where a cache keeps the state of a

@@ -241,12 +241,14 @@ const struct build_page_state *build_cache_find(const struct build_cache *c,
 
 /*
  * A memo the cache keeps by content (it is never stale): "quire-memo\n",
- * the format, a key of 16 bytes, the XXH3 of the rest, then the memo's
- * bytes. A file that does not check is not used.
+ * the format, the hash of the quire executable that wrote it, a key of
+ * 16 bytes, the XXH3 of the rest, then the memo's bytes. A file that does
+ * not check is not used, nor one another quire wrote: the same content
+ * may give it other bytes (objects.inv compressed otherwise).
  */
 #define MEMO_MAGIC "quire-memo\n"
-#define MEMO_FORMAT 1
-#define MEMO_HEAD (sizeof(MEMO_MAGIC) - 1 + 4 + 16 + 8)
+#define MEMO_FORMAT 2
+#define MEMO_HEAD (sizeof(MEMO_MAGIC) - 1 + 4 + 8 + 16 + 8)
 
 /* what memo_read() says: why a file was not used, by memo */
 struct memo_file {
@@ -277,12 +279,13 @@ static void memo_path(struct qu_buf *b, const char *dir,
  * ("" when there is none).
  */
 static const char *memo_read(const struct memo_file *f, const char *dir,
-			     struct qu_buf *data, unsigned char key[16])
+			     uint64_t exe, struct qu_buf *data,
+			     unsigned char key[16])
 {
 	struct qu_buf path = QU_BUF_INIT, err = QU_BUF_INIT;
 	const char *why = NULL, *p = NULL;
 	uint32_t format;
-	uint64_t sum;
+	uint64_t by, sum;
 
 	memo_path(&path, dir, f);
 	if (qu_file_read(data, path.buf, &err) < 0)
@@ -293,14 +296,17 @@ static const char *memo_read(const struct memo_file *f, const char *dir,
 	if (!why) {
 		p = data->buf + sizeof(MEMO_MAGIC) - 1;
 		memcpy(&format, p, 4);
-		memcpy(&sum, p + 4 + 16, 8);
+		memcpy(&by, p + 4, 8);
+		memcpy(&sum, p + 4 + 8 + 16, 8);
 		if (le32toh(format) != MEMO_FORMAT)
 			why = f->format;
 		else if (le64toh(sum) != XXH3_64bits(data->buf + MEMO_HEAD,
 						      data->len - MEMO_HEAD))
 			why = f->checksum;
+		else if (le64toh(by) != exe)
+			why = "";	/* another quire's: not a fault */
 		else
-			memcpy(key, p + 4, 16);
+			memcpy(key, p + 4 + 8, 16);
 	}
 	qu_buf_fini(&path);
 	qu_buf_fini(&err);
@@ -308,17 +314,18 @@ static const char *memo_read(const struct memo_file *f, const char *dir,
 }
 
 static int memo_write(const struct memo_file *f, const char *dir,
-		      const unsigned char key[16], const void *body,
-		      size_t len, struct qu_buf *err)
+		      uint64_t exe, const unsigned char key[16],
+		      const void *body, size_t len, struct qu_buf *err)
 {
 	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT;
 	uint32_t format = htole32(MEMO_FORMAT);
-	uint64_t sum = htole64(XXH3_64bits(body, len));
+	uint64_t by = htole64(exe), sum = htole64(XXH3_64bits(body, len));
 	int r;
 
 	memo_path(&path, dir, f);
 	qu_buf_adds(&data, MEMO_MAGIC);
 	qu_buf_add(&data, &format, 4);
+	qu_buf_add(&data, &by, 8);
 	qu_buf_add(&data, key, 16);
 	qu_buf_add(&data, &sum, 8);
 	qu_buf_add(&data, body, len);
@@ -329,11 +336,12 @@ static int memo_write(const struct memo_file *f, const char *dir,
 }
 
 /* objects.inv's compressed body, keyed by the hash of what it compresses */
-const char *build_inv_read(struct qu_inv_memo *m, const char *dir)
+const char *build_inv_read(struct qu_inv_memo *m, const char *dir,
+			   uint64_t exe)
 {
 	struct qu_buf data = QU_BUF_INIT;
 	unsigned char key[16];
-	const char *why = memo_read(&inv_memo, dir, &data, key);
+	const char *why = memo_read(&inv_memo, dir, exe, &data, key);
 
 	if (!why) {
 		memcpy(&m->key, key, sizeof(m->key));
@@ -345,12 +353,12 @@ const char *build_inv_read(struct qu_inv_memo *m, const char *dir)
 }
 
 int build_inv_write(const struct qu_inv_memo *m, const char *dir,
-		    struct qu_buf *err)
+		    uint64_t exe, struct qu_buf *err)
 {
 	unsigned char key[16];
 
 	memcpy(key, &m->key, sizeof(key));
-	return memo_write(&inv_memo, dir, key, m->z.buf, m->z.len, err);
+	return memo_write(&inv_memo, dir, exe, key, m->z.buf, m->z.len, err);
 }
 
 /*
@@ -359,11 +367,11 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
  * made is not used.
  */
 const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
-			    uint64_t key)
+			    uint64_t exe, uint64_t key)
 {
 	struct qu_buf data = QU_BUF_INIT;
 	unsigned char k[16], want[16] = {0};
-	const char *why = memo_read(&refs_memo, dir, &data, k);
+	const char *why = memo_read(&refs_memo, dir, exe, &data, k);
 
 	memcpy(want, &key, sizeof(key));
 	/* another reader's (other settings): not a fault */
@@ -375,8 +383,8 @@ const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
 	return why && *why ? why : NULL;
 }
 
-int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t key,
-		     struct qu_buf *err)
+int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t exe,
+		     uint64_t key, struct qu_buf *err)
 {
 	struct qu_buf body = QU_BUF_INIT;
 	unsigned char k[16] = {0};
@@ -384,7 +392,7 @@ int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t key,
 
 	memcpy(k, &key, sizeof(key));
 	qu_graph_memo_write(m, &body);
-	r = memo_write(&refs_memo, dir, k, body.buf, body.len, err);
+	r = memo_write(&refs_memo, dir, exe, k, body.buf, body.len, err);
 	qu_buf_fini(&body);
 	return r;
 }

@@ -744,12 +744,13 @@ static void zero_pages(struct qu_build *b)
 
 /*
  * What the memo of references in the cache was made with: the same bytes
- * of a comment are read alike by the same quire with the same settings.
+ * of a comment are read alike with the same settings (and by the same
+ * quire, which the file records too).
  */
 static uint64_t refs_key(const struct qu_build *b)
 {
 	const struct qu_config *c = &b->site.cfg;
-	uint64_t v[] = {b->exe, c->allow_html, c->comment_markup, c->sphinx,
+	uint64_t v[] = {c->allow_html, c->comment_markup, c->sphinx,
 			b->site.zero_config};
 
 	return XXH3_64bits(v, sizeof(v));
@@ -766,7 +767,8 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
 		const char *why;
 
 		b->gmemo = qu_graph_memo_new();
-		why = build_refs_read(b->gmemo, b->cache_dir, refs_key(b));
+		why = build_refs_read(b->gmemo, b->cache_dir, b->exe,
+				      refs_key(b));
 		if (why && !b->stats.cache_note)
 			b->stats.cache_note = why;
 		return b->gmemo;
@@ -1333,7 +1335,8 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 			qu_buf_init(&b->imemo->syms);
 			/* zlib is most of the cost: the last build's body */
 			const char *why = b->cache_dir
-				? build_inv_read(b->imemo, b->cache_dir)
+				? build_inv_read(b->imemo, b->cache_dir,
+						 b->exe)
 				: NULL;
 
 			if (why && !b->stats.cache_note)
@@ -1344,7 +1347,8 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 		r = qu_graph_inventory(&x, &b->graph, b->render.title,
 				       b->render.version, b->imemo);
 		if (!r && b->cache_dir && !qu_hash128_eq(was, b->imemo->key))
-			r = build_inv_write(b->imemo, b->cache_dir, err);
+			r = build_inv_write(b->imemo, b->cache_dir, b->exe,
+					    err);
 		if (!r)
 			r = write_file(b->out.tmp, "objects.inv", &x, err);
 		else if (!err->len)
@@ -1970,7 +1974,8 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	/* what the comments name, for the next build: only when it grew */
 	if (b->cache_dir && !o->memo && b->gmemo &&
 	    qu_graph_memo_changed(b->gmemo) &&
-	    build_refs_write(b->gmemo, b->cache_dir, refs_key(b), err) < 0)
+	    build_refs_write(b->gmemo, b->cache_dir, b->exe, refs_key(b),
+			     err) < 0)
 		goto out;
 	/* the units parsed anew, in one transaction */
 	if (b->cache_dir &&
