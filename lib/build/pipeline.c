@@ -757,6 +757,20 @@ static uint64_t refs_key(const struct qu_build *b)
 }
 
 /*
+ * The graph's reader: pages' Markdown as lib/markdown renders it, and
+ * comments in the site's comment markup, as they are rendered.
+ */
+static void site_runs(void *ctx, const char *text, size_t len, bool comment,
+		      qu_graph_run_fn fn, void *payload)
+{
+	struct qu_build *b = ctx;
+
+	if (comment && b->site.cfg.comment_markup == QU_MARKUP_RST)
+		qu_render_rst_runs(NULL, text, len, comment, fn, payload);
+	else
+		qu_md_runs(b->md, text, len, comment, fn, payload);
+}
+/*
  * What the comments named in the builds before (opts->memo): kept while
  * Markdown is read the same way, which allow_html changes.
  */
@@ -883,9 +897,8 @@ void qu_build_link(struct qu_build *b)
 		zero_pages(b);
 	qu_md_allow_html(b->md, b->site.cfg.allow_html);
 	{
-		/* the references are found where Markdown draws links */
-		const struct qu_graph_reader rd = {qu_md_runs, b->md,
-						   graph_memo(b)};
+		/* the references are found where the renderer draws links */
+		const struct qu_graph_reader rd = {site_runs, b, graph_memo(b)};
 
 		/* quire serve: the last placement, when nothing moved */
 		if (!b->prev || !b->prev->graph.site ||

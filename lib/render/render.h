@@ -276,6 +276,23 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 void qu_render_fini(struct qu_render *r);
 
 /**
+ * qu_render_rst_runs() - the runs of a reST text where references become links
+ * @ctx: unused (the signature of struct qu_graph_reader's runs)
+ * @text: reST: a kernel-doc comment's text in a site whose comments are reST
+ * @len: its length
+ * @comment: unused: reST text is always read as a comment is rendered
+ * @fn: called with each run, in text order
+ * @payload: passed to @fn
+ *
+ * The text nodes render_rst_text() links "foo()" and "struct foo" in:
+ * not in literals, literal blocks, titles, roles, links, comments or a
+ * directive's raw content. Each text node is one run.
+ * Context: thread-safe.
+ */
+void qu_render_rst_runs(void *ctx, const char *text, size_t len, bool comment,
+			qu_graph_run_fn fn, void *payload);
+
+/**
  * qu_render_serialize() - an HTML document as text
  * @out: receives the bytes (appended)
  * @doc: the document; it must be an HTML one (htmlReadMemory(),

@@ -49,3 +49,23 @@ void *map_rd(struct map *m);
  * @m: the mapping
  */
 void map_clear(struct map *m);
+
+/**
+ * map_move - move a mapping
+ * @m: the mapping
+ *
+ *	Indented, this is a block quote in reST, where map_rd() is a link.
+ *
+ * ``map_free()`` is a literal, and so is this::
+ *
+ *	map_free(m);
+ *
+ * .. map_free() in a comment is not shown at all.
+ */
+void map_move(struct map *m);
+
+/**
+ * map_free - free a mapping
+ * @m: the mapping
+ */
+void map_free(struct map *m);
