@@ -207,8 +207,9 @@ typedef void (*qu_graph_run_fn)(void *payload, const char *text, size_t len);
  *	date; NULL to read every comment
  *
  * The graph knows no markup: the markup's own reader (lib/markdown's
- * qu_md_runs()) tells it where references may be, so "Referenced by"
- * lists exactly the links the pages show.
+ * qu_md_runs(), or lib/render's qu_render_rst_runs() for reST comments)
+ * tells it where references may be, so "Referenced by" lists the links
+ * the pages show.
  */
 struct qu_graph_reader {
 	void (*runs)(void *ctx, const char *text, size_t len, bool comment,
