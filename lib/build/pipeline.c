@@ -10,6 +10,8 @@
  */
 #include <assert.h>
 #include <dirent.h>
+#include <elf.h>
+#include <link.h>
 #include <stdatomic.h>
 #include <xxhash.h>
 #include <errno.h>
@@ -185,15 +187,54 @@ found:
 	return qu_buf_detach(&b, NULL);
 }
 
+/* The GNU build ID of the program (the first object listed), if any. */
+static int build_id(struct dl_phdr_info *info, size_t size, void *payload)
+{
+	uint64_t *h = payload;
+	size_t i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t off = 0;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (off + sizeof(ElfW(Nhdr)) <= ph->p_memsz) {
+			const ElfW(Nhdr) *n = (const void *)(p + off);
+			size_t name = (n->n_namesz + 3) & ~(size_t)3;
+			size_t desc = (n->n_descsz + 3) & ~(size_t)3;
+			const char *d = (const char *)(n + 1) + name;
+
+			if (off + sizeof(*n) + name + desc > ph->p_memsz)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(n + 1, "GNU", 4) && n->n_descsz) {
+				*h = XXH3_64bits(d, n->n_descsz);
+				return 1;
+			}
+			off += sizeof(*n) + name + desc;
+		}
+	}
+	/* only the program itself: a library's ID is not quire's */
+	return 1;
+}
+
 /*
- * The quire executable's hash: a cache written by another build of quire,
- * even of the same version, must not be trusted.
+ * The quire executable's identity: a cache written by another build of
+ * quire, even of the same version, must not be trusted. The linker's
+ * build ID (a hash of the linked program) when it has one, read from
+ * memory; else a hash of the executable's bytes.
  */
 static uint64_t exe_hash(void)
 {
 	struct qu_buf data = QU_BUF_INIT, err = QU_BUF_INIT;
 	uint64_t h = 0;
 
+	dl_iterate_phdr(build_id, &h);
+	if (h)
+		return h;
 	if (!qu_file_read(&data, "/proc/self/exe", &err))
 		h = XXH3_64bits(data.buf, data.len);
 	qu_buf_fini(&data);
