@@ -37,7 +37,7 @@ static bool has(const char *dir, const char *path)
 	struct qu_buf b = QU_BUF_INIT;
 	bool r;
 
-	qu_buf_addf(&b, "%s/%s", dir, path);
+	qu_buf_add_path(&b, dir, path);
 	r = !access(b.buf, F_OK);
 	qu_buf_fini(&b);
 	return r;
@@ -50,7 +50,7 @@ static int create(const char *dir, const char *name, const char *text)
 	size_t len = strlen(text);
 	int fd, r = -1;
 
-	qu_buf_addf(&p, "%s/%s", dir, name);
+	qu_buf_add_path(&p, dir, name);
 	fd = open(p.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "quire init: %s: %s\n", p.buf,

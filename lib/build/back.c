@@ -109,7 +109,7 @@ static int walk(struct compose *c, const char *root, struct qu_buf *rel,
 		truncate_to(rel, keep);
 		qu_buf_addf(rel, "%s%s", keep ? "/" : "", de->d_name);
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", root, rel->buf);
+		qu_buf_add_path(&p, root, rel->buf);
 		if (lstat(p.buf, &st) < 0) {
 			r = -1;
 			break;
@@ -157,7 +157,7 @@ static int back_file(struct compose *c, const char *rel, const struct stat *st)
 		return 0;
 	}
 	qu_buf_reset(&c->a);
-	qu_buf_addf(&c->a, "%s/%s", c->back, rel);
+	qu_buf_add_path(&c->a, c->back, rel);
 	c->nremoved++;
 	return unlink(c->a.buf) < 0 && errno != ENOENT ? -1 : 0;
 }
@@ -165,7 +165,7 @@ static int back_file(struct compose *c, const char *rel, const struct stat *st)
 static void back_dir_done(struct compose *c, const char *rel)
 {
 	qu_buf_reset(&c->a);
-	qu_buf_addf(&c->a, "%s/%s", c->back, rel);
+	qu_buf_add_path(&c->a, c->back, rel);
 	/* only an emptied folder goes; a full one says ENOTEMPTY */
 	rmdir(c->a.buf);
 }
@@ -220,17 +220,17 @@ static int compose_one(struct compose *c, const char *rel, struct want *w,
 	bool have_live;
 
 	qu_buf_reset(&c->a);
-	qu_buf_addf(&c->a, "%s/%s", c->live, rel);
+	qu_buf_add_path(&c->a, c->live, rel);
 	have_live = !lstat(c->a.buf, &ls) && S_ISREG(ls.st_mode);
 	if (w->from == FROM_NEW) {
 		qu_buf_reset(&c->b);
-		qu_buf_addf(&c->b, "%s/%s", c->sparse, rel);
+		qu_buf_add_path(&c->b, c->sparse, rel);
 		if (lstat(c->b.buf, &ns) < 0)
 			goto fail;
 		if (!have_live || ls.st_size != ns.st_size ||
 		    !same_bytes(c->a.buf, c->b.buf, ns.st_size)) {
 			qu_buf_reset(&c->a);
-			qu_buf_addf(&c->a, "%s/%s", c->back, rel);
+			qu_buf_add_path(&c->a, c->back, rel);
 			if (parent_dir(&c->a, err) < 0)
 				return -1;
 			if (rename(c->b.buf, c->a.buf) < 0)
@@ -246,7 +246,7 @@ static int compose_one(struct compose *c, const char *rel, struct want *w,
 	if (w->in_back && w->dev == ls.st_dev && w->ino == ls.st_ino)
 		return 0;
 	qu_buf_reset(&c->b);
-	qu_buf_addf(&c->b, "%s/%s", c->back, rel);
+	qu_buf_add_path(&c->b, c->back, rel);
 	if (parent_dir(&c->b, err) < 0)
 		return -1;
 	if ((unlink(c->b.buf) < 0 && errno != ENOENT) ||
@@ -419,7 +419,7 @@ int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
 		if (qu_map_get(&c.want, live->v[i], strlen(live->v[i])))
 			continue;
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", o->abs, live->v[i]);
+		qu_buf_add_path(&p, o->abs, live->v[i]);
 		if (unlink(p.buf) < 0 && errno != ENOENT) {
 			qu_buf_addf(err, "%s: cannot remove: %s", p.buf,
 				    strerror(errno));
@@ -439,9 +439,9 @@ int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
 		if (w->from != FROM_NEW)
 			continue;
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", o->abs, s->key);
+		qu_buf_add_path(&p, o->abs, s->key);
 		qu_buf_reset(&q);
-		qu_buf_addf(&q, "%s/%s", o->tmp, s->key);
+		qu_buf_add_path(&q, o->tmp, s->key);
 		if (lstat(q.buf, &ns) < 0)
 			goto fail;
 		/* the same bytes keep OUT's file, its inode and its time */

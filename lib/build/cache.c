@@ -195,7 +195,7 @@ int build_cache_write(const struct build_cache *c, const char *dir,
 	build_put_u64(&b, XXH3_64bits(b.buf, b.len));
 	if (qu_mkdir_p(dir, err) < 0)
 		goto out;
-	qu_buf_addf(&path, "%s/%s", dir, QU_CACHE_MARKER);
+	qu_buf_add_path(&path, dir, QU_CACHE_MARKER);
 	if (qu_file_write_atomic(path.buf, "quire-cache 1\n", 14, err) < 0)
 		goto out;
 	qu_buf_reset(&path);
@@ -270,7 +270,7 @@ static const struct memo_file refs_memo = {
 static void memo_path(struct qu_buf *b, const char *dir,
 		      const struct memo_file *f)
 {
-	qu_buf_addf(b, "%s/%s", dir, f->name);
+	qu_buf_add_path(b, dir, f->name);
 }
 
 /*

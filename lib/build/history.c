@@ -177,8 +177,7 @@ void build_history(struct build_history *h, const struct qu_site *s,
 				if (!s->pages[i].src)
 					continue;
 				qu_buf_reset(&p);
-				qu_buf_addf(&p, "%s/%s", s->root,
-					    s->pages[i].src);
+				qu_buf_add_path(&p, s->root, s->pages[i].src);
 				if (repo_path(&rp, s, s->srctree_real, p.buf))
 					page_path[i] = qu_buf_detach(&rp, NULL);
 				h->pages[i].link = page_path[i];
@@ -200,7 +199,7 @@ void build_history(struct build_history *h, const struct qu_site *s,
 		if (!s->pages[i].src)
 			continue;
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", s->root, s->pages[i].src);
+		qu_buf_add_path(&p, s->root, s->pages[i].src);
 		if (repo_path(&rp, s, top.buf, p.buf))
 			paths[n++] = page_path[i] = qu_buf_detach(&rp, NULL);
 	}

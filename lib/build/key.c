@@ -18,22 +18,77 @@
 #include "render/render.h"
 #include "qu_config.h"
 
-static void h_str(XXH3_state_t *h, const char *s)
+/*
+ * A hash fed in small pieces: they gather in @buf and go to XXH3's
+ * streaming state a block at a time (its update costs as much for 8 bytes
+ * as for a kilobyte). The digest is XXH3_64bits() of the bytes fed in
+ * order, however they are cut.
+ */
+struct kh {
+	XXH3_state_t *st;
+	size_t n;
+	unsigned char buf[4096];
+};
+
+static struct kh *kh_new(void)
+{
+	struct kh *h = qu_xmalloc(sizeof(*h));
+
+	h->st = XXH3_createState();
+	if (!h->st)
+		qu_die_oom();
+	h->n = 0;
+	return h;
+}
+
+static void kh_reset(struct kh *h)
+{
+	XXH3_64bits_reset(h->st);
+	h->n = 0;
+}
+
+static void kh_add(struct kh *h, const void *p, size_t len)
+{
+	if (len > sizeof(h->buf) - h->n) {
+		XXH3_64bits_update(h->st, h->buf, h->n);
+		h->n = 0;
+		if (len > sizeof(h->buf)) {
+			XXH3_64bits_update(h->st, p, len);
+			return;
+		}
+	}
+	memcpy(h->buf + h->n, p, len);
+	h->n += len;
+}
+
+static uint64_t kh_digest(struct kh *h)
+{
+	XXH3_64bits_update(h->st, h->buf, h->n);
+	h->n = 0;
+	return XXH3_64bits_digest(h->st);
+}
+
+static void kh_free(struct kh *h)
+{
+	XXH3_freeState(h->st);
+	free(h);
+}
+
+static void h_str(struct kh *h, const char *s)
 {
 	/* the terminating NUL separates fields; NULL differs from "" */
 	if (s)
-		XXH3_64bits_update(h, s, strlen(s) + 1);
+		kh_add(h, s, strlen(s) + 1);
 	else
-		XXH3_64bits_update(h, "\xff", 1);
+		kh_add(h, "\xff", 1);
 }
 
-static void h_u64(XXH3_state_t *h, uint64_t v)
+static void h_u64(struct kh *h, uint64_t v)
 {
-	XXH3_64bits_update(h, &v, sizeof(v));
+	kh_add(h, &v, sizeof(v));
 }
 
-static void h_file(XXH3_state_t *h, const struct qu_files *fs,
-		   const char *path)
+static void h_file(struct kh *h, const struct qu_files *fs, const char *path)
 {
 	struct qu_buf data = QU_BUF_INIT, err = QU_BUF_INIT;
 
@@ -48,14 +103,14 @@ static void h_file(XXH3_state_t *h, const struct qu_files *fs,
 /* Every symbol's name, kind, item and home: the same for one placement. */
 static uint64_t syms_key(const struct qu_graph *g, struct build_key_memo *memo)
 {
-	XXH3_state_t *h;
+	struct kh *h;
 	uint64_t r;
 	size_t i;
 
 	if (memo && g->place_id && memo->place_id == g->place_id)
 		return memo->syms;
-	h = XXH3_createState();
-	XXH3_64bits_reset(h);
+	h = kh_new();
+	kh_reset(h);
 	h_u64(h, g->nsyms);
 	for (i = 0; i < g->nsyms; i++) {
 		const struct qu_sym *s = &g->syms[i];
@@ -70,8 +125,8 @@ static uint64_t syms_key(const struct qu_graph *g, struct build_key_memo *memo)
 		h_str(h, s->anchor);
 		h_u64(h, s->next);
 	}
-	r = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
+	r = kh_digest(h);
+	kh_free(h);
 	if (memo) {
 		memo->place_id = g->place_id;
 		memo->syms = r;
@@ -86,13 +141,13 @@ static uint64_t global_key(const struct qu_site *site,
 			   const char *version, uint64_t exe,
 			   struct build_key_memo *memo)
 {
-	XXH3_state_t *h = XXH3_createState();
+	struct kh *h = kh_new();
 	const struct qu_config *c = &site->cfg;
 	struct qu_buf p = QU_BUF_INIT;
 	size_t i, k;
 	uint64_t r;
 
-	XXH3_64bits_reset(h);
+	kh_reset(h);
 	h_str(h, "quire " QU_VERSION);
 	h_u64(h, exe);
 	h_str(h, version);
@@ -165,13 +220,13 @@ static uint64_t global_key(const struct qu_site *site,
 		h_u64(h, g->exports[i].n);
 	}
 	h_u64(h, syms_key(g, memo));
-	r = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
+	r = kh_digest(h);
+	kh_free(h);
 	qu_buf_fini(&p);
 	return r;
 }
 
-static void h_sel(XXH3_state_t *h, const struct qu_kdoc_sel *s)
+static void h_sel(struct kh *h, const struct qu_kdoc_sel *s)
 {
 	size_t i;
 
@@ -187,7 +242,7 @@ static void h_sel(XXH3_state_t *h, const struct qu_kdoc_sel *s)
 	h_u64(h, s->doc_first);
 }
 
-static void h_refs(XXH3_state_t *h, const struct qu_graph *g, uint32_t sym)
+static void h_refs(struct kh *h, const struct qu_graph *g, uint32_t sym)
 {
 	const struct qu_sym *s = &g->syms[sym];
 	uint32_t i;
@@ -206,10 +261,10 @@ static void h_refs(XXH3_state_t *h, const struct qu_graph *g, uint32_t sym)
  */
 static uint64_t extra_key(uint64_t global, const struct qu_extra *e)
 {
-	XXH3_state_t *h = XXH3_createState();
+	struct kh *h = kh_new();
 	uint64_t r;
 
-	XXH3_64bits_reset(h);
+	kh_reset(h);
 	h_u64(h, global);
 	h_str(h, e->out);
 	h_str(h, e->title);
@@ -219,8 +274,8 @@ static uint64_t extra_key(uint64_t global, const struct qu_extra *e)
 	/* only an initial's page has a label (lib/render leaves the rest) */
 	if (e->kind == 1)
 		h_str(h, e->label);
-	r = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
+	r = kh_digest(h);
+	kh_free(h);
 	return r;
 }
 
@@ -233,7 +288,7 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 {
 	uint64_t global = global_key(site, g, theme_files, theme, version,
 				     exe, memo);
-	XXH3_state_t *h = XXH3_createState();
+	struct kh *h = kh_new();
 	uint32_t *first = qu_xcalloc(site->npages + 1, sizeof(uint32_t));
 	uint32_t *next = qu_xcalloc(g->nsyms + 1, sizeof(uint32_t));
 	size_t p, k, j;
@@ -254,7 +309,7 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_page *pg = &site->pages[p];
 		uint32_t s;
 
-		XXH3_64bits_reset(h);
+		kh_reset(h);
 		h_u64(h, global);
 		/* last changed and "view source" (history.c) */
 		h_str(h, hist->source_url);
@@ -268,8 +323,8 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 
 			h_u64(h, pt->kind);
 			h_u64(h, pt->line);
-			XXH3_64bits_update(h, pt->text ? pt->text : "",
-					   pt->text ? pt->len : 0);
+			kh_add(h, pt->text ? pt->text : "",
+			       pt->text ? pt->len : 0);
 			h_u64(h, pt->len);
 			h_sel(h, &pt->sel);
 			for (e = 0; e < pt->npages; e++)
@@ -306,18 +361,17 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		}
 		for (s = first[p]; s != QU_NONE; s = next[s])
 			h_refs(h, g, s);
-		out[p] = XXH3_64bits_digest(h);
+		out[p] = kh_digest(h);
 	}
 	for (k = 0; k < nextras; k++)
 		out[site->npages + k] = extra_key(global, &extras[k]);
-	XXH3_freeState(h);
+	kh_free(h);
 	free(first);
 	free(next);
 }
 
 /* Every file below the theme folder @dir, by name and bytes. */
-static void h_tree(XXH3_state_t *h, const struct qu_files *fs,
-		   const char *dir)
+static void h_tree(struct kh *h, const struct qu_files *fs, const char *dir)
 {
 	struct qu_buf p = QU_BUF_INIT;
 	struct qu_fstat st;
@@ -328,7 +382,7 @@ static void h_tree(XXH3_state_t *h, const struct qu_files *fs,
 		return;
 	for (k = 0; k < n; k++) {
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", dir, ents[k]);
+		qu_buf_add_path(&p, dir, ents[k]);
 		h_str(h, ents[k]);
 		/* as copy_tree(): a link to a folder is not followed */
 		if (qu_files_stat(fs, &st, p.buf, false) == 0 &&
@@ -347,10 +401,10 @@ uint64_t build_site_key(const char *commit, const char *links,
 			const struct qu_files *theme_files, const char *theme,
 			uint64_t exe, bool dates)
 {
-	XXH3_state_t *h = XXH3_createState();
+	struct kh *h = kh_new();
 	uint64_t r;
 
-	XXH3_64bits_reset(h);
+	kh_reset(h);
 	h_str(h, "quire " QU_VERSION);
 	h_u64(h, exe);
 	h_str(h, commit);
@@ -360,7 +414,7 @@ uint64_t build_site_key(const char *commit, const char *links,
 	if (!theme_files)
 		h_tree(h, NULL, theme);
 	h_u64(h, dates);
-	r = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
+	r = kh_digest(h);
+	kh_free(h);
 	return r;
 }

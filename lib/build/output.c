@@ -53,8 +53,7 @@ char *qu_path_resolve(const char *path)
 	} else if (!strcmp(sl + 1, ".") || !sl[1]) {
 		qu_buf_adds(&r, parent);
 	} else {
-		qu_buf_addf(&r, "%s/%s", strcmp(parent, "/") ? parent : "",
-			    sl + 1);
+		qu_buf_add_path(&r, strcmp(parent, "/") ? parent : "", sl + 1);
 	}
 	free(parent);
 	qu_buf_fini(&b);
@@ -77,7 +76,7 @@ static bool has_marker(const char *dir, const char *marker)
 	struct stat st;
 	bool r;
 
-	qu_buf_addf(&p, "%s/%s", dir, marker);
+	qu_buf_add_path(&p, dir, marker);
 	r = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
 	qu_buf_fini(&p);
 	return r;
@@ -193,7 +192,7 @@ static void sweep_unmarked(const char *dir, const char *marker, long pid)
 			strcmp(de->d_name, tmp.buf);
 	closedir(d);
 	if (!other) {
-		qu_buf_addf(&p, "%s/%s", dir, tmp.buf);
+		qu_buf_add_path(&p, dir, tmp.buf);
 		unlink(p.buf);
 		rmdir(dir);
 	}
@@ -234,8 +233,8 @@ static void sweep_stale(const char *abs, const char *marker)
 		    !kill((pid_t)pid, 0) || errno != ESRCH)
 			continue;
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", strcmp(parent.buf, "/") ? parent.buf : "",
-			    de->d_name);
+		qu_buf_add_path(&p, strcmp(parent.buf, "/") ? parent.buf : "",
+				de->d_name);
 		if (has_marker(p.buf, marker))
 			qu_rm_tree(p.buf);
 		else
@@ -254,7 +253,7 @@ static int write_marker(const char *dir, const char *marker,
 	struct qu_buf p = QU_BUF_INIT, text = QU_BUF_INIT;
 	int r;
 
-	qu_buf_addf(&p, "%s/%s", dir, marker);
+	qu_buf_add_path(&p, dir, marker);
 	qu_buf_addf(&text, "%s %d\n", marker + 1, QU_OUT_FORMAT);
 	r = qu_file_write_atomic(p.buf, text.buf, text.len, err);
 	qu_buf_fini(&p);

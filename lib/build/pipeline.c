@@ -147,7 +147,7 @@ static char *find_theme(const struct qu_site *s,
 		if (name[0] == '/')
 			qu_buf_adds(&b, name);
 		else
-			qu_buf_addf(&b, "%s/%s", s->root, name);
+			qu_buf_add_path(&b, s->root, name);
 		return qu_buf_detach(&b, NULL);
 	}
 	qu_buf_addf(&b, "%s/themes/%s/page.html", s->root, name);
@@ -297,8 +297,8 @@ static bool sources_in(const struct qu_build *b, const char *shown,
 		char *abs;
 
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", strcmp(src, "/") ? src : "",
-			    b->site.sources[i]);
+		qu_buf_add_path(&p, strcmp(src, "/") ? src : "",
+				b->site.sources[i]);
 		abs = qu_path_resolve(p.buf);
 		hit = qu_path_is_below(abs, b->out_abs);
 		free(abs);
@@ -865,7 +865,7 @@ void qu_build_link(struct qu_build *b)
 
 		if (pg->src) {
 			qu_buf_reset(&tmp);
-			qu_buf_addf(&tmp, "%s/%s", b->site.root, pg->src);
+			qu_buf_add_path(&tmp, b->site.root, pg->src);
 			build_deps_add(&b->deps, tmp.buf);
 		}
 		/* the files reST pages include are inputs as much */
@@ -1042,7 +1042,7 @@ static int write_file(const char *dir, const char *out,
 	struct qu_buf path = QU_BUF_INIT;
 	int r;
 
-	qu_buf_addf(&path, "%s/%s", dir, out);
+	qu_buf_add_path(&path, dir, out);
 	r = qu_file_write(path.buf, data->buf, data->len, true, err);
 	qu_buf_fini(&path);
 	return r;
@@ -1058,8 +1058,8 @@ static int keep_page(const struct qu_build *b, const char *out)
 	struct stat st;
 	int r = -1;
 
-	qu_buf_addf(&from, "%s/%s", b->out_abs, out);
-	qu_buf_addf(&to, "%s/%s", b->out.tmp, out);
+	qu_buf_add_path(&from, b->out_abs, out);
+	qu_buf_add_path(&to, b->out.tmp, out);
 	if (!lstat(from.buf, &st) && S_ISREG(st.st_mode) &&
 	    !link(from.buf, to.buf))
 		r = 0;
@@ -1108,7 +1108,7 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 	 */
 	for (size_t k = 0; !r && !b->errs[i].len && k < pics.n; k++) {
 		qu_buf_reset(&path);
-		qu_buf_addf(&path, "%s/%s", b->out.tmp, pics.v[k].out);
+		qu_buf_add_path(&path, b->out.tmp, pics.v[k].out);
 		qu_file_write_atomic(path.buf, pics.v[k].data, pics.v[k].len,
 				     &b->errs[i]);
 	}
@@ -1143,7 +1143,7 @@ static int make_dirs(const struct qu_build *b, struct qu_buf *err)
 		if (i && !strcmp(dirs[i], dirs[i - 1]))
 			continue;
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", b->out.tmp, dirs[i]);
+		qu_buf_add_path(&p, b->out.tmp, dirs[i]);
 		if (!r && qu_mkdir_p(p.buf, err) < 0)
 			r = -1;
 	}
@@ -1224,8 +1224,8 @@ static int copy_tree(struct qu_build *b, const char *from, const char *to,
 		if (!r && ents[k][0] != '.') {
 			qu_buf_reset(&x);
 			qu_buf_reset(&y);
-			qu_buf_addf(&x, "%s/%s", from, ents[k]);
-			qu_buf_addf(&y, "%s/%s", to, ents[k]);
+			qu_buf_add_path(&x, from, ents[k]);
+			qu_buf_add_path(&y, to, ents[k]);
 			if (theme_entry(b, x.buf, &st) < 0)
 				;
 			else if (st.kind == QU_FK_DIR)
@@ -1285,8 +1285,8 @@ int build_link_tree(const char *from, const char *to,
 		    !listed(e, skip)) {
 			qu_buf_reset(&x);
 			qu_buf_reset(&y);
-			qu_buf_addf(&x, "%s/%s", from, e);
-			qu_buf_addf(&y, "%s/%s", to, e);
+			qu_buf_add_path(&x, from, e);
+			qu_buf_add_path(&y, to, e);
 			if (lstat(x.buf, &st) < 0)
 				r = -1;
 			else if (S_ISDIR(st.st_mode))
@@ -1464,8 +1464,8 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 			continue;
 		qu_buf_reset(&x);
 		qu_buf_reset(&y);
-		qu_buf_addf(&x, "%s/%s", b->site.root, b->site.assets[i]);
-		qu_buf_addf(&y, "%s/%s", b->out.tmp, b->site.assets[i]);
+		qu_buf_add_path(&x, b->site.root, b->site.assets[i]);
+		qu_buf_add_path(&y, b->out.tmp, b->site.assets[i]);
 		sl = strrchr(y.buf, '/');
 		*sl = 0;
 		r = qu_mkdir_p(y.buf, err);
@@ -1538,7 +1538,7 @@ static bool in_last_site(const struct qu_build *b, const char *out)
 	if (b->opts->in_place && b->live.valid)
 		return bsearch(&out, b->live.v, b->live.n, sizeof(char *),
 			       cmp_str) != NULL;
-	qu_buf_addf(&p, "%s/%s", b->out_abs, out);
+	qu_buf_add_path(&p, b->out_abs, out);
 	r = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
 	qu_buf_fini(&p);
 	return r;
@@ -1597,7 +1597,7 @@ static void draw_graphs(struct qu_build *b)
 			continue;
 		qu_buf_init(svg);
 		qu_buf_reset(&path);
-		qu_buf_addf(&path, "%s/%s", b->site.root, b->site.assets[i]);
+		qu_buf_add_path(&path, b->site.root, b->site.assets[i]);
 		build_deps_add(&b->deps, path.buf);
 		diag_path = qu_arena_strdup(&b->site.arena, path.buf);
 		qu_buf_reset(&dot);
@@ -1645,7 +1645,7 @@ static int write_graphs(struct qu_build *b, struct qu_buf *err)
 		if (!b->graphs[i].drawn)
 			continue;
 		qu_buf_reset(&path);
-		qu_buf_addf(&path, "%s/%s", b->out.tmp, b->graphs[i].dot);
+		qu_buf_add_path(&path, b->out.tmp, b->graphs[i].dot);
 		memcpy(path.buf + path.len - 3, "svg", 3);
 		sl = strrchr(path.buf, '/');
 		*sl = 0;
@@ -1784,8 +1784,8 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 		for (k = 0; k < b->page_diags[i].n; k++) {
 			const struct qu_diag *d = &b->page_diags[i].v[k];
 
-			qu_diag(&n->diags, d->id, d->path, d->line, d->col,
-				"%s", d->msg);
+			qu_diag_text(&n->diags, d->id, d->path, d->line, d->col,
+				     d->msg, strlen(d->msg));
 		}
 	}
 	for (i = 0; i < b->render.nextras; i++) {
@@ -1828,22 +1828,22 @@ static void copy_diags(struct qu_diags *to, const struct qu_build *b)
 		for (k = 0; k < from[f]->n; k++) {
 			const struct qu_diag *d = &from[f]->v[k];
 
-			qu_diag(to, d->id, d->path, d->line, d->col, "%s",
-				d->msg);
+			qu_diag_text(to, d->id, d->path, d->line, d->col,
+				     d->msg, strlen(d->msg));
 		}
 	for (i = 0; b->units && i < b->site.nsources; i++)
 		for (k = 0; k < b->units[i].diags.n; k++) {
 			const struct qu_diag *d = &b->units[i].diags.v[k];
 
-			qu_diag(to, d->id, d->path, d->line, d->col, "%s",
-				d->msg);
+			qu_diag_text(to, d->id, d->path, d->line, d->col,
+				     d->msg, strlen(d->msg));
 		}
 	for (i = 0; b->page_diags && i < b->site.npages; i++)
 		for (k = 0; k < b->page_diags[i].n; k++) {
 			const struct qu_diag *d = &b->page_diags[i].v[k];
 
-			qu_diag(to, d->id, d->path, d->line, d->col, "%s",
-				d->msg);
+			qu_diag_text(to, d->id, d->path, d->line, d->col,
+				     d->msg, strlen(d->msg));
 		}
 	qu_diags_sort(to);
 }
@@ -2013,8 +2013,9 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			for (k = 0; k < ps->diags.n; k++) {
 				const struct qu_diag *d = &ps->diags.v[k];
 
-				qu_diag(&b->page_diags[i], d->id, d->path,
-					d->line, d->col, "%s", d->msg);
+				qu_diag_text(&b->page_diags[i], d->id, d->path,
+					     d->line, d->col, d->msg,
+					     strlen(d->msg));
 			}
 			b->stats.nkept++;
 		} else {

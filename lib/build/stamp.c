@@ -277,7 +277,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		struct qu_buf m = QU_BUF_INIT;
 		struct stat st;
 
-		qu_buf_addf(&m, "%s/%s", site, QU_SITE_MARKER);
+		qu_buf_add_path(&m, site, QU_SITE_MARKER);
 		same = !lstat(m.buf, &st) && S_ISREG(st.st_mode);
 		qu_buf_fini(&m);
 	}

@@ -312,7 +312,7 @@ const char *build_units_read(struct build_units *u, const char *dir,
 		why = "its folder cannot be made";
 		goto out;
 	}
-	qu_buf_addf(&path, "%s/%s", dir, UNITS_FILE);
+	qu_buf_add_path(&path, dir, UNITS_FILE);
 	u->path = qu_xstrdup(path.buf);
 	if (open_db(&u->db, path.buf) < 0) {
 		why = "corrupt (not a database)";
@@ -512,8 +512,8 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 		line = build_get_u32(&r);
 		col = build_get_u32(&r);
 		msg = build_get_str(&r, NULL, &mlen);
-		qu_diag(&unit->diags, id, diag_path, line, col, "%.*s",
-			(int)mlen, msg ? msg : "");
+		qu_diag_text(&unit->diags, id, diag_path, line, col,
+			     msg ? msg : "", msg ? mlen : 0);
 	}
 	assert(!r.bad && !r.left);
 	qu_buf_fini(&lazy);

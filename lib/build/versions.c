@@ -145,7 +145,7 @@ static void keys_read(struct keys *out, const char *dir)
 	unsigned long long key;
 	int n;
 
-	qu_buf_addf(&p, "%s/%s", dir, KEYS_FILE);
+	qu_buf_add_path(&p, dir, KEYS_FILE);
 	if (qu_file_read(&text, p.buf, &e) == 0 &&
 	    !strncmp(text.buf, &KEYS_FILE[1], strlen(&KEYS_FILE[1]))) {
 		line = strtok_r(text.buf, "\n", &save);
@@ -173,7 +173,7 @@ static int keys_write(const struct keys *k, const char *dir, struct qu_buf *err)
 	for (i = 0; i < k->n; i++)
 		qu_buf_addf(&text, "%s %016llx\n", k->label[i],
 			    (unsigned long long)k->key[i]);
-	qu_buf_addf(&p, "%s/%s", dir, KEYS_FILE);
+	qu_buf_add_path(&p, dir, KEYS_FILE);
 	r = qu_file_write_atomic(p.buf, text.buf, text.len, err);
 	qu_buf_fini(&p);
 	qu_buf_fini(&text);
@@ -238,8 +238,8 @@ static int write_latest(const char *out, const char *label, const char *dir,
 	struct qu_out o;
 	int r = -1;
 
-	qu_buf_addf(&from, "%s/%s", out, label);
-	qu_buf_addf(&to, "%s/%s", out, LATEST);
+	qu_buf_add_path(&from, out, label);
+	qu_buf_add_path(&to, out, LATEST);
 	memset(&o, 0, sizeof(o));
 	if (qu_owned_check(to.buf, to.buf, QU_SITE_MARKER, in, 1, shown, err) <
 		    0 ||
@@ -247,7 +247,7 @@ static int write_latest(const char *out, const char *label, const char *dir,
 		goto out;
 	/* the latest's own marker comes with its files */
 	qu_buf_reset(&to);
-	qu_buf_addf(&to, "%s/%s", o.tmp, QU_SITE_MARKER);
+	qu_buf_add_path(&to, o.tmp, QU_SITE_MARKER);
 	if (unlink(to.buf) < 0 || build_link_tree(from.buf, o.tmp, NULL) < 0) {
 		qu_buf_addf(err, "cannot link %s into %s: %s", from.buf, o.tmp,
 			    strerror(errno));
@@ -324,7 +324,7 @@ static size_t prune(const char *out, const struct keys *old,
 		    !is_site(out, old->label[i]))
 			continue;
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", out, old->label[i]);
+		qu_buf_add_path(&p, out, old->label[i]);
 		n += qu_rm_tree(p.buf) == 0;
 	}
 	qu_buf_fini(&p);
@@ -400,7 +400,7 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 		    qu_mkdir_p(out_abs, err) < 0)
 			goto done;
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", out_abs, QU_SITE_MARKER);
+		qu_buf_add_path(&p, out_abs, QU_SITE_MARKER);
 		qu_buf_reset(&text);
 		qu_buf_addf(&text, "%s %d\n", &QU_SITE_MARKER[1],
 			    QU_OUT_FORMAT);
@@ -470,7 +470,7 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 		qu_arena_init(&tasks[k].paths);
 		qu_buf_init(&tasks[k].err);
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", o->out, vers[i].label);
+		qu_buf_add_path(&p, o->out, vers[i].label);
 		outs[i] = qu_buf_detach(&p, NULL);
 		vo->rev = c.versions[i].rev;
 		vo->repo = o->repo ? o->repo : o->dir;
@@ -480,7 +480,7 @@ int qu_build_versions(struct qu_build_vstats *st_out,
 		/* progress lines of builds side by side would mix */
 		vo->quiet = o->quiet || workers > 1;
 		if (o->cache) {
-			qu_buf_addf(&p, "%s/%s", o->cache, vers[i].label);
+			qu_buf_add_path(&p, o->cache, vers[i].label);
 			caches[i] = qu_buf_detach(&p, NULL);
 			vo->cache = caches[i];
 		} else {

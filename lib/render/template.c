@@ -280,8 +280,8 @@ static void canonical(const struct qu_render *r, xmlDocPtr doc,
 		struct qu_buf t = QU_BUF_INIT;
 
 		version_target(&t, r, f->out, r->version_latest);
-		qu_buf_addf(&url, "%s/%s",
-			    r->versions[r->version_latest].label, t.buf);
+		qu_buf_add_path(&url, r->versions[r->version_latest].label,
+				t.buf);
 		qu_buf_fini(&t);
 	} else {
 		qu_buf_adds(&url, f->out);
@@ -390,7 +390,7 @@ static void version_href(struct qu_buf *href, const struct qu_render *r,
 	version_target(&t, r, out, v);
 	for (i = 0; i <= depth; i++)
 		qu_buf_adds(href, "../");
-	qu_buf_addf(href, "%s/%s", r->versions[v].label, t.buf);
+	qu_buf_add_path(href, r->versions[v].label, t.buf);
 	qu_buf_fini(&t);
 }
 

@@ -103,7 +103,7 @@ static char *resolve_file(struct inputs *in, const char *path)
 		*dir = qu_arena_strdup(&in->arena, abs);
 		free(abs);
 	}
-	qu_buf_addf(&r, "%s/%s", strcmp(*dir, "/") ? (char *)*dir : "", name);
+	qu_buf_add_path(&r, strcmp(*dir, "/") ? (char *)*dir : "", name);
 	return qu_buf_detach(&r, NULL);
 }
 
@@ -139,7 +139,7 @@ static void walk(struct list *dirs, const char *dir, const char *skip,
 		if (de->d_name[0] == '.' || de->d_type == DT_REG)
 			continue;
 		qu_buf_reset(&p);
-		qu_buf_addf(&p, "%s/%s", dir, de->d_name);
+		qu_buf_add_path(&p, dir, de->d_name);
 		/* readdir()'s type spares an lstat() of every file */
 		if (de->d_type == DT_DIR ||
 		    (de->d_type != DT_LNK && !lstat(p.buf, &st) &&

@@ -177,10 +177,9 @@ static int counts(const struct serve_watch *w, const struct ino *n,
 		return SERVE_NONE;
 	listed = n->wd_listed[e->wd];
 	qu_buf_reset(path);
-	qu_buf_addf(path, "%s/%s", strcmp(n->wd_dir[e->wd], "/")
-					    ? n->wd_dir[e->wd]
-					    : "",
-		    e->name);
+	qu_buf_add_path(path,
+			strcmp(n->wd_dir[e->wd], "/") ? n->wd_dir[e->wd] : "",
+			e->name);
 	/* a new folder may hold pages to come: it must be watched */
 	if (listed && (e->mask & IN_ISDIR))
 		return e->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM |

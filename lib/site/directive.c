@@ -800,7 +800,7 @@ static void read_folder(struct rst_load *rl, const struct qu_site_directive *d,
 		qu_buf_reset(&sub);
 		qu_buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
 		qu_buf_reset(&path);
-		qu_buf_addf(&path, "%s/%s", dir, sub.buf);
+		qu_buf_add_path(&path, dir, sub.buf);
 		if (qu_files_stat(s->files, &st, path.buf, false) < 0)
 			continue;
 		if (st.kind == QU_FK_DIR) {

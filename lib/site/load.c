@@ -163,10 +163,10 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 		if (name[0] == '.')
 			continue;
 		qu_buf_reset(&path);
-		qu_buf_addf(&path, "%s/%s", dir, name);
+		qu_buf_add_path(&path, dir, name);
 		qu_buf_reset(&sub);
 		if (*rel)
-			qu_buf_addf(&sub, "%s/%s", rel, name);
+			qu_buf_add_path(&sub, rel, name);
 		else
 			qu_buf_adds(&sub, name);
 		if (skip && !strcmp(path.buf, skip))
@@ -352,7 +352,7 @@ static int load_page(struct qu_site *s, uint32_t idx, const char *src,
 	char *body;
 	int ret = -1;
 
-	qu_buf_addf(&path, "%s/%s", s->root, src);
+	qu_buf_add_path(&path, s->root, src);
 	pg->src = src;
 	pg->diag_path = site_strndup(s, path.buf, path.len);
 	out_name(&path, src);
@@ -592,8 +592,7 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		if (out->cfg.srctree[0] == '/')
 			qu_buf_adds(&path, out->cfg.srctree);
 		else
-			qu_buf_addf(&path, "%s/%s", out->root,
-				    out->cfg.srctree);
+			qu_buf_add_path(&path, out->root, out->cfg.srctree);
 	} else if (out->files) {
 		/* a revision's source tree is its root */
 		qu_buf_adds(&path, ".");
@@ -653,7 +652,7 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		if (out->cfg.theme[0] == '/')
 			qu_buf_adds(&t, out->cfg.theme);
 		else
-			qu_buf_addf(&t, "%s/%s", out->root, out->cfg.theme);
+			qu_buf_add_path(&t, out->root, out->cfg.theme);
 		qu_buf_addf(&cfg, "%s/quire.yml", out->root);
 		switch (site_check_read(out, t.buf, out->cfg.theme,
 					site_strdup(out, cfg.buf),
@@ -682,7 +681,7 @@ int qu_site_load(struct qu_site *out, const char *root, const char *skip,
 		if (e->inventory[0] == '/')
 			qu_buf_adds(&t, e->inventory);
 		else
-			qu_buf_addf(&t, "%s/%s", out->root, e->inventory);
+			qu_buf_add_path(&t, out->root, e->inventory);
 		switch (site_check_read(out, t.buf, e->inventory, cfg, e->line,
 					1, false)) {
 		case SITE_READ_OK:

@@ -59,6 +59,19 @@ void qu_diag(struct qu_diags *d, enum qu_diag_id id, const char *path,
 	};
 }
 
+void qu_diag_text(struct qu_diags *d, enum qu_diag_id id, const char *path,
+		  uint32_t line, uint32_t col, const char *msg, size_t len)
+{
+	QU_VEC_GROW(d->v, d->n, d->alloc);
+	d->v[d->n++] = (struct qu_diag){
+		.path = path,
+		.line = line,
+		.col = col,
+		.id = id,
+		.msg = qu_xstrndup(msg, len),
+	};
+}
+
 void qu_diags_move(struct qu_diags *to, struct qu_diags *from)
 {
 	for (size_t i = 0; i < from->n; i++) {
@@ -128,13 +141,24 @@ size_t qu_diags_print(const struct qu_diags *d, FILE *f, bool werror)
 		const char *level = info->level == QU_LEVEL_ERROR || werror
 					    ? "error" : "warning";
 
+		/* "path:line:col: level: msg [-Wname]", unformatted: a
+		 * kernel tree prints tens of thousands */
 		qu_buf_adds(&b, g->path);
 		if (g->line) {
-			qu_buf_addf(&b, ":%u", g->line);
-			if (g->col)
-				qu_buf_addf(&b, ":%u", g->col);
+			qu_buf_addc(&b, ':');
+			qu_buf_add_u64(&b, g->line);
+			if (g->col) {
+				qu_buf_addc(&b, ':');
+				qu_buf_add_u64(&b, g->col);
+			}
 		}
-		qu_buf_addf(&b, ": %s: %s [-W%s]\n", level, g->msg, info->name);
+		qu_buf_adds(&b, ": ");
+		qu_buf_adds(&b, level);
+		qu_buf_adds(&b, ": ");
+		qu_buf_adds(&b, g->msg);
+		qu_buf_adds(&b, " [-W");
+		qu_buf_adds(&b, info->name);
+		qu_buf_adds(&b, "]\n");
 		if (b.len > 1 << 16) {
 			fwrite(b.buf, 1, b.len, f);
 			qu_buf_reset(&b);

@@ -236,6 +236,23 @@ static inline void qu_buf_addc(struct qu_buf *b, char c)
 }
 
 /**
+ * qu_buf_add_path() - append "@dir/@name"
+ * @b: the buffer
+ * @dir: a folder
+ * @name: a name in it
+ *
+ * As qu_buf_addf(@b, "%s/%s", @dir, @name), without the formatting, for the
+ * loops that join hundreds of thousands of paths.
+ */
+static inline void qu_buf_add_path(struct qu_buf *b, const char *dir,
+				   const char *name)
+{
+	qu_buf_adds(b, dir);
+	qu_buf_addc(b, '/');
+	qu_buf_adds(b, name);
+}
+
+/**
  * qu_buf_addf() - append printf-formatted text
  * @b: the buffer
  * @fmt: the format
@@ -470,6 +487,23 @@ void qu_diags_fini(struct qu_diags *d);
 void qu_diag(struct qu_diags *d, enum qu_diag_id id, const char *path,
 	     uint32_t line, uint32_t col, const char *fmt, ...)
 	QU_PRINTF(6, 7);
+
+/**
+ * qu_diag_text() - record a diagnostic whose text is made already
+ * @d: the list
+ * @id: the registry row
+ * @path: the file; must outlive @d
+ * @line: 1-based line (0 for none)
+ * @col: 1-based column (0 for none)
+ * @msg: the text (copied): qu_diag(@d, ..., "%.*s", @len, @msg)
+ * @len: its length
+ *
+ * For copying diagnostics from one list to another, tens of thousands
+ * of them in a kernel tree's build, without formatting each again.
+ * Context: thread-safe for distinct @d.
+ */
+void qu_diag_text(struct qu_diags *d, enum qu_diag_id id, const char *path,
+		  uint32_t line, uint32_t col, const char *msg, size_t len);
 
 /**
  * qu_diags_move() - append every diagnostic of @from to @to
