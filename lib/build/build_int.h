@@ -7,7 +7,9 @@
 #ifndef QU_BUILD_BUILD_INT_H
 #define QU_BUILD_BUILD_INT_H
 
+#include <endian.h>
 #include <pthread.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "build.h"
@@ -429,15 +431,67 @@ void build_put_u64(struct qu_buf *b, uint64_t v);
 void build_put_str(struct qu_buf *b, const char *s);
 /* a diagnostic: its name, path, line, column and message */
 void build_put_diag(struct qu_buf *b, const struct qu_diag *d);
-bool build_get(struct build_rd *r, void *out, size_t n);
-uint32_t build_get_u32(struct build_rd *r);
-uint64_t build_get_u64(struct build_rd *r);
+
+/* the length that stands for a NULL string */
+#define BUILD_NO_STR 0xffffffffu
+
+/*
+ * The readers are inline: a kernel tree's cached units are millions of
+ * fields, read on every build.
+ */
+static inline bool build_get(struct build_rd *r, void *out, size_t n)
+{
+	if (r->bad || r->left < n) {
+		r->bad = true;
+		return false;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+	r->left -= n;
+	return true;
+}
+
+static inline uint32_t build_get_u32(struct build_rd *r)
+{
+	uint32_t v = 0;
+
+	build_get(r, &v, 4);
+	return le32toh(v);
+}
+
+static inline uint64_t build_get_u64(struct build_rd *r)
+{
+	uint64_t v = 0;
+
+	build_get(r, &v, 8);
+	return le64toh(v);
+}
+
 /*
  * build_get_str() - the next string, or NULL (a NULL was written, or the
  * field is short: then @r->bad); copied into @a when given, else pointing
- * into the bytes; its length in *@len when @len is given
+ * into the bytes; its length in *@len when @len is given (0 for NULL)
  */
-const char *build_get_str(struct build_rd *r, struct qu_arena *a, size_t *len);
+static inline const char *build_get_str(struct build_rd *r,
+					struct qu_arena *a, size_t *len)
+{
+	uint32_t n = build_get_u32(r);
+	const char *s = (const char *)r->p;
+
+	if (len)
+		*len = 0;
+	if (n == BUILD_NO_STR || r->bad)
+		return NULL;
+	if (r->left < n) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p += n;
+	r->left -= n;
+	if (len)
+		*len = n;
+	return a ? qu_arena_strndup(a, s, n) : s;
+}
 
 /**
  * build_diag_by_name() - the registry row of a -W name

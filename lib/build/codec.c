@@ -12,7 +12,7 @@
 
 #include "build_int.h"
 
-#define NO_STR 0xffffffffu
+#define NO_STR BUILD_NO_STR
 
 void build_put_u32(struct qu_buf *b, uint32_t v)
 {
@@ -46,50 +46,4 @@ void build_put_diag(struct qu_buf *b, const struct qu_diag *d)
 	build_put_u32(b, d->line);
 	build_put_u32(b, d->col);
 	build_put_str(b, d->msg);
-}
-
-bool build_get(struct build_rd *r, void *out, size_t n)
-{
-	if (r->bad || r->left < n) {
-		r->bad = true;
-		return false;
-	}
-	memcpy(out, r->p, n);
-	r->p += n;
-	r->left -= n;
-	return true;
-}
-
-uint32_t build_get_u32(struct build_rd *r)
-{
-	uint32_t v = 0;
-
-	build_get(r, &v, 4);
-	return le32toh(v);
-}
-
-uint64_t build_get_u64(struct build_rd *r)
-{
-	uint64_t v = 0;
-
-	build_get(r, &v, 8);
-	return le64toh(v);
-}
-
-const char *build_get_str(struct build_rd *r, struct qu_arena *a, size_t *len)
-{
-	uint32_t n = build_get_u32(r);
-	const char *s = (const char *)r->p;
-
-	if (n == NO_STR || r->bad)
-		return NULL;
-	if (r->left < n) {
-		r->bad = true;
-		return NULL;
-	}
-	r->p += n;
-	r->left -= n;
-	if (len)
-		*len = n;
-	return a ? qu_arena_strndup(a, s, n) : s;
 }

@@ -389,26 +389,21 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
 	}
 }
 
-static int cmp_hash(const void *a, const void *b)
-{
-	return memcmp(a, b, sizeof(struct qu_hash128));
-}
-
 /* a few units changed: their old hashes are checked one by one */
 #define FEW_GONE 64
 
 /*
  * Whether the memo forgets entry @key: its unit's content hash (the key's
- * start) is one of @gone (@ngone of them), or, with @gone NULL, is none of
- * the @nlive sorted hashes of @live.
+ * start) is one of @gone (@ngone of them), or, with @gone NULL, is not a
+ * key of @live, the set of the units' hashes.
  */
 static bool forgets(const char *key, const struct qu_hash128 *gone,
-		    size_t ngone, const struct qu_hash128 *live, size_t nlive)
+		    size_t ngone, const struct qu_map *live)
 {
 	size_t i;
 
 	if (!gone)
-		return !bsearch(key, live, nlive, sizeof(*live), cmp_hash);
+		return !qu_map_get(live, key, sizeof(*gone));
 	for (i = 0; i < ngone; i++)
 		if (!memcmp(key, &gone[i], sizeof(*gone)))
 			return true;
@@ -419,16 +414,16 @@ static bool forgets(const char *key, const struct qu_hash128 *gone,
  * File the entries the pages read anew, in page order, and forget those
  * of sources the site no longer has (changed or gone): an entry's key
  * begins with its unit's content hash. After an edit of a few files only
- * their old hashes are looked for; after more, every entry is checked
- * against the sorted hashes of the units.
+ * their old hashes are looked for; after more, every entry is looked up
+ * in the set of the units' hashes.
  */
 static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 			size_t np, const struct qu_graph *g)
 {
-	struct qu_hash128 gone[FEW_GONE], *live = NULL, *now;
+	struct qu_hash128 gone[FEW_GONE], *now;
 	size_t p, i, k, ngone = 0, stale = 0;
 	bool few = m->last && m->nlast == g->nunits;
-	struct qu_map keep;
+	struct qu_map keep, live;
 
 	for (p = 0; p < np; p++) {
 		for (i = 0; i < pp[p].nfresh; i++) {
@@ -463,21 +458,26 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 		else
 			gone[ngone++] = m->last[i];
 	}
+	qu_map_init(&live);
 	if (!few) {
-		live = qu_xmalloc((g->nunits + 1) * sizeof(*live));
-		memcpy(live, now, g->nunits * sizeof(*live));
-		qsort(live, g->nunits, sizeof(*live), cmp_hash);
+		/* the keys point into @now, which the memo keeps */
+		qu_map_reserve(&live, g->nunits);
+		for (i = 0; i < g->nunits; i++)
+			*qu_map_slot(&live, (const char *)&now[i],
+				     sizeof(now[i])) = &now[i];
 	}
 	free(m->last);
 	m->last = now;
 	m->nlast = g->nunits;
 	/* most rebuilds forget nothing: the table stays as it is */
-	if (few && !ngone)
+	if (few && !ngone) {
+		qu_map_fini(&live);
 		return;
+	}
 	for (i = 0; i < m->items.cap; i++)
 		if (m->items.slots[i].key &&
 		    forgets(m->items.slots[i].key, few ? gone : NULL, ngone,
-			    live, g->nunits))
+			    &live))
 			stale++;
 	if (stale) {
 		m->changed = true;
@@ -488,8 +488,7 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 
 			if (!m->items.slots[i].key)
 				continue;
-			if (forgets(mi->key, few ? gone : NULL, ngone, live,
-				    g->nunits))
+			if (forgets(mi->key, few ? gone : NULL, ngone, &live))
 				item_free(mi);
 			else
 				*qu_map_slot(&keep, mi->key, sizeof(mi->key)) =
@@ -498,7 +497,7 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 		qu_map_fini(&m->items);
 		m->items = keep;
 	}
-	free(live);
+	qu_map_fini(&live);
 }
 
 /*
