@@ -28,19 +28,32 @@ static void state_file(struct qu_buf *b, const char *dir, const char *site)
 		    (unsigned long long)XXH3_64bits(site, strlen(site)));
 }
 
-bool build_diag_by_name(enum qu_diag_id *out, const char *name, size_t n)
-{
-	int i;
+/* -W name to registry row + 1, made once: a kernel tree's cache names
+ * tens of thousands of diagnostics */
+static struct qu_map diag_names;
+static pthread_once_t diag_names_once = PTHREAD_ONCE_INIT;
 
-	for (i = 0; i < QU_DIAG__COUNT; i++) {
+static void diag_names_init(void)
+{
+	qu_map_init(&diag_names);
+	for (int i = 0; i < QU_DIAG__COUNT; i++) {
 		const char *w = qu_diag_info((enum qu_diag_id)i)->name;
 
-		if (strlen(w) == n && !memcmp(w, name, n)) {
-			*out = (enum qu_diag_id)i;
-			return true;
-		}
+		*qu_map_slot(&diag_names, w, strlen(w)) =
+			(void *)(uintptr_t)(i + 1);
 	}
-	return false;
+}
+
+bool build_diag_by_name(enum qu_diag_id *out, const char *name, size_t n)
+{
+	uintptr_t v;
+
+	pthread_once(&diag_names_once, diag_names_init);
+	v = (uintptr_t)qu_map_get(&diag_names, name, n);
+	if (!v)
+		return false;
+	*out = (enum qu_diag_id)(v - 1);
+	return true;
 }
 
 static bool str_is(const char *s, size_t n, const char *want)
@@ -101,9 +114,9 @@ static const char *parse(struct build_cache *c, struct build_rd *r,
 				return "corrupt (a missing string)";
 			if (!build_diag_by_name(&id, name, nn))
 				return "names an unknown diagnostic";
-			qu_diag(&ps->diags, id,
-				qu_arena_strndup(paths, path, pn), line, col,
-				"%.*s", (int)mn, msg);
+			qu_diag_text(&ps->diags, id,
+				     qu_arena_strndup(paths, path, pn), line,
+				     col, msg ? msg : "", msg ? mn : 0);
 		}
 		if (i && strcmp(c->pages[i - 1].out, ps->out) >= 0)
 			return "corrupt (pages out of order)";

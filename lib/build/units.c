@@ -290,9 +290,15 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 			goto out;
 		}
 	}
-	/* no units (a site without sources): qsort() may not take NULL */
-	if (u->n > 1)
-		qsort(u->v, u->n, sizeof(*u->v), cmp_entry);
+	/*
+	 * no units (a site without sources): qsort() may not take NULL; the
+	 * rows of a table written whole come in the order written, sorted
+	 */
+	for (size_t k = 1; k < u->n; k++)
+		if (cmp_entry(&u->v[k - 1], &u->v[k]) > 0) {
+			qsort(u->v, u->n, sizeof(*u->v), cmp_entry);
+			break;
+		}
 out:
 	sqlite3_finalize(st);
 	qu_buf_fini(&m);
