@@ -272,6 +272,46 @@ static void on_run(void *payload, const char *t, size_t len)
 	}
 }
 
+/*
+ * Whether a reader may give text that @t does not hold as it is: a
+ * backslash escape, or an entity ("&amp;", "&#40;") that Markdown decodes.
+ */
+static bool may_decode(const char *t, size_t len)
+{
+	const char *p = t, *end = t + len;
+
+	if (memchr(t, '\\', len))
+		return true;
+	while ((p = memchr(p, '&', (size_t)(end - p)))) {
+		const char *q = ++p;
+
+		while (q < end && (*q == '#' || (*q >= '0' && *q <= '9') ||
+				   (*q >= 'A' && *q <= 'Z') ||
+				   (*q >= 'a' && *q <= 'z')))
+			q++;
+		if (q > p && q < end && *q == ';')
+			return true;
+	}
+	return false;
+}
+
+/* Whether a name the scanner finds in @t resolves to another symbol. */
+static bool names_one(const struct qu_graph *g, const char *t, size_t len,
+		      bool comment, const struct qu_from *from,
+		      struct qu_ref *r)
+{
+	size_t pos = 0;
+
+	do {
+		uint32_t s = qu_graph_resolve(g, r, from, NULL);
+
+		if (s != QU_NONE && s != from->sym)
+			return true;
+		pos = r->end;
+	} while (qu_graph_scan(r, t, len, pos, comment));
+	return false;
+}
+
 static void scan_text(const struct scan_ctx *sc, struct page_refs *pr,
 		      const char *t, size_t len, bool comment,
 		      const struct qu_from *from, struct memo_item *rec)
@@ -281,6 +321,15 @@ static void scan_text(const struct scan_ctx *sc, struct page_refs *pr,
 
 	/* most texts name nothing: no need to ask the reader */
 	if (!len || !qu_graph_scan(&r, t, len, 0, comment))
+		return;
+	/*
+	 * Nor when nothing they name resolves: the runs the reader gives are
+	 * pieces of the text, and markup never ends next to a word byte, so
+	 * they hold no name the whole text does not (unless the reader
+	 * decodes something). Half of a kernel folder's comments that name
+	 * something name nothing the site has.
+	 */
+	if (!may_decode(t, len) && !names_one(sc->g, t, len, comment, from, &r))
 		return;
 	sc->rd->runs(sc->rd->ctx, t, len, comment, on_run, &c);
 }
