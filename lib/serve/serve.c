@@ -503,6 +503,8 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	char tmpl[] = "/tmp/quire-serve-XXXXXX";
 	const char *tmpdir = getenv("TMPDIR");
 
+	if (serve_http_load(err) < 0)
+		return -1;
 	memset(&s, 0, sizeof(s));
 	qu_map_init(&s.origin);
 	qu_arena_init(&s.origin_arena);
