@@ -167,6 +167,7 @@ int cmd_build(int argc, char **argv)
 			fprintf(stderr, "quire build: %s\n", err.buf);
 			goto out;
 		}
+		cmd_note_git("build");
 		if (!o.quiet)
 			fprintf(stderr,
 				"quire build: versions: %zu built, %zu kept "
@@ -194,6 +195,7 @@ int cmd_build(int argc, char **argv)
 	qu_build_diags(&all, b);
 	qu_diags_count(&nerr, &nwarn, &all);
 	qu_diags_print(&all, stderr, werror);
+	cmd_note_git("build");
 	if (st.cache_note && !o.quiet)
 		fprintf(stderr, "quire build: note: ignoring the cache: %s\n",
 			st.cache_note);

@@ -136,9 +136,20 @@ int cmd_folder_arg(const char **dir, const char *cmd, int argc, char **argv);
 
 /**
  * cmd_init_libraries() - set up libxml2 and cmark-gfm's extensions,
- * once, before any thread starts (STYLE: threads); libgit2 is started
- * by the git stage when a repository is near
+ * once, before any thread starts (STYLE: threads); libgit2 is loaded
+ * and started by the git stage when a repository is near
  */
 void cmd_init_libraries(void);
+
+/**
+ * cmd_note_git() - say that git was left out for want of libgit2
+ * @cmd: the subcommand's name
+ *
+ * A run in a git work tree reads the work tree's version, dates and
+ * root through libgit2; when libgit2 cannot be loaded it goes on as
+ * outside git, and this prints one note saying so, with the loader's
+ * reason (nothing when libgit2 was loaded or never needed).
+ */
+void cmd_note_git(const char *cmd);
 
 #endif /* QU_CMD_CMD_H */

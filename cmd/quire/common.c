@@ -217,3 +217,13 @@ void cmd_init_libraries(void)
 	xmlInitParser();
 	cmark_gfm_core_extensions_ensure_registered();
 }
+
+void cmd_note_git(const char *cmd)
+{
+	struct qu_buf msg = QU_BUF_INIT;
+
+	if (qu_git_missing(&msg))
+		fprintf(stderr, "quire %s: note: %s; going on as outside git\n",
+			cmd, msg.buf);
+	qu_buf_fini(&msg);
+}

@@ -101,6 +101,7 @@ int cmd_man(int argc, char **argv)
 		goto out_files;
 	}
 	opts.date = date.buf;
+	cmd_note_git("man");
 
 	qu_man_input_read(&in, (const char *const *)files.v, files.n, threads);
 	qu_man_set_init(&set, in.units, in.n);

@@ -33,10 +33,9 @@ static int docs_in_repo(struct qu_buf *out, const char *dir, struct qu_buf *err)
 	if (qu_git_workdir(&wd, dir) != 0 ||
 	    qu_files_real(NULL, &top, wd.buf) ||
 	    qu_files_real(NULL, &real, dir)) {
-		qu_buf_addf(err,
-			    "%s: versions: need a folder of a git work "
-			    "tree",
-			    dir);
+		qu_buf_addf(err, "%s: versions: ", dir);
+		if (!qu_git_missing(err))
+			qu_buf_adds(err, "need a folder of a git work tree");
 		goto out;
 	}
 	qu_buf_reset(out);

@@ -6,9 +6,7 @@
  * commit they were built from, never from the clock, so two builds of
  * one commit give the same bytes.
  */
-#include <git2.h>
-
-#include "git/git.h"
+#include "git/git_int.h"
 
 int qu_git_head_time(int64_t *out, const char *workdir)
 {
@@ -17,7 +15,8 @@ int qu_git_head_time(int64_t *out, const char *workdir)
 	git_oid oid;
 	int error;
 
-	qu_git_init();
+	if (git_start(GIT_NEED_WORKTREE, NULL) < 0)
+		return -1;
 	if ((error = git_repository_open(&repo, workdir)) < 0)
 		goto out;
 	if ((error = git_reference_name_to_id(&oid, repo, "HEAD")) < 0)

@@ -5,9 +5,7 @@
  * `git describe --tags --dirty` through libgit2, falling back to the
  * abbreviated commit id when no tag is reachable, as `--always` does.
  */
-#include <git2.h>
-
-#include "git/git.h"
+#include "git/git_int.h"
 
 int qu_git_describe(struct qu_buf *out, const char *workdir)
 {
@@ -18,6 +16,8 @@ int qu_git_describe(struct qu_buf *out, const char *workdir)
 	git_buf b = {0};
 	int error;
 
+	if (git_start(GIT_NEED_WORKTREE, NULL) < 0)
+		return -1;
 	if (git_describe_options_init(&opts, GIT_DESCRIBE_OPTIONS_VERSION) <
 		    0 ||
 	    git_describe_format_options_init(
@@ -26,7 +26,6 @@ int qu_git_describe(struct qu_buf *out, const char *workdir)
 	opts.describe_strategy = GIT_DESCRIBE_TAGS;
 	opts.show_commit_oid_as_fallback = 1;
 	fmt.dirty_suffix = "-dirty";
-	qu_git_init();
 	if ((error = git_repository_open(&repo, workdir)) < 0)
 		goto out;
 	if ((error = git_describe_workdir(&res, repo, &opts)) < 0)

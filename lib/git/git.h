@@ -24,19 +24,41 @@
 #include "util/util.h"
 
 /**
- * qu_git_init() - set libgit2 up for the git stage
+ * qu_git_init() - open libgit2 and set it up for the git stage
+ * @err: receives the message when libgit2 cannot be loaded (reset first):
+ *	"cannot load libgit2.so.1.5 (needed to read git repositories): " and
+ *	the loader's reason
  *
- * Initialises libgit2 and turns off its check of each object's hash as
- * it is read: git reads objects without hashing them again (that is
- * fsck's work), and hashing every blob of a revision cost as much CPU as
- * inflating it (78,624 files of a kernel tree: 15.6 s with the check,
- * 9.5 s without). The functions of this stage that open a repository
- * call it themselves, so that a build outside any repository never
- * starts libgit2; a caller that uses libgit2 directly calls it first,
- * and may pair it with git_libgit2_shutdown() at exit.
- * Context: thread-safe; only the first call does anything.
+ * quire is not linked with libgit2: the first call opens it (by the
+ * SONAME found when quire was configured), initialises it and turns off
+ * its check of each object's hash as it is read: git reads objects
+ * without hashing them again (that is fsck's work), and hashing every
+ * blob of a revision cost as much CPU as inflating it (78,624 files of a
+ * kernel tree: 15.6 s with the check, 9.5 s without). The functions of
+ * this stage that open a repository call it themselves, so that a build
+ * outside any repository never loads libgit2; a caller that uses
+ * libgit2 directly calls it first, and may pair it with
+ * git_libgit2_shutdown() at exit.
+ * Context: thread-safe; only the first call does anything, later ones
+ * return what it did.
+ * Return: 0, or -1 when libgit2 cannot be loaded (message in @err).
  */
-void qu_git_init(void);
+int qu_git_init(struct qu_buf *err);
+
+/**
+ * qu_git_missing() - whether a read of git found no libgit2 to load
+ * @out: receives the message (appended), as qu_git_init() words it
+ *
+ * Finding the work tree (qu_git_workdir()), describing it and dating
+ * its HEAD say "not found" when libgit2 cannot be loaded, as for a
+ * repository libgit2 cannot read, and have no message to give: their
+ * callers build as outside git, and the command says why with this.
+ * Loads nothing.
+ * Context: thread-safe.
+ * Return: true when a call of this stage needed libgit2 and could not
+ * load it.
+ */
+bool qu_git_missing(struct qu_buf *out);
 
 /**
  * qu_git_workdir() - find the root of the work tree that holds @path
@@ -46,7 +68,8 @@ void qu_git_init(void);
  * Context: thread-safe; opens and closes its own repository handle.
  * Return: 0 when found, 1 when @path is in no git work tree (or in a bare
  * repository, or in a folder the work tree ignores), -1 on a libgit2
- * error other than "not found".
+ * error other than "not found", or when libgit2 cannot be loaded
+ * (qu_git_missing()).
  */
 int qu_git_workdir(struct qu_buf *out, const char *path);
 
@@ -124,7 +147,8 @@ struct qu_git_file {
  * Context: thread-safe; the new handle is the calling thread's.
  * Return: 0 on success; 1 when @repo_path is in no repository (no message:
  * a tree without git builds without dates or links); -1 when the
- * repository cannot be read or @rev names no commit (message in @err).
+ * repository cannot be read, @rev names no commit or libgit2 cannot be
+ * loaded (message in @err).
  */
 int qu_git_tree_open(struct qu_git_tree **out, const char *repo_path,
 		     const char *rev, struct qu_buf *err);

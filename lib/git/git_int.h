@@ -5,9 +5,8 @@
 #ifndef QU_GIT_GIT_INT_H
 #define QU_GIT_GIT_INT_H
 
-#include <git2.h>
-
 #include "git/git.h"
+#include "libgit2_int.h"
 
 struct qu_git_tree {
 	git_repository *repo;
@@ -18,6 +17,18 @@ struct qu_git_tree {
 	char *branch;		/* the branch the revision names, or NULL */
 	struct git_packs *packs;	/* its packs, mapped once a repository */
 };
+
+/* what libgit2 is loaded for, in the message when it cannot be */
+#define GIT_NEED_REPO "to read git repositories"
+#define GIT_NEED_REV "to read git revisions"
+#define GIT_NEED_WORKTREE "to read the git work tree"
+
+/*
+ * git_start() - open and set up libgit2 (qu_git_init()) for @need, one
+ * of the GIT_NEED_ above. Returns 0, or -1 with the message in @err
+ * (reset first, as git_error_to() does; @err may be NULL). Thread-safe.
+ */
+int git_start(const char *need, struct qu_buf *err);
 
 /* the message of libgit2's last error, after @what */
 void git_error_to(struct qu_buf *err, const char *what, const char *arg);

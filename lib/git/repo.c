@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * repo.c - find the git work tree that holds a path (git stage)
+ * repo.c - load libgit2, and find the git work tree that holds a path
+ * (git stage)
  *
- * The site stage calls this to default `srctree` to the root of the work
- * tree holding the docs root.
+ * Every function of the stage that reads a repository starts libgit2
+ * here first. The site stage calls qu_git_workdir() to default `srctree`
+ * to the root of the work tree holding the docs root.
  */
-#include <git2.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,16 @@
 #include "git/git.h"
 #include "git/git_int.h"
 
+struct git_fns git_fns;
+
+static const struct qu_dl_sym syms[] = {
+#define GIT_FN(fn) QU_DL_SYM(struct git_fns, fn),
+#include "libgit2.def"
+#undef GIT_FN
+};
+
+/* the process's one libgit2, as the library itself is */
+static struct qu_dl libgit2 = QU_DL_INIT(QU_LIBGIT2_SONAME, syms, &git_fns);
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void init(void)
@@ -29,9 +40,31 @@ static void init(void)
 			 (size_t)1 << 20);
 }
 
-void qu_git_init(void)
+int git_start(const char *need, struct qu_buf *err)
 {
+	struct qu_buf msg = QU_BUF_INIT;
+	int r = qu_dl_load(&libgit2, need, &msg);
+
+	if (r < 0 && err) {
+		qu_buf_reset(err);
+		qu_buf_add(err, msg.buf, msg.len);
+	}
+	qu_buf_fini(&msg);
+	if (r < 0)
+		return -1;
 	pthread_once(&init_once, init);
+	return 0;
+}
+
+int qu_git_init(struct qu_buf *err)
+{
+	return git_start(GIT_NEED_REPO, err);
+}
+
+bool qu_git_missing(struct qu_buf *out)
+{
+	return qu_dl_failed(&libgit2) &&
+	       qu_dl_load(&libgit2, GIT_NEED_WORKTREE, out) < 0;
 }
 
 /* @dir holds a repository: a work tree's .git, or a bare one's HEAD and objects */
@@ -105,7 +138,8 @@ int qu_git_workdir(struct qu_buf *out, const char *path)
 
 	if (!git_may_hold(path))
 		return 1;
-	qu_git_init();
+	if (git_start(GIT_NEED_WORKTREE, NULL) < 0)
+		return -1;
 	/* as git does, discovery stops at $GIT_CEILING_DIRECTORIES */
 	error = git_repository_discover(&found, path, 0,
 					getenv("GIT_CEILING_DIRECTORIES"));

@@ -93,7 +93,10 @@ int qu_git_tree_open(struct qu_git_tree **out, const char *repo_path,
 		error = 1;
 		goto out;
 	}
-	qu_git_init();
+	if (git_start(GIT_NEED_REV, err) < 0) {
+		error = -1;
+		goto out;
+	}
 	error = git_repository_open_ext(&t->repo, repo_path, 0,
 					getenv("GIT_CEILING_DIRECTORIES"));
 	if (error == GIT_ENOTFOUND) {
@@ -161,8 +164,14 @@ void qu_git_tree_free(struct qu_git_tree *t)
 	if (!t)
 		return;
 	git_packs_free(t->packs);
-	git_tree_free(t->tree);
-	git_repository_free(t->repo);
+	/*
+	 * A revision that failed to open may have found no libgit2 to load:
+	 * what holds nothing of libgit2 calls nothing of it.
+	 */
+	if (t->tree)
+		git_tree_free(t->tree);
+	if (t->repo)
+		git_repository_free(t->repo);
 	free(t->path);
 	free(t->branch);
 	free(t);

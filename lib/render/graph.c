@@ -19,6 +19,72 @@
 #include "render/render_int.h"
 
 /*
+ * quire does not link graphviz: gv_load() opens libcgraph and libgvc
+ * the first time a graph is drawn. What graphviz.def lists is reached
+ * through gv_fns, typed from graphviz's own declarations; the functions
+ * keep their names through the macros below, the one variable is
+ * written gv_fns.AgMemDisc.
+ */
+static struct gv_fns {
+#define GVC_FN(sym) __typeof__(sym) *sym;
+#define CGRAPH_FN(sym) __typeof__(sym) *sym;
+#include "graphviz.def"
+#undef GVC_FN
+#undef CGRAPH_FN
+} gv_fns;
+
+static const struct qu_dl_sym gvc_syms[] = {
+#define GVC_FN(sym) QU_DL_SYM(struct gv_fns, sym),
+#define CGRAPH_FN(sym)
+#include "graphviz.def"
+#undef GVC_FN
+#undef CGRAPH_FN
+};
+
+static const struct qu_dl_sym cgraph_syms[] = {
+#define GVC_FN(sym)
+#define CGRAPH_FN(sym) QU_DL_SYM(struct gv_fns, sym),
+#include "graphviz.def"
+#undef GVC_FN
+#undef CGRAPH_FN
+};
+
+/* the process's one graphviz, as the library itself is */
+static struct qu_dl cgraph_lib =
+	QU_DL_INIT(QU_LIBCGRAPH_SONAME, cgraph_syms, &gv_fns);
+static struct qu_dl gvc_lib = QU_DL_INIT(QU_LIBGVC_SONAME, gvc_syms, &gv_fns);
+
+#define gvContext(...) (gv_fns.gvContext)(__VA_ARGS__)
+#define gvFreeLayout(...) (gv_fns.gvFreeLayout)(__VA_ARGS__)
+#define gvFreeRenderData(...) (gv_fns.gvFreeRenderData)(__VA_ARGS__)
+#define gvLayout(...) (gv_fns.gvLayout)(__VA_ARGS__)
+#define gvRenderData(...) (gv_fns.gvRenderData)(__VA_ARGS__)
+#define agattr(...) (gv_fns.agattr)(__VA_ARGS__)
+#define agclose(...) (gv_fns.agclose)(__VA_ARGS__)
+#define agfstnode(...) (gv_fns.agfstnode)(__VA_ARGS__)
+#define agfstout(...) (gv_fns.agfstout)(__VA_ARGS__)
+#define agfstsubg(...) (gv_fns.agfstsubg)(__VA_ARGS__)
+#define aghtmlstr(...) (gv_fns.aghtmlstr)(__VA_ARGS__)
+#define agnxtnode(...) (gv_fns.agnxtnode)(__VA_ARGS__)
+#define agnxtout(...) (gv_fns.agnxtout)(__VA_ARGS__)
+#define agnxtsubg(...) (gv_fns.agnxtsubg)(__VA_ARGS__)
+#define agread(...) (gv_fns.agread)(__VA_ARGS__)
+#define agreadline(...) (gv_fns.agreadline)(__VA_ARGS__)
+#define agseterrf(...) (gv_fns.agseterrf)(__VA_ARGS__)
+#define agxget(...) (gv_fns.agxget)(__VA_ARGS__)
+
+/* libgvc needs libcgraph: opened first, a missing one is named as such */
+static int gv_load(struct qu_buf *msg)
+{
+	static const char need[] = "to draw graphs";
+
+	if (qu_dl_load(&cgraph_lib, need, msg) < 0 ||
+	    qu_dl_load(&gvc_lib, need, msg) < 0)
+		return -1;
+	return 0;
+}
+
+/*
  * graphviz's state is the process's (its DOT parser, the error hook, the
  * attribute dictionaries, its plugins' font caches), so quire's handle
  * on it is too: one context for the life of the process, every call
@@ -230,7 +296,7 @@ static void read_disc_init(struct read_disc *rd, const char *text, size_t len)
 	};
 	rd->io = (Agiodisc_t){
 		.afread = io_read, .putstr = io_put, .flush = io_flush};
-	rd->disc.mem = &AgMemDisc;
+	rd->disc.mem = gv_fns.AgMemDisc;
 	rd->disc.id = &rd->id;
 	rd->disc.io = &rd->io;
 	rd->text = text;
@@ -344,6 +410,8 @@ int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 	int ret = -1;
 
 	*line_out = 0;
+	if (gv_load(msg) < 0)
+		return -1;
 	/* agmemread() reads a C string: a NUL ends the DOT there */
 	qu_buf_add(&text, dot, len);
 	read_disc_init(&rd, text.buf, strlen(text.buf));

@@ -360,10 +360,12 @@ void qu_render_pics_fini(struct qu_render_pics *pics);
  * javascript:) is refused too.
  *
  * Context: thread-safe; calls into graphviz are serialised (it keeps
- * global state). The first call makes graphviz's context, which lasts
- * as long as the process (graphviz cannot make a second one safely).
- * Return: 0 when drawn, -1 when graphviz could not (a syntax error:
- * @msg says what), -2 when refused (@msg names the attribute).
+ * global state). The first call opens graphviz (quire is not linked
+ * with it) and makes its context, which lasts as long as the process
+ * (graphviz cannot make a second one safely).
+ * Return: 0 when drawn, -1 when graphviz could not (a syntax error, or
+ * its libraries cannot be loaded: @msg says what), -2 when refused (@msg
+ * names the attribute).
  */
 int qu_render_dot(struct qu_buf *svg, struct qu_buf *msg, uint32_t *line_out,
 		  const char *dot, size_t len);

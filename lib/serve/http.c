@@ -26,6 +26,42 @@
 #include "build/build.h"
 #include "serve_int.h"
 
+/*
+ * quire does not link libmicrohttpd: serve_http_load() opens it when
+ * quire serve starts. The functions microhttpd.def lists are called
+ * through mhd_fns, typed from microhttpd.h's own declarations, under
+ * their own names.
+ */
+static struct mhd_fns {
+#define MHD_FN(fn) __typeof__(fn) *fn;
+#include "microhttpd.def"
+#undef MHD_FN
+} mhd_fns;
+
+static const struct qu_dl_sym mhd_syms[] = {
+#define MHD_FN(fn) QU_DL_SYM(struct mhd_fns, fn),
+#include "microhttpd.def"
+#undef MHD_FN
+};
+
+/* the process's one libmicrohttpd, as the library itself is */
+static struct qu_dl mhd_lib =
+	QU_DL_INIT(QU_LIBMICROHTTPD_SONAME, mhd_syms, &mhd_fns);
+
+#define MHD_add_response_header(...) \
+	(mhd_fns.MHD_add_response_header)(__VA_ARGS__)
+#define MHD_create_response_from_buffer(...) \
+	(mhd_fns.MHD_create_response_from_buffer)(__VA_ARGS__)
+#define MHD_create_response_from_callback(...) \
+	(mhd_fns.MHD_create_response_from_callback)(__VA_ARGS__)
+#define MHD_create_response_from_fd(...) \
+	(mhd_fns.MHD_create_response_from_fd)(__VA_ARGS__)
+#define MHD_destroy_response(...) (mhd_fns.MHD_destroy_response)(__VA_ARGS__)
+#define MHD_get_daemon_info(...) (mhd_fns.MHD_get_daemon_info)(__VA_ARGS__)
+#define MHD_queue_response(...) (mhd_fns.MHD_queue_response)(__VA_ARGS__)
+#define MHD_start_daemon(...) (mhd_fns.MHD_start_daemon)(__VA_ARGS__)
+#define MHD_stop_daemon(...) (mhd_fns.MHD_stop_daemon)(__VA_ARGS__)
+
 #define EVENTS_PATH "/_quire/events"
 #define SCRIPT_PATH "/_quire/reload.js"
 
@@ -461,6 +497,11 @@ static void log_error(void *cls, const char *fmt, va_list ap)
 		fputc('\n', stderr);
 }
 
+int serve_http_load(struct qu_buf *err)
+{
+	return qu_dl_load(&mhd_lib, "to serve the site", err);
+}
+
 int serve_http_start(struct serve_http **out, struct serve_state *state,
 		     const char *root, const char *bind, unsigned port,
 		     unsigned *port_out, struct qu_buf *err)
@@ -474,6 +515,10 @@ int serve_http_start(struct serve_http **out, struct serve_state *state,
 	const union MHD_DaemonInfo *info;
 
 	*out = NULL;
+	if (serve_http_load(err) < 0) {
+		free(h);
+		return -1;
+	}
 	memset(&ss, 0, sizeof(ss));
 	if (!bind)
 		bind = "127.0.0.1";

@@ -26,6 +26,7 @@
 #include <xxhash.h>
 
 #include "build/build.h"
+#include "git/git.h"
 #include "serve_int.h"
 
 extern char **environ;
@@ -502,6 +503,8 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	char tmpl[] = "/tmp/quire-serve-XXXXXX";
 	const char *tmpdir = getenv("TMPDIR");
 
+	if (serve_http_load(err) < 0)
+		return -1;
 	memset(&s, 0, sizeof(s));
 	qu_map_init(&s.origin);
 	qu_arena_init(&s.origin_arena);
@@ -564,6 +567,15 @@ int qu_serve_run(const struct qu_serve_opts *opts, struct qu_buf *err)
 	if (serve_watch_new(&s.watch, opts->poll, err) < 0)
 		goto out;
 	rebuild(&s, true, true);
+	{
+		/* a work tree's version and root come from git, if it loads */
+		struct qu_buf why = QU_BUF_INIT;
+
+		if (qu_git_missing(&why))
+			fprintf(stderr, "quire serve: note: %s; going on as "
+				"outside git\n", why.buf);
+		qu_buf_fini(&why);
+	}
 	if (serve_http_start(&http, &s.state, s.site, opts->bind, opts->port,
 			     &port, err) < 0)
 		goto out;

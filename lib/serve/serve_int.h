@@ -46,6 +46,18 @@ struct serve_state {
 struct serve_http;
 
 /**
+ * serve_http_load() - open libmicrohttpd, which quire is not linked with
+ * @err: receives the message on failure (appended): "cannot load
+ *	libmicrohttpd.so.12 (needed to serve the site): " and the reason
+ *
+ * serve_http_start() calls it too; quire serve calls it first, so that
+ * a missing library stops it before the first build rather than after.
+ * Context: thread-safe; the first call opens it, later ones say how.
+ * Return: 0, or -1.
+ */
+int serve_http_load(struct qu_buf *err);
+
+/**
  * serve_http_start() - listen and answer requests on threads of its own
  * @out: the server; serve_http_stop() frees it
  * @state: the build state to report on the event stream

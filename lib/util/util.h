@@ -4,11 +4,13 @@
  *
  * In: nothing of documentation. Out: memory helpers that never fail,
  * growable buffers, arenas, a diagnostic registry, file I/O with atomic
- * replacement, a line index and a thread pool. Every stage may include it.
+ * replacement, a line index, a thread pool and shared libraries opened
+ * on first use. Every stage may include it.
  */
 #ifndef QU_UTIL_UTIL_H
 #define QU_UTIL_UTIL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -873,6 +875,103 @@ void qu_pool_run(unsigned threads, size_t n, qu_task_fn fn, void *payload);
  * Return: at least 1.
  */
 unsigned qu_ncpus(void);
+
+/* Libraries opened on first use ---------------------------------------- */
+
+/**
+ * DOC: Libraries opened on first use
+ *
+ * libgit2, libmicrohttpd and graphviz bring about 35 shared libraries
+ * with them, and most runs use none of them. Linked, they would cost
+ * every start of quire: `quire --version` takes 7.2 ms with them and
+ * 2.8 ms without, a build of the kernel's core-api 641 M instructions
+ * with them and 619 M without, most of the difference in the dynamic
+ * loader's symbol lookups. The stages that use them (lib/git, lib/serve,
+ * lib/render's graph.c) open them with dlopen() on first use instead,
+ * by the SONAME meson found at configure time, and call them through a
+ * table of pointers typed from the library's own header
+ * (`__typeof__(git_repository_open) *`). A library stays open until
+ * the process ends: graphviz's and libgit2's state outlives any one
+ * caller, and a library closed under a thread still in it would crash.
+ */
+
+/**
+ * struct qu_dl_sym - one symbol a library is opened for
+ * @name: its name in the library
+ * @off: where its address goes, as an offset in the caller's table
+ */
+struct qu_dl_sym {
+	const char *name;
+	size_t off;
+};
+
+/**
+ * QU_DL_SYM() - the row of a symbol whose table member has its name
+ * @type: the table, a struct type
+ * @sym: the symbol and the member
+ */
+#define QU_DL_SYM(type, sym) {#sym, offsetof(type, sym)}
+
+/**
+ * struct qu_dl - a shared library opened on first use, and its table
+ * @soname: the name dlopen() is given ("libgit2.so.1.5")
+ * @syms: the symbols to look up
+ * @nsyms: how many
+ * @table: the caller's struct of pointers, filled by qu_dl_load()
+ * @lock: qu_dl_load()'s own, as are the fields below
+ * @state: 0 not tried yet, 1 open and @table filled, -1 failed
+ * @why: after a failure, dlerror()'s words, kept for every later caller
+ *
+ * Define one per library, statically, with QU_DL_INIT().
+ */
+struct qu_dl {
+	const char *soname;
+	const struct qu_dl_sym *syms;
+	size_t nsyms;
+	void *table;
+	pthread_mutex_t lock;
+	int state;
+	char *why;
+};
+
+/**
+ * QU_DL_INIT() - the initialiser of a struct qu_dl
+ * @soname: the library's SONAME
+ * @syms: an array of struct qu_dl_sym
+ * @table: the address of the table the rows of @syms point into
+ */
+#define QU_DL_INIT(soname, syms, table)                                   \
+	{(soname), (syms), QU_ARRAY_SIZE(syms), (table),                  \
+	 PTHREAD_MUTEX_INITIALIZER, 0, NULL}
+
+/**
+ * qu_dl_load() - open a library and fill its table, once
+ * @dl: the library
+ * @need: what it is needed for, for the message ("to draw graphs")
+ * @err: receives the message on failure (appended): "cannot load SONAME
+ *	(needed NEED): " and dlerror()'s words, such as "SONAME: cannot
+ *	open shared object file: No such file or directory" or
+ *	"PATH: undefined symbol: NAME"
+ *
+ * The first call opens the library (RTLD_NOW, so a symbol it lacks or
+ * a library it needs fails here rather than at some later call) and
+ * looks up every symbol; later calls only say how that went, and a
+ * failed library is not tried again. Nothing is ever closed.
+ * Context: thread-safe.
+ * Return: 0 when every pointer of the table is set, -1 otherwise.
+ */
+int qu_dl_load(struct qu_dl *dl, const char *need, struct qu_buf *err);
+
+/**
+ * qu_dl_failed() - whether qu_dl_load() tried @dl and failed
+ * @dl: the library
+ *
+ * Opens nothing: a caller that only wants to say why something was left
+ * undone asks this first.
+ * Context: thread-safe.
+ * Return: true after a failed qu_dl_load().
+ */
+bool qu_dl_failed(struct qu_dl *dl);
 
 /* Text ------------------------------------------------------------------ */
 

@@ -18,7 +18,6 @@
 #include <libxml/parser.h>
 
 #include "build/build.h"
-#include "git/git.h"
 
 int main(int argc, char **argv)
 {
@@ -31,7 +30,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	xmlInitParser();
-	qu_git_init();
 	cmark_gfm_core_extensions_ensure_registered();
 	memset(&o, 0, sizeof(o));
 	o.dir = argv[1];

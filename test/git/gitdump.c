@@ -181,7 +181,9 @@ int main(int argc, char **argv)
 		qu_buf_fini(&out);
 		return 0;
 	}
-	qu_git_init();
+	/* libgit2 itself, for what packs compares lib/git's reader with */
+	if (qu_git_init(&err) < 0)
+		return fail(-1);
 	r = qu_git_tree_open(&t, argv[2], argv[3], &err);
 	if (r == 1) {
 		puts("no repository");

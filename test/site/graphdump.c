@@ -13,11 +13,9 @@
 #include <string.h>
 
 #include <cmark-gfm-core-extensions.h>
-#include <git2.h>
 #include <libxml/parser.h>
 
 #include "build/build.h"
-#include "git/git.h"
 
 int main(int argc, char **argv)
 {
@@ -31,7 +29,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	xmlInitParser();
-	qu_git_init();
 	cmark_gfm_core_extensions_ensure_registered();
 	o.dir = argv[1];
 	if (qu_build_new(&b, &o, &err) < 0) {
@@ -46,6 +43,5 @@ out:
 	qu_build_free(b);
 	qu_buf_fini(&err);
 	qu_buf_fini(&out);
-	git_libgit2_shutdown();
 	return r;
 }
