@@ -16,11 +16,14 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+/* XXH3 inlined: the term tables below hash every token */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "search_int.h"
 
 #define CHUNK 64
+/* the slices of the hash space: its top six bits (term_id()) */
 #define SLICES 64
 #define MAX_POSTINGS 400
 
@@ -44,27 +47,110 @@ struct ref {
 };
 
 /*
- * A term of a chunk, numbered in order of first sight: a document finds
- * its own copy of the term through @doc and @at, without a map of its
- * own to fill and empty.
+ * A table of terms by their bytes, for the two steps that number them:
+ * a chunk its tokens' terms, a slice its chunks' terms. Open addressing
+ * with linear probing at a load under one half; a slot is the term's
+ * number and half its hash, so that a probe compares bytes only when
+ * the hashes match, growing hashes nothing again, and the table is
+ * small to clear. The hash is XXH3, inlined: every token is looked up.
  */
-struct cterm {
+struct tslot {
+	uint32_t id;	/* 1 + the term's number; 0: an empty slot */
+	uint32_t hash;	/* the low half of its hash */
+};
+
+struct tkey {
 	const char *term;
 	uint32_t len;
+};
+
+/* @keys: by number, the terms; the caller's copies of them */
+struct ttab {
+	struct tslot *slots;
+	size_t cap;
+	struct tkey *keys;
+	uint32_t n;
+	uint32_t alloc;
+};
+
+static void ttab_fini(struct ttab *t)
+{
+	free(t->slots);
+	free(t->keys);
+	memset(t, 0, sizeof(*t));
+}
+
+static void ttab_grow(struct ttab *t)
+{
+	struct tslot *old = t->slots;
+	size_t i, ocap = t->cap;
+
+	t->cap = ocap ? 2 * ocap : 256;
+	t->slots = qu_xcalloc(t->cap, sizeof(*t->slots));
+	for (i = 0; i < ocap; i++) {
+		size_t k = old[i].hash & (t->cap - 1);
+
+		if (!old[i].id)
+			continue;
+		while (t->slots[k].id)
+			k = (k + 1) & (t->cap - 1);
+		t->slots[k] = old[i];
+	}
+	free(old);
+}
+
+/*
+ * The number of @term, whose hash is @h. A new term (@added set) is
+ * numbered next, with @term as its key: the caller puts its own copy
+ * in its place (t->keys[number].term).
+ */
+static inline uint32_t ttab_find(struct ttab *t, const char *term,
+				 uint32_t len, uint64_t h, bool *added)
+{
+	size_t k;
+
+	if ((t->n + 1) * 2 > t->cap)
+		ttab_grow(t);
+	for (k = h & (t->cap - 1);; k = (k + 1) & (t->cap - 1)) {
+		struct tslot *s = &t->slots[k];
+		const struct tkey *key;
+
+		if (!s->id)
+			break;
+		key = &t->keys[s->id - 1];
+		if (s->hash == (uint32_t)h && key->len == len &&
+		    !memcmp(key->term, term, len)) {
+			*added = false;
+			return s->id - 1;
+		}
+	}
+	if (t->n == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 128;
+		t->keys = qu_xrealloc(t->keys, t->alloc * sizeof(*t->keys));
+	}
+	t->keys[t->n].term = term;
+	t->keys[t->n].len = len;
+	t->slots[k].id = ++t->n;
+	t->slots[k].hash = (uint32_t)h;
+	*added = true;
+	return t->n - 1;
+}
+
+/*
+ * A term of a chunk, by its number in the chunk's table: a document
+ * finds its own copy of the term through @doc and @at, without a map of
+ * its own to fill and empty.
+ */
+struct cterm {
 	uint32_t doc;
 	uint32_t at;
 	uint8_t slice;
 };
 
 /*
- * @sterm: once the chunk is tokenized, by term number, 1 + the term's
- * number in its slice (0 until seen there): a slice's task hashes a term
- * once a chunk, not once a document
- */
-/*
  * A chunk's last terms by their first eight bytes and length: most tokens
  * of a chunk repeat one seen shortly before, found here without hashing
- * the token for the map.
+ * the token for the table.
  */
 #define TCACHE_BITS 10
 
@@ -74,13 +160,17 @@ struct tcache {
 	uint32_t id;
 };
 
+/*
+ * @sterm: once the chunk is tokenized, by term number, 1 + the term's
+ * number in its slice (0 until seen there): a slice's task looks a term
+ * up once a chunk, not once a document
+ */
 struct search_chunk {
 	struct qu_arena arena;
-	struct qu_map intern;
+	struct ttab intern;
 	struct tcache *cache;
 	struct cterm *terms;
 	uint32_t *sterm;
-	uint32_t nterms;
 	uint32_t aterms;
 	struct ref *refs[SLICES];
 	uint32_t nrefs[SLICES];
@@ -100,58 +190,47 @@ struct tok_ctx {
 	unsigned flags;
 };
 
-/* The slot of the map whose value @value points at. */
-static struct qu_map_slot *map_slot(void **value)
-{
-	return (struct qu_map_slot *)((char *)value -
-				      offsetof(struct qu_map_slot, value));
-}
-
 /* The chunk's number of term @tok, made when new. */
 static uint32_t term_id(struct search_chunk *c, const char *tok, size_t len)
 {
 	struct tcache *e = NULL;
-	uint64_t key = 0;
-	void **slot;
+	uint64_t key = 0, h;
+	uint32_t id;
+	bool added;
 
 	if (c->cache) {
 		memcpy(&key, tok, len < 8 ? len : 8);
 		e = &c->cache[((key ^ len) * 0x9e3779b97f4a7c15u) >>
 			      (64 - TCACHE_BITS)];
 		if (e->id && e->len == len && e->key == key &&
-		    (len <= 8 ||
-		     !memcmp(c->terms[e->id - 1].term + 8, tok + 8, len - 8)))
+		    (len <= 8 || !memcmp(c->intern.keys[e->id - 1].term + 8,
+					 tok + 8, len - 8)))
 			return e->id - 1;
 	}
-	slot = qu_map_slot(&c->intern, tok, len);
-	if (!*slot) {
-		/*
-		 * one copy of a term for the whole chunk (its documents
-		 * share words); the map keeps the key and its qu_hash(),
-		 * which gives the slice
-		 */
-		struct qu_map_slot *ms = map_slot(slot);
+	h = XXH3_64bits(tok, len);
+	id = ttab_find(&c->intern, tok, (uint32_t)len, h, &added);
+	if (added) {
+		/* one copy of a term for the whole chunk (its documents
+		 * share words) */
 		struct cterm *ct;
 
-		if (c->nterms == c->aterms) {
+		if (id == c->aterms) {
 			c->aterms = c->aterms ? 2 * c->aterms : 256;
 			c->terms = qu_xrealloc(c->terms,
 					       c->aterms * sizeof(*c->terms));
 		}
-		ct = &c->terms[c->nterms];
-		ct->term = qu_arena_strndup(&c->arena, tok, len);
-		ct->len = (uint32_t)len;
+		c->intern.keys[id].term = qu_arena_strndup(&c->arena, tok, len);
+		ct = &c->terms[id];
 		ct->doc = 0;
-		ct->slice = (uint8_t)(ms->hash % SLICES);
-		ms->key = ct->term;
-		*slot = (void *)(uintptr_t)++c->nterms;
+		/* the hash's top bits: the table's slot is from its low ones */
+		ct->slice = (uint8_t)(h >> 58);
 	}
 	if (e) {
 		e->key = key;
 		e->len = (uint32_t)len;
-		e->id = (uint32_t)(uintptr_t)*slot;
+		e->id = id + 1;
 	}
-	return (uint32_t)((uintptr_t)*slot - 1);
+	return id;
 }
 
 static void on_token(const char *tok, size_t len, bool part, void *payload)
@@ -188,9 +267,9 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 	ct->doc = t->doc;
 	ct->at = t->n;
 	d = &t->v[t->n++];
-	d->term = ct->term;
-	d->len = ct->len;
-	d->id = (uint32_t)(ct - c->terms);
+	d->term = c->intern.keys[id].term;
+	d->len = c->intern.keys[id].len;
+	d->id = id;
 	d->tf = w;
 	d->flags = (uint8_t)t->flags;
 	d->slice = ct->slice;
@@ -374,17 +453,17 @@ static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 		}
 	}
 	/* the chunk's own tables go as soon as it is done: less at once */
-	qu_map_fini(&c->intern);
+	c->sterm = qu_xcalloc(c->intern.n + 1, sizeof(uint32_t));
+	ttab_fini(&c->intern);
 	free(c->cache);
 	c->cache = NULL;
 	free(c->terms);
 	c->terms = NULL;
-	c->sterm = qu_xcalloc(c->nterms + 1, sizeof(uint32_t));
 }
 
 struct slice {
 	struct qu_arena arena;
-	struct qu_map map;
+	struct ttab map;
 	struct search_term **terms;
 	size_t n;
 	size_t alloc;
@@ -548,15 +627,17 @@ struct raw {
 static struct search_term *slice_term(struct slice *s,
 				      const struct search_dterm *d)
 {
-	void **slot = qu_map_slot(&s->map, d->term, d->len);
-	struct search_term *t = *slot;
+	struct search_term *t;
+	bool added;
+	uint32_t id = ttab_find(&s->map, d->term, d->len,
+				XXH3_64bits(d->term, d->len), &added);
 
-	if (t)
-		return t;
+	if (!added)
+		return s->terms[id];
 	t = qu_arena_zalloc(&s->arena, sizeof(*t));
 	t->term = qu_arena_strndup(&s->arena, d->term, d->len);
 	t->len = d->len;
-	*slot = t;
+	s->map.keys[id].term = t->term;
 	if (s->n == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 256;
 		s->terms = qu_xrealloc(s->terms, s->alloc * sizeof(*s->terms));
@@ -721,7 +802,6 @@ static void fill_one(struct qu_job *job, size_t i, void *payload)
 
 	(void)job;
 	qu_arena_init(&f->c.arena);
-	qu_map_init(&f->c.intern);
 	f->ndocs = f->unit ? (uint32_t)f->unit->nitems : 1;
 	f->v = qu_xcalloc(f->ndocs + 1, sizeof(*f->v));
 	f->n = qu_xcalloc(f->ndocs + 1, sizeof(*f->n));
@@ -737,7 +817,7 @@ static void fill_one(struct qu_job *job, size_t i, void *payload)
 		f->n[k] = t.n;
 		f->len[k] = t.len;
 	}
-	qu_map_fini(&f->c.intern);
+	ttab_fini(&f->c.intern);
 	free(f->c.terms);
 }
 
@@ -986,10 +1066,8 @@ void search_build(struct search_index *x, unsigned threads,
 	nchunks = (x->ndocs + CHUNK - 1) / CHUNK;
 	tr.x = x;
 	tr.chunks = qu_xcalloc(nchunks + 1, sizeof(*tr.chunks));
-	for (i = 0; i < nchunks; i++) {
+	for (i = 0; i < nchunks; i++)
 		qu_arena_init(&tr.chunks[i].arena);
-		qu_map_init(&tr.chunks[i].intern);
-	}
 	qu_pool_run(threads, nchunks, tokenize_chunk, &tr);
 
 	for (i = 0; i < x->ndocs; i++)
@@ -1001,10 +1079,8 @@ void search_build(struct search_index *x, unsigned threads,
 	mr.slices = qu_xcalloc(SLICES, sizeof(*mr.slices));
 	x->arenas = qu_xcalloc(SLICES, sizeof(*x->arenas));
 	x->narenas = SLICES;
-	for (i = 0; i < SLICES; i++) {
+	for (i = 0; i < SLICES; i++)
 		qu_arena_init(&mr.slices[i].arena);
-		qu_map_init(&mr.slices[i].map);
-	}
 	qu_pool_run(threads, SLICES, merge_slice, &mr);
 	for (i = 0; i < SLICES; i++)
 		total += mr.slices[i].n;
@@ -1015,7 +1091,7 @@ void search_build(struct search_index *x, unsigned threads,
 		for (k = 0; k < s->n; k++)
 			x->terms[x->nterms++] = s->terms[k];
 		free(s->terms);
-		qu_map_fini(&s->map);
+		ttab_fini(&s->map);
 		/* the terms live on in the slice's arena */
 		x->arenas[i] = s->arena;
 	}
@@ -1040,12 +1116,11 @@ void search_tokenize_some(struct search_index *x, const uint32_t *docs,
 	size_t k;
 
 	qu_arena_init(&c->arena);
-	qu_map_init(&c->intern);
 	x->dterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->dterms));
 	x->ndterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->ndterms));
 	for (k = 0; k < n; k++)
 		tokenize_doc(x, c, docs[k]);
-	qu_map_fini(&c->intern);
+	ttab_fini(&c->intern);
 	free(c->terms);
 	c->terms = NULL;
 	x->some = c;
