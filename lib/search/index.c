@@ -516,7 +516,7 @@ static bool name_is(const struct search_index *x, uint32_t doc,
 }
 
 /* Put @p among the best few of @v (by cmp_score), @n of them so far. */
-static void best_add(const struct search_posting **v, uint32_t *n,
+static inline void best_add(const struct search_posting **v, uint32_t *n,
 		     const struct search_posting *p)
 {
 	uint32_t k = *n;
@@ -555,6 +555,25 @@ static void top_few(struct search_term *t)
 }
 
 /*
+ * A score as an integer of 1 to 4095: lround(@s * 64), clamped. In that
+ * range (long)x is floor(x) and x - floor(x) is exact (Sterbenz's
+ * lemma), so the test below rounds halves up as lround() does, without
+ * its call.
+ */
+static uint32_t quantize(double s)
+{
+	double x = s * 64;
+	long q;
+
+	if (!(x >= 0.5))
+		return 1;
+	if (x >= 4095)
+		return 4095;
+	q = (long)x;
+	return (uint32_t)(x - (double)q >= 0.5 ? q + 1 : q);
+}
+
+/*
  * Score one term's postings (BM25 over the weighted frequencies), keep
  * the best MAX_POSTINGS (documents named by the term first, so a
  * symbol is never cut from its own name's list) and note the top few,
@@ -574,13 +593,8 @@ void search_score(struct search_term *t, const struct search_index *x,
 		double dl = x->docs[p->doc].len;
 		double s = idf * tf * (K1 + 1) /
 			   (tf + K1 * (1 - B + B * dl / avgdl));
-		long q = lround(s * 64);
 
-		if (q < 1)
-			q = 1;
-		if (q > 4095)
-			q = 4095;
-		p->score = (uint32_t)q | (p->flag ? 4096 : 0);
+		p->score = quantize(s) | (p->flag ? 4096 : 0);
 		p->exact = p->flag && name_is(x, p->doc, t->term, t->len);
 	}
 	/*
