@@ -249,16 +249,13 @@ static bool keep(const char *w, size_t len)
 	return !stop_has(k & ((1ull << (8 * len)) - 1));
 }
 
-/* Give the word read, and then its "_"-separated parts, to @fn. */
-static void emit(struct word *wd, qu_search_token_fn fn, void *payload)
+/* Give the "_"-separated parts of the word read to @fn. */
+static void emit_parts(const struct word *wd, qu_search_token_fn fn,
+		       void *payload)
 {
-	const char *w = wd->buf, *end = w + wd->len, *p, *q;
+	const char *p, *q, *end = wd->buf + wd->len;
 
-	if (keep(w, wd->len))
-		fn(w, wd->len, false, payload);
-	if (!wd->has_us)
-		return;
-	for (p = w; p < end; p = q + 1) {
+	for (p = wd->buf; p < end; p = q + 1) {
 		q = memchr(p, '_', (size_t)(end - p));
 		if (!q)
 			q = end;
@@ -267,13 +264,21 @@ static void emit(struct word *wd, qu_search_token_fn fn, void *payload)
 	}
 }
 
-/* End the word read, if any: given to @fn unless too long. */
-static inline void word_end(struct word *wd, qu_search_token_fn fn, void *payload)
+/*
+ * End the word read, if any: given to @fn, then its parts, unless it is
+ * too long.
+ */
+static inline void word_end(struct word *wd, qu_search_token_fn fn,
+			    void *payload)
 {
 	if (!wd->len && !wd->over)
 		return;
-	if (!wd->over)
-		emit(wd, fn, payload);
+	if (!wd->over) {
+		if (keep(wd->buf, wd->len))
+			fn(wd->buf, wd->len, false, payload);
+		if (wd->has_us)
+			emit_parts(wd, fn, payload);
+	}
 	wd->len = 0;
 	wd->over = wd->has_us = false;
 }
