@@ -637,6 +637,31 @@ struct raw {
 	bool flag;
 };
 
+/*
+ * struct search_term.key: numbers that order as strcmp() orders the
+ * first eight bytes of the terms, so that most comparisons of the sort
+ * need no call of it
+ */
+static uint64_t term_key(const char *term, uint32_t len)
+{
+	uint64_t k = 0;
+	uint32_t i;
+
+	for (i = 0; i < 8 && i < len; i++)
+		k |= (uint64_t)(unsigned char)term[i] << (56 - 8 * i);
+	return k;
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+	const struct search_term *p = *(struct search_term *const *)a;
+	const struct search_term *q = *(struct search_term *const *)b;
+
+	if (p->key != q->key)
+		return p->key < q->key ? -1 : 1;
+	return strcmp(p->term, q->term);
+}
+
 /* The slice's term of @d, made when new. */
 static struct search_term *slice_term(struct slice *s,
 				      const struct search_dterm *d)
@@ -651,6 +676,7 @@ static struct search_term *slice_term(struct slice *s,
 	t = qu_arena_zalloc(&s->arena, sizeof(*t));
 	t->term = qu_arena_strndup(&s->arena, d->term, d->len);
 	t->len = d->len;
+	t->key = term_key(t->term, t->len);
 	s->map.keys[id].term = t->term;
 	if (s->n == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 256;
@@ -728,14 +754,6 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 	for (k = 0; k < s->n; k++)
 		search_score(s->terms[k], x, r->avgdl,
 			     x->want_full ? &s->arena : NULL);
-}
-
-static int cmp_term(const void *a, const void *b)
-{
-	const struct search_term *p = *(struct search_term *const *)a;
-	const struct search_term *q = *(struct search_term *const *)b;
-
-	return strcmp(p->term, q->term);
 }
 
 /*
@@ -1009,6 +1027,7 @@ static void build_from_memo(struct search_index *x, unsigned threads,
 		t = &x->tstore[x->nterms];
 		t->term = m->word[i];
 		t->len = m->wlen[i];
+		t->key = term_key(t->term, t->len);
 		t->post = x->pstore + total;
 		total += count[i];
 		at[i] = (uint32_t)x->nterms;
