@@ -62,6 +62,20 @@ static void put_json_str(struct qu_buf *b, const char *s, size_t len)
 	qu_buf_addc(b, '"');
 }
 
+/*
+ * A byte plain() copies with no look at the bytes around it: not markup
+ * it drops, not a blank, not '(' (which may open a link's target).
+ */
+static bool plain_byte(char c)
+{
+	switch (c) {
+	case '*': case '`': case '[': case ']': case '\\': case '>': case '|':
+	case '(': case ' ': case '\t': case '\r':
+		return false;
+	}
+	return true;
+}
+
 /* Append @len bytes of Markdown @s as plain text, up to @out->len >= max. */
 static void plain(struct qu_buf *out, const char *s, size_t len, size_t max)
 {
@@ -90,6 +104,7 @@ static void plain(struct qu_buf *out, const char *s, size_t len, size_t max)
 			j += 2;
 		for (; j < end && out->len < max; j++) {
 			char c = s[j];
+			size_t n;
 
 			if (c == '*' || c == '`' || c == '[' || c == ']' ||
 			    c == '\\' || c == '>' || c == '|')
@@ -108,7 +123,13 @@ static void plain(struct qu_buf *out, const char *s, size_t len, size_t max)
 				qu_buf_addc(out, ' ');
 				space = false;
 			}
-			qu_buf_addc(out, c);
+			/* @c and the plain bytes after it, as many as fit */
+			for (n = 1; j + n < end && out->len + n < max &&
+				    plain_byte(s[j + n]);
+			     n++)
+				;
+			qu_buf_add(out, s + j, n);
+			j += n - 1;
 		}
 		space = out->len > 0;
 		i = end + 1;
