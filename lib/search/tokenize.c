@@ -320,13 +320,8 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 		size_t n;
 
 		if (s[i] < 0x80) {
-			/*
-			 * The common case: a run of ASCII word bytes, lowered
-			 * as they are copied, as many as the word has room
-			 * for; the rest of a longer run only drops the word.
-			 */
-			size_t room = MAX_TOKEN - wd.len;
-			size_t stop = len - i > room ? i + room : len;
+			size_t room, stop, start;
+			bool us = false;
 			char w;
 
 			if (!ascii_word[s[i]]) {
@@ -335,11 +330,21 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 				i++;
 				continue;
 			}
+			/*
+			 * The common case: a run of ASCII word bytes, lowered
+			 * as they are copied, as many as the word has room
+			 * for; the rest of a longer run only drops the word.
+			 */
+			room = MAX_TOKEN - wd.len;
+			stop = len - i > room ? i + room : len;
+			start = i;
 			while (i < stop && (w = ascii_word[s[i]])) {
-				wd.buf[wd.len++] = w;
-				wd.has_us |= w == '_';
+				wd.buf[wd.len + (i - start)] = w;
+				us |= w == '_';
 				i++;
 			}
+			wd.len += i - start;
+			wd.has_us |= us;
 			if (i == stop && i < len && ascii_word[s[i]]) {
 				wd.over = true;
 				while (i < len && ascii_word[s[i]])
