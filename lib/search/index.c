@@ -698,19 +698,19 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 	struct merge_run *r = payload;
 	struct search_index *x = r->x;
 	struct slice *s = &r->slices[si];
-	struct raw *raw = NULL;
+	struct raw *raw;
 	struct search_posting *all;
 	uint32_t *fill;
-	size_t c, k, nraw = 0, araw = 0, off;
+	size_t c, k, nraw = 0, off;
 
 	(void)job;
+	for (c = 0; c < r->nchunks; c++)
+		nraw += r->chunks[c].nrefs[si];
+	raw = qu_xmalloc((nraw + 1) * sizeof(*raw));
+	nraw = 0;
 	for (c = 0; c < r->nchunks; c++) {
 		struct search_chunk *ch = &r->chunks[c];
 
-		if (nraw + ch->nrefs[si] > araw) {
-			araw = 2 * (nraw + ch->nrefs[si]);
-			raw = qu_xrealloc(raw, araw * sizeof(*raw));
-		}
 		for (k = 0; k < ch->nrefs[si]; k++) {
 			uint32_t i = ch->refs[si][k].doc;
 			const struct search_dterm *d =
