@@ -301,8 +301,12 @@ static void record(struct qu_job *job, size_t i, void *payload)
 	}
 	snip_at = b.len;
 	search_snippet(&b, x, d);
-	/* the size and hash count the parts as they once stood alone */
+	/*
+	 * what cut_shards() counts for the record: the name, the anchor
+	 * and the snippet, and 20 for the rest
+	 */
 	r->size = name_len + (snip_at - anchor_at) + 20 + (b.len - snip_at);
+	/* what the next build's state compares the record by */
 	if (x->want_full) {
 		struct qu_buf all = QU_BUF_INIT;
 
@@ -535,7 +539,8 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 			qu_buf_addc(&b, ',');
 		/*
 		 * a term is letters, digits and "_" in valid UTF-8
-		 * (qu_search_tokenize()): nothing in it is escaped
+		 * (qu_search_tokenize()): qu_buf_add_json_str() would
+		 * only quote it
 		 */
 		qu_buf_addc(&b, '"');
 		qu_buf_add(&b, t->term, t->len);
