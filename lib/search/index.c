@@ -16,11 +16,14 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+/* XXH3 inlined: the term tables below hash every token */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "search_int.h"
 
 #define CHUNK 64
+/* the slices of the hash space: its top six bits (term_id()) */
 #define SLICES 64
 #define MAX_POSTINGS 400
 
@@ -44,27 +47,110 @@ struct ref {
 };
 
 /*
- * A term of a chunk, numbered in order of first sight: a document finds
- * its own copy of the term through @doc and @at, without a map of its
- * own to fill and empty.
+ * A table of terms by their bytes, for the two steps that number them:
+ * a chunk its tokens' terms, a slice its chunks' terms. Open addressing
+ * with linear probing at a load under one half; a slot is the term's
+ * number and half its hash, so that a probe compares bytes only when
+ * the hashes match, growing hashes nothing again, and the table is
+ * small to clear. The hash is XXH3, inlined: every token is looked up.
  */
-struct cterm {
+struct tslot {
+	uint32_t id;	/* 1 + the term's number; 0: an empty slot */
+	uint32_t hash;	/* the low half of its hash */
+};
+
+struct tkey {
 	const char *term;
 	uint32_t len;
+};
+
+/* @keys: by number, the terms; the caller's copies of them */
+struct ttab {
+	struct tslot *slots;
+	size_t cap;
+	struct tkey *keys;
+	uint32_t n;
+	uint32_t alloc;
+};
+
+static void ttab_fini(struct ttab *t)
+{
+	free(t->slots);
+	free(t->keys);
+	memset(t, 0, sizeof(*t));
+}
+
+static void ttab_grow(struct ttab *t)
+{
+	struct tslot *old = t->slots;
+	size_t i, ocap = t->cap;
+
+	t->cap = ocap ? 2 * ocap : 256;
+	t->slots = qu_xcalloc(t->cap, sizeof(*t->slots));
+	for (i = 0; i < ocap; i++) {
+		size_t k = old[i].hash & (t->cap - 1);
+
+		if (!old[i].id)
+			continue;
+		while (t->slots[k].id)
+			k = (k + 1) & (t->cap - 1);
+		t->slots[k] = old[i];
+	}
+	free(old);
+}
+
+/*
+ * The number of @term, whose hash is @h. A new term (@added set) is
+ * numbered next, with @term as its key: the caller puts its own copy
+ * in its place (t->keys[number].term).
+ */
+static inline uint32_t ttab_find(struct ttab *t, const char *term,
+				 uint32_t len, uint64_t h, bool *added)
+{
+	size_t k;
+
+	if ((t->n + 1) * 2 > t->cap)
+		ttab_grow(t);
+	for (k = h & (t->cap - 1);; k = (k + 1) & (t->cap - 1)) {
+		struct tslot *s = &t->slots[k];
+		const struct tkey *key;
+
+		if (!s->id)
+			break;
+		key = &t->keys[s->id - 1];
+		if (s->hash == (uint32_t)h && key->len == len &&
+		    !memcmp(key->term, term, len)) {
+			*added = false;
+			return s->id - 1;
+		}
+	}
+	if (t->n == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 128;
+		t->keys = qu_xrealloc(t->keys, t->alloc * sizeof(*t->keys));
+	}
+	t->keys[t->n].term = term;
+	t->keys[t->n].len = len;
+	t->slots[k].id = ++t->n;
+	t->slots[k].hash = (uint32_t)h;
+	*added = true;
+	return t->n - 1;
+}
+
+/*
+ * A term of a chunk, by its number in the chunk's table: a document
+ * finds its own copy of the term through @doc and @at, without a map of
+ * its own to fill and empty.
+ */
+struct cterm {
 	uint32_t doc;
 	uint32_t at;
 	uint8_t slice;
 };
 
 /*
- * @sterm: once the chunk is tokenized, by term number, 1 + the term's
- * number in its slice (0 until seen there): a slice's task hashes a term
- * once a chunk, not once a document
- */
-/*
  * A chunk's last terms by their first eight bytes and length: most tokens
  * of a chunk repeat one seen shortly before, found here without hashing
- * the token for the map.
+ * the token for the table.
  */
 #define TCACHE_BITS 10
 
@@ -74,13 +160,17 @@ struct tcache {
 	uint32_t id;
 };
 
+/*
+ * @sterm: once the chunk is tokenized, by term number, 1 + the term's
+ * number in its slice (0 until seen there): a slice's task looks a term
+ * up once a chunk, not once a document
+ */
 struct search_chunk {
 	struct qu_arena arena;
-	struct qu_map intern;
+	struct ttab intern;
 	struct tcache *cache;
 	struct cterm *terms;
 	uint32_t *sterm;
-	uint32_t nterms;
 	uint32_t aterms;
 	struct ref *refs[SLICES];
 	uint32_t nrefs[SLICES];
@@ -100,58 +190,47 @@ struct tok_ctx {
 	unsigned flags;
 };
 
-/* The slot of the map whose value @value points at. */
-static struct qu_map_slot *map_slot(void **value)
-{
-	return (struct qu_map_slot *)((char *)value -
-				      offsetof(struct qu_map_slot, value));
-}
-
 /* The chunk's number of term @tok, made when new. */
 static uint32_t term_id(struct search_chunk *c, const char *tok, size_t len)
 {
 	struct tcache *e = NULL;
-	uint64_t key = 0;
-	void **slot;
+	uint64_t key = 0, h;
+	uint32_t id;
+	bool added;
 
 	if (c->cache) {
 		memcpy(&key, tok, len < 8 ? len : 8);
 		e = &c->cache[((key ^ len) * 0x9e3779b97f4a7c15u) >>
 			      (64 - TCACHE_BITS)];
 		if (e->id && e->len == len && e->key == key &&
-		    (len <= 8 ||
-		     !memcmp(c->terms[e->id - 1].term + 8, tok + 8, len - 8)))
+		    (len <= 8 || !memcmp(c->intern.keys[e->id - 1].term + 8,
+					 tok + 8, len - 8)))
 			return e->id - 1;
 	}
-	slot = qu_map_slot(&c->intern, tok, len);
-	if (!*slot) {
-		/*
-		 * one copy of a term for the whole chunk (its documents
-		 * share words); the map keeps the key and its qu_hash(),
-		 * which gives the slice
-		 */
-		struct qu_map_slot *ms = map_slot(slot);
+	h = XXH3_64bits(tok, len);
+	id = ttab_find(&c->intern, tok, (uint32_t)len, h, &added);
+	if (added) {
+		/* one copy of a term for the whole chunk (its documents
+		 * share words) */
 		struct cterm *ct;
 
-		if (c->nterms == c->aterms) {
+		if (id == c->aterms) {
 			c->aterms = c->aterms ? 2 * c->aterms : 256;
 			c->terms = qu_xrealloc(c->terms,
 					       c->aterms * sizeof(*c->terms));
 		}
-		ct = &c->terms[c->nterms];
-		ct->term = qu_arena_strndup(&c->arena, tok, len);
-		ct->len = (uint32_t)len;
+		c->intern.keys[id].term = qu_arena_strndup(&c->arena, tok, len);
+		ct = &c->terms[id];
 		ct->doc = 0;
-		ct->slice = (uint8_t)(ms->hash % SLICES);
-		ms->key = ct->term;
-		*slot = (void *)(uintptr_t)++c->nterms;
+		/* the hash's top bits: the table's slot is from its low ones */
+		ct->slice = (uint8_t)(h >> 58);
 	}
 	if (e) {
 		e->key = key;
 		e->len = (uint32_t)len;
-		e->id = (uint32_t)(uintptr_t)*slot;
+		e->id = id + 1;
 	}
-	return (uint32_t)((uintptr_t)*slot - 1);
+	return id;
 }
 
 static void on_token(const char *tok, size_t len, bool part, void *payload)
@@ -188,9 +267,9 @@ static void on_token(const char *tok, size_t len, bool part, void *payload)
 	ct->doc = t->doc;
 	ct->at = t->n;
 	d = &t->v[t->n++];
-	d->term = ct->term;
-	d->len = ct->len;
-	d->id = (uint32_t)(ct - c->terms);
+	d->term = c->intern.keys[id].term;
+	d->len = c->intern.keys[id].len;
+	d->id = id;
 	d->tf = w;
 	d->flags = (uint8_t)t->flags;
 	d->slice = ct->slice;
@@ -374,17 +453,17 @@ static void tokenize_chunk(struct qu_job *job, size_t i, void *payload)
 		}
 	}
 	/* the chunk's own tables go as soon as it is done: less at once */
-	qu_map_fini(&c->intern);
+	c->sterm = qu_xcalloc(c->intern.n + 1, sizeof(uint32_t));
+	ttab_fini(&c->intern);
 	free(c->cache);
 	c->cache = NULL;
 	free(c->terms);
 	c->terms = NULL;
-	c->sterm = qu_xcalloc(c->nterms + 1, sizeof(uint32_t));
 }
 
 struct slice {
 	struct qu_arena arena;
-	struct qu_map map;
+	struct ttab map;
 	struct search_term **terms;
 	size_t n;
 	size_t alloc;
@@ -437,7 +516,7 @@ static bool name_is(const struct search_index *x, uint32_t doc,
 }
 
 /* Put @p among the best few of @v (by cmp_score), @n of them so far. */
-static void best_add(const struct search_posting **v, uint32_t *n,
+static inline void best_add(const struct search_posting **v, uint32_t *n,
 		     const struct search_posting *p)
 {
 	uint32_t k = *n;
@@ -476,6 +555,25 @@ static void top_few(struct search_term *t)
 }
 
 /*
+ * A score as an integer of 1 to 4095: lround(@s * 64), clamped. In that
+ * range (long)x is floor(x) and x - floor(x) is exact (Sterbenz's
+ * lemma), so the test below rounds halves up as lround() does, without
+ * its call.
+ */
+static uint32_t quantize(double s)
+{
+	double x = s * 64;
+	long q;
+
+	if (!(x >= 0.5))
+		return 1;
+	if (x >= 4095)
+		return 4095;
+	q = (long)x;
+	return (uint32_t)(x - (double)q >= 0.5 ? q + 1 : q);
+}
+
+/*
  * Score one term's postings (BM25 over the weighted frequencies), keep
  * the best MAX_POSTINGS (documents named by the term first, so a
  * symbol is never cut from its own name's list) and note the top few,
@@ -495,13 +593,8 @@ void search_score(struct search_term *t, const struct search_index *x,
 		double dl = x->docs[p->doc].len;
 		double s = idf * tf * (K1 + 1) /
 			   (tf + K1 * (1 - B + B * dl / avgdl));
-		long q = lround(s * 64);
 
-		if (q < 1)
-			q = 1;
-		if (q > 4095)
-			q = 4095;
-		p->score = (uint32_t)q | (p->flag ? 4096 : 0);
+		p->score = quantize(s) | (p->flag ? 4096 : 0);
 		p->exact = p->flag && name_is(x, p->doc, t->term, t->len);
 	}
 	/*
@@ -544,19 +637,47 @@ struct raw {
 	bool flag;
 };
 
+/*
+ * struct search_term.key: numbers that order as strcmp() orders the
+ * first eight bytes of the terms, so that most comparisons of the sort
+ * need no call of it
+ */
+static uint64_t term_key(const char *term, uint32_t len)
+{
+	uint64_t k = 0;
+	uint32_t i;
+
+	for (i = 0; i < 8 && i < len; i++)
+		k |= (uint64_t)(unsigned char)term[i] << (56 - 8 * i);
+	return k;
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+	const struct search_term *p = *(struct search_term *const *)a;
+	const struct search_term *q = *(struct search_term *const *)b;
+
+	if (p->key != q->key)
+		return p->key < q->key ? -1 : 1;
+	return strcmp(p->term, q->term);
+}
+
 /* The slice's term of @d, made when new. */
 static struct search_term *slice_term(struct slice *s,
 				      const struct search_dterm *d)
 {
-	void **slot = qu_map_slot(&s->map, d->term, d->len);
-	struct search_term *t = *slot;
+	struct search_term *t;
+	bool added;
+	uint32_t id = ttab_find(&s->map, d->term, d->len,
+				XXH3_64bits(d->term, d->len), &added);
 
-	if (t)
-		return t;
+	if (!added)
+		return s->terms[id];
 	t = qu_arena_zalloc(&s->arena, sizeof(*t));
 	t->term = qu_arena_strndup(&s->arena, d->term, d->len);
 	t->len = d->len;
-	*slot = t;
+	t->key = term_key(t->term, t->len);
+	s->map.keys[id].term = t->term;
 	if (s->n == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 256;
 		s->terms = qu_xrealloc(s->terms, s->alloc * sizeof(*s->terms));
@@ -577,19 +698,19 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 	struct merge_run *r = payload;
 	struct search_index *x = r->x;
 	struct slice *s = &r->slices[si];
-	struct raw *raw = NULL;
+	struct raw *raw;
 	struct search_posting *all;
 	uint32_t *fill;
-	size_t c, k, nraw = 0, araw = 0, off;
+	size_t c, k, nraw = 0, off;
 
 	(void)job;
+	for (c = 0; c < r->nchunks; c++)
+		nraw += r->chunks[c].nrefs[si];
+	raw = qu_xmalloc((nraw + 1) * sizeof(*raw));
+	nraw = 0;
 	for (c = 0; c < r->nchunks; c++) {
 		struct search_chunk *ch = &r->chunks[c];
 
-		if (nraw + ch->nrefs[si] > araw) {
-			araw = 2 * (nraw + ch->nrefs[si]);
-			raw = qu_xrealloc(raw, araw * sizeof(*raw));
-		}
 		for (k = 0; k < ch->nrefs[si]; k++) {
 			uint32_t i = ch->refs[si][k].doc;
 			const struct search_dterm *d =
@@ -633,14 +754,6 @@ static void merge_slice(struct qu_job *job, size_t si, void *payload)
 	for (k = 0; k < s->n; k++)
 		search_score(s->terms[k], x, r->avgdl,
 			     x->want_full ? &s->arena : NULL);
-}
-
-static int cmp_term(const void *a, const void *b)
-{
-	const struct search_term *p = *(struct search_term *const *)a;
-	const struct search_term *q = *(struct search_term *const *)b;
-
-	return strcmp(p->term, q->term);
 }
 
 /*
@@ -721,7 +834,6 @@ static void fill_one(struct qu_job *job, size_t i, void *payload)
 
 	(void)job;
 	qu_arena_init(&f->c.arena);
-	qu_map_init(&f->c.intern);
 	f->ndocs = f->unit ? (uint32_t)f->unit->nitems : 1;
 	f->v = qu_xcalloc(f->ndocs + 1, sizeof(*f->v));
 	f->n = qu_xcalloc(f->ndocs + 1, sizeof(*f->n));
@@ -737,7 +849,7 @@ static void fill_one(struct qu_job *job, size_t i, void *payload)
 		f->n[k] = t.n;
 		f->len[k] = t.len;
 	}
-	qu_map_fini(&f->c.intern);
+	ttab_fini(&f->c.intern);
 	free(f->c.terms);
 }
 
@@ -915,6 +1027,7 @@ static void build_from_memo(struct search_index *x, unsigned threads,
 		t = &x->tstore[x->nterms];
 		t->term = m->word[i];
 		t->len = m->wlen[i];
+		t->key = term_key(t->term, t->len);
 		t->post = x->pstore + total;
 		total += count[i];
 		at[i] = (uint32_t)x->nterms;
@@ -986,10 +1099,8 @@ void search_build(struct search_index *x, unsigned threads,
 	nchunks = (x->ndocs + CHUNK - 1) / CHUNK;
 	tr.x = x;
 	tr.chunks = qu_xcalloc(nchunks + 1, sizeof(*tr.chunks));
-	for (i = 0; i < nchunks; i++) {
+	for (i = 0; i < nchunks; i++)
 		qu_arena_init(&tr.chunks[i].arena);
-		qu_map_init(&tr.chunks[i].intern);
-	}
 	qu_pool_run(threads, nchunks, tokenize_chunk, &tr);
 
 	for (i = 0; i < x->ndocs; i++)
@@ -1001,10 +1112,8 @@ void search_build(struct search_index *x, unsigned threads,
 	mr.slices = qu_xcalloc(SLICES, sizeof(*mr.slices));
 	x->arenas = qu_xcalloc(SLICES, sizeof(*x->arenas));
 	x->narenas = SLICES;
-	for (i = 0; i < SLICES; i++) {
+	for (i = 0; i < SLICES; i++)
 		qu_arena_init(&mr.slices[i].arena);
-		qu_map_init(&mr.slices[i].map);
-	}
 	qu_pool_run(threads, SLICES, merge_slice, &mr);
 	for (i = 0; i < SLICES; i++)
 		total += mr.slices[i].n;
@@ -1015,7 +1124,7 @@ void search_build(struct search_index *x, unsigned threads,
 		for (k = 0; k < s->n; k++)
 			x->terms[x->nterms++] = s->terms[k];
 		free(s->terms);
-		qu_map_fini(&s->map);
+		ttab_fini(&s->map);
 		/* the terms live on in the slice's arena */
 		x->arenas[i] = s->arena;
 	}
@@ -1040,12 +1149,11 @@ void search_tokenize_some(struct search_index *x, const uint32_t *docs,
 	size_t k;
 
 	qu_arena_init(&c->arena);
-	qu_map_init(&c->intern);
 	x->dterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->dterms));
 	x->ndterms = qu_xcalloc(x->ndocs + 1, sizeof(*x->ndterms));
 	for (k = 0; k < n; k++)
 		tokenize_doc(x, c, docs[k]);
-	qu_map_fini(&c->intern);
+	ttab_fini(&c->intern);
 	free(c->terms);
 	c->terms = NULL;
 	x->some = c;

@@ -87,6 +87,8 @@ struct search_posting {
  * @nfull: how many postings the term has in all
  * @prev: 1 + the term's number in the last build's state when it is
  *	unchanged since (@post is then NULL until the shard is written), or 0
+ * @key: while the terms are sorted, their first eight bytes, NUL-padded,
+ *	as a big-endian number (search_build())
  */
 struct search_term {
 	const char *term;
@@ -99,6 +101,7 @@ struct search_term {
 	const struct search_posting *full;
 	uint32_t nfull;
 	uint32_t prev;
+	uint64_t key;
 };
 
 /**

@@ -7,6 +7,7 @@
  * rules are written again in themes/default/static/quire-search.js for
  * the query side; test/search/tokens.txt holds the cases both must give.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -134,9 +135,7 @@ static bool wordc(uint32_t c)
 
 /*
  * Sorted (the client has the same list in the manifest), eight bytes
- * each, NUL-padded: read big-endian, they sort as the strings do, so the
- * search below compares numbers instead of calling strncmp(); each row
- * is also the word as a C string.
+ * each, NUL-padded: each row is the word as a C string.
  */
 static const char stop_keys[][8] = {
 #define X(w) w,
@@ -144,58 +143,66 @@ static const char stop_keys[][8] = {
 #undef X
 };
 
-/* A row of stop_keys[] as a big-endian number. */
-static uint64_t stop_key(const char *row)
-{
-	uint64_t k;
-
-	memcpy(&k, row, 8);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	k = __builtin_bswap64(k);
-#endif
-	return k;
-}
-
 /*
- * By first letter, the lengths of the stop words starting with it (bit
- * n: n bytes): most words are ruled out before the search below.
+ * The stop words as numbers (their bytes little-endian, zeros above)
+ * in a set of STOP_SLOTS slots by hash, with linear probing: at its load
+ * (under a third) a word that is not there is told in one or two
+ * probes, where a binary search of the sorted list took five or six.
+ * Filled once from stop_keys[]; 0 marks an empty slot.
  */
-static uint8_t stop_lens[26];
+#define STOP_SLOTS 128
+
+static uint64_t stop_set[STOP_SLOTS];
 static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
+
+static size_t stop_slot(uint64_t k)
+{
+	return (size_t)((k * 0x9e3779b97f4a7c15u) >> 57);
+}
 
 static void stop_init(void)
 {
-	size_t i;
+	size_t i, h;
 
-	for (i = 0; i < sizeof(stop_keys) / sizeof(stop_keys[0]); i++)
-		stop_lens[stop_keys[i][0] - 'a'] |=
-			(uint8_t)(1u << strlen(stop_keys[i]));
+	_Static_assert(sizeof(stop_keys) / sizeof(stop_keys[0]) <
+			       STOP_SLOTS / 2,
+		       "the stop set is at most half full");
+	for (i = 0; i < sizeof(stop_keys) / sizeof(stop_keys[0]); i++) {
+		uint64_t k = 0;
+		size_t j;
+
+		for (j = 0; j < 8 && stop_keys[i][j]; j++)
+			k |= (uint64_t)(unsigned char)stop_keys[i][j] << (8 * j);
+		/* keep() looks up words of two to five bytes */
+		assert(j >= 1 && j <= 5);
+		for (h = stop_slot(k); stop_set[h]; h = (h + 1) % STOP_SLOTS)
+			;
+		stop_set[h] = k;
+	}
+}
+
+/* Whether the word @k (as stop_set[] holds words) is a stop word. */
+static bool stop_has(uint64_t k)
+{
+	size_t h;
+
+	for (h = stop_slot(k); stop_set[h]; h = (h + 1) % STOP_SLOTS)
+		if (stop_set[h] == k)
+			return true;
+	return false;
 }
 
 bool search_is_stop(const char *w, size_t len)
 {
-	size_t lo = 0, hi = sizeof(stop_keys) / sizeof(stop_keys[0]), i;
-	uint64_t k;
+	uint64_t k = 0;
+	size_t i;
 
-	if (len > 5 || w[0] < 'a' || w[0] > 'z')
+	if (len > 5)
 		return false;
 	pthread_once(&stop_once, stop_init);
-	if (!(stop_lens[w[0] - 'a'] & (1u << len)))
-		return false;
-	for (k = 0, i = 0; i < len; i++)
-		k |= (uint64_t)(unsigned char)w[i] << (56 - 8 * i);
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		uint64_t m = stop_key(stop_keys[mid]);
-
-		if (k == m)
-			return true;
-		if (k < m)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return false;
+	for (i = 0; i < len; i++)
+		k |= (uint64_t)(unsigned char)w[i] << (8 * i);
+	return stop_has(k);
 }
 
 void search_stop_words(struct qu_buf *out)
@@ -209,38 +216,79 @@ void search_stop_words(struct qu_buf *out)
 	}
 }
 
+/*
+ * The word being read: its bytes lowered, with MAX_TOKEN + 8 bytes of
+ * room so that keep() may read eight bytes at any place of it; @over:
+ * it ran past MAX_TOKEN bytes and is dropped; @has_us: it holds a "_"
+ */
+struct word {
+	char buf[MAX_TOKEN + 8];
+	size_t len;
+	bool over;
+	bool has_us;
+};
+
+/*
+ * Whether a token of @len bytes at @w is kept: more than one byte (a
+ * token of one byte is ASCII) and not a stop word. Reads eight bytes at
+ * @w, inside a struct word: a stop word's number is its first @len of
+ * them.
+ */
 static bool keep(const char *w, size_t len)
 {
-	if (len == 1 && (unsigned char)w[0] < 0x80)
+	uint64_t k;
+
+	if (len < 2)
 		return false;
-	return len <= MAX_TOKEN && !search_is_stop(w, len);
+	if (len > 5)
+		return true;
+	memcpy(&k, w, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	k = __builtin_bswap64(k);
+#endif
+	return !stop_has(k & ((1ull << (8 * len)) - 1));
 }
 
-static void emit(const char *w, size_t len, bool has_us,
-		 qu_search_token_fn fn, void *payload)
+/* Give the "_"-separated parts of the word read to @fn. */
+static void emit_parts(const struct word *wd, qu_search_token_fn fn,
+		       void *payload)
 {
-	size_t i, start;
+	const char *p, *q, *end = wd->buf + wd->len;
 
-	if (len > MAX_TOKEN)
-		return;
-	if (keep(w, len))
-		fn(w, len, false, payload);
-	if (!has_us)
-		return;
-	for (start = i = 0; i <= len; i++) {
-		if (i < len && w[i] != '_')
-			continue;
-		if (i > start && i - start < len && keep(w + start, i - start))
-			fn(w + start, i - start, true, payload);
-		start = i + 1;
+	for (p = wd->buf; p < end; p = q + 1) {
+		q = memchr(p, '_', (size_t)(end - p));
+		if (!q)
+			q = end;
+		if (q > p && keep(p, (size_t)(q - p)))
+			fn(p, (size_t)(q - p), true, payload);
 	}
 }
 
 /*
- * What a word keeps of each ASCII byte: letters lowered, digits and "_"
- * as they are; 0 for a separator (wordc() and search_lower() in one)
+ * End the word read, if any: given to @fn, then its parts, unless it is
+ * too long.
  */
-static const char ascii_word[128] = {
+static inline void word_end(struct word *wd, qu_search_token_fn fn,
+			    void *payload)
+{
+	if (!wd->len && !wd->over)
+		return;
+	if (!wd->over) {
+		if (keep(wd->buf, wd->len))
+			fn(wd->buf, wd->len, false, payload);
+		if (wd->has_us)
+			emit_parts(wd, fn, payload);
+	}
+	wd->len = 0;
+	wd->over = wd->has_us = false;
+}
+
+/*
+ * What a word keeps of each byte: letters lowered, digits and "_" as
+ * they are; 0 for an ASCII separator and for every byte from 0x80,
+ * which is decoded (wordc() and search_lower() in one, for ASCII)
+ */
+static const char ascii_word[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0,
@@ -263,57 +311,60 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 			void *payload)
 {
 	const unsigned char *s = (const unsigned char *)text;
-	char word[MAX_TOKEN + 8];
-	size_t i = 0, wl = 0;
-	bool over = false, has_us = false;
+	struct word wd = {{0}, 0, false, false};
+	size_t i = 0;
 
-	while (i <= len) {
+	pthread_once(&stop_once, stop_init);
+	while (i < len) {
 		uint32_t c;
-		size_t n = 1;
+		size_t n;
 
-		if (i == len) {
-			c = ' ';
-		} else if (s[i] < 0x80) {
-			/* the common case: a run of ASCII word bytes */
+		if (s[i] < 0x80) {
+			size_t room, stop, start;
+			bool us = false;
 			char w;
 
-			while (i < len && s[i] < 0x80 && (w = ascii_word[s[i]])) {
-				has_us |= w == '_';
-				if (wl < MAX_TOKEN + 1)
-					word[wl++] = w;
-				else
-					over = true;
+			if (!ascii_word[s[i]]) {
+				/* an ASCII separator */
+				word_end(&wd, fn, payload);
+				i++;
+				continue;
+			}
+			/*
+			 * The common case: a run of ASCII word bytes, lowered
+			 * as they are copied, as many as the word has room
+			 * for; the rest of a longer run only drops the word.
+			 */
+			room = MAX_TOKEN - wd.len;
+			stop = len - i > room ? i + room : len;
+			start = i;
+			while (i < stop && (w = ascii_word[s[i]])) {
+				wd.buf[wd.len + (i - start)] = w;
+				us |= w == '_';
 				i++;
 			}
-			if (i < len && s[i] >= 0x80)
-				continue;
-			/* an ASCII separator, or the end of the text */
-			if (wl && !over)
-				emit(word, wl, has_us, fn, payload);
-			wl = 0;
-			over = has_us = false;
-			i++;
+			wd.len += i - start;
+			wd.has_us |= us;
+			if (i == stop && i < len && ascii_word[s[i]]) {
+				wd.over = true;
+				while (i < len && ascii_word[s[i]])
+					i++;
+			}
 			continue;
-		} else {
-			c = decode(s + i, len - i, &n);
 		}
+		c = decode(s + i, len - i, &n);
 		if (wordc(c) && !alone(c)) {
 			char tmp[4];
 			size_t k = encode(tmp, search_lower(c));
 
-			if (c == '_')
-				has_us = true;
-			if (wl + k <= MAX_TOKEN + 1) {
-				memcpy(word + wl, tmp, k);
-				wl += k;
+			if (wd.len + k <= MAX_TOKEN) {
+				memcpy(wd.buf + wd.len, tmp, k);
+				wd.len += k;
 			} else {
-				over = true;
+				wd.over = true;
 			}
 		} else {
-			if (wl && !over)
-				emit(word, wl, has_us, fn, payload);
-			wl = 0;
-			over = has_us = false;
+			word_end(&wd, fn, payload);
 			if (alone(c)) {
 				char tmp[4];
 
@@ -322,4 +373,5 @@ void qu_search_tokenize(const char *text, size_t len, qu_search_token_fn fn,
 		}
 		i += n;
 	}
+	word_end(&wd, fn, payload);
 }

@@ -36,6 +36,46 @@ static const char *const kind_names[] = {
 	"typedef",  "var",   "doc",    "page",
 };
 
+/*
+ * qu_buf_add_json_str(), but a string with no control byte, '"' or '\\'
+ * and valid UTF-8 (nearly every snippet, name and path) is quoted as it
+ * is, which is what qu_buf_add_json_str() writes for it, without its
+ * walk of each byte.
+ */
+static void put_json_str(struct qu_buf *b, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	bool high = false;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (u[i] < 0x20 || u[i] == '"' || u[i] == '\\')
+			break;
+		high |= u[i] >= 0x80;
+	}
+	if (i < len || (high && !qu_utf8_valid(s, len, NULL))) {
+		qu_buf_add_json_str(b, s, len);
+		return;
+	}
+	qu_buf_addc(b, '"');
+	qu_buf_add(b, s, len);
+	qu_buf_addc(b, '"');
+}
+
+/*
+ * A byte plain() copies with no look at the bytes around it: not markup
+ * it drops, not a blank, not '(' (which may open a link's target).
+ */
+static bool plain_byte(char c)
+{
+	switch (c) {
+	case '*': case '`': case '[': case ']': case '\\': case '>': case '|':
+	case '(': case ' ': case '\t': case '\r':
+		return false;
+	}
+	return true;
+}
+
 /* Append @len bytes of Markdown @s as plain text, up to @out->len >= max. */
 static void plain(struct qu_buf *out, const char *s, size_t len, size_t max)
 {
@@ -64,6 +104,7 @@ static void plain(struct qu_buf *out, const char *s, size_t len, size_t max)
 			j += 2;
 		for (; j < end && out->len < max; j++) {
 			char c = s[j];
+			size_t n;
 
 			if (c == '*' || c == '`' || c == '[' || c == ']' ||
 			    c == '\\' || c == '>' || c == '|')
@@ -82,7 +123,13 @@ static void plain(struct qu_buf *out, const char *s, size_t len, size_t max)
 				qu_buf_addc(out, ' ');
 				space = false;
 			}
-			qu_buf_addc(out, c);
+			/* @c and the plain bytes after it, as many as fit */
+			for (n = 1; j + n < end && out->len + n < max &&
+				    plain_byte(s[j + n]);
+			     n++)
+				;
+			qu_buf_add(out, s + j, n);
+			j += n - 1;
 		}
 		space = out->len > 0;
 		i = end + 1;
@@ -153,23 +200,32 @@ void search_snippet(struct qu_buf *out, const struct search_index *x,
 		}
 	}
 	cut(&b, SNIPPET);
-	qu_buf_add_json_str(out, b.buf, b.len);
+	put_json_str(out, b.buf, b.len);
 	qu_buf_fini(&b);
 }
 
 /*
- * One document's record, in parts: the URL's page and the path are
- * shared by many records of a shard, so a shard lists each once ("s")
- * and the records give their place in that list. Equal strings share a
- * number (number_strings()), by which a shard finds its place for them.
+ * One document's record, in two parts around the number of its page:
+ * the URL's page and the path are shared by many records of a shard, so
+ * a shard lists each once ("s") and the records give their place in
+ * that list. Equal strings share a number (number_strings()), by which
+ * a shard finds its place for them.
+ * @text: [kind,"name", then ,"anchor","snippet"
+ * @head: the bytes of @text before the page's number
+ * @len: all of @text
+ * @own_path: the path is not the page's file without ".html"
+ * @size: what cut_shards() counts for the record
+ * @hash: what the next build's state compares the record by
  */
 struct rec {
 	const char *page;
 	const char *path;
 	uint32_t page_id;
 	uint32_t path_id;
-	char *name;
-	char *rest;
+	char *text;
+	size_t head;
+	size_t len;
+	bool own_path;
 	size_t size;
 	uint64_t hash;
 };
@@ -177,7 +233,9 @@ struct rec {
 /*
  * @prev, @changed: an index updated from the last build's state, and
  * how each document changed (SEARCH_*_CHANGED); @tkeep and @dkeep: the
- * shards it leaves as they are
+ * shards it leaves as they are; @strs: the numbered strings as JSON,
+ * string N from @str_at[N] to @str_at[N + 1]; @level: by score, its
+ * digit's level (score_level())
  */
 struct writer {
 	struct search_index *x;
@@ -194,7 +252,11 @@ struct writer {
 	size_t nshards;
 	struct qu_buf *errs;
 	uint32_t *seen;
+	struct qu_buf strs;
+	size_t *str_at;
 	size_t nstrings;
+	size_t nstrings_alloc;
+	uint8_t level[4096];
 };
 
 /* A record's parts, put together by put_record() */
@@ -206,57 +268,79 @@ static void record(struct qu_job *job, size_t i, void *payload)
 	const struct qu_page *p = &x->site->pages[d->page];
 	struct rec *r = &w->records[i];
 	struct qu_buf b = QU_BUF_INIT;
+	size_t name_len, anchor_at, snip_at, pl;
 
 	(void)job;
 	r->page = p->out;
-	qu_buf_addf(&b, "[%u,", d->kind);
+	qu_buf_addc(&b, '[');
+	qu_buf_add_u64(&b, d->kind);
+	qu_buf_addc(&b, ',');
 	if (d->kind == SEARCH_KIND_PAGE) {
 		r->path = p->src ? p->src : p->out;
-		qu_buf_add_json_str(&b, p->title, strlen(p->title));
-		r->name = qu_buf_detach(&b, NULL);
+		put_json_str(&b, p->title, strlen(p->title));
+		name_len = b.len;
+		qu_buf_adds(&b, ",,");
+		anchor_at = b.len;
 		qu_buf_adds(&b, "\"\",");
 	} else {
 		const struct qu_item *it =
 			&x->g->units[d->unit].items[d->item];
 
 		r->path = x->g->units[d->unit].path;
-		qu_buf_add_json_str(&b, it->name, strlen(it->name));
-		r->name = qu_buf_detach(&b, NULL);
+		put_json_str(&b, it->name, strlen(it->name));
+		name_len = b.len;
+		qu_buf_adds(&b, ",,");
+		anchor_at = b.len;
 		/* the usual anchor, c.NAME, is left for the client to make */
 		if (!strncmp(d->anchor, "c.", 2) &&
 		    !strcmp(d->anchor + 2, it->name))
 			qu_buf_adds(&b, "\"\"");
 		else
-			qu_buf_add_json_str(&b, d->anchor, strlen(d->anchor));
+			put_json_str(&b, d->anchor, strlen(d->anchor));
 		qu_buf_addc(&b, ',');
 	}
-	r->rest = qu_buf_detach(&b, NULL);
+	snip_at = b.len;
 	search_snippet(&b, x, d);
-	{
-		/* rest: "anchor", then a NUL, then "snippet" */
-		struct qu_buf all = QU_BUF_INIT;
-
-		qu_buf_adds(&all, r->rest);
-		qu_buf_addc(&all, 0);
-		qu_buf_add(&all, b.buf, b.len);
-		free(r->rest);
-		r->rest = qu_buf_detach(&all, NULL);
-	}
-	/* what cut_shards() counts for the record: measured once, here */
-	r->size = strlen(r->name) + strlen(r->rest) + 20 + b.len;
+	/*
+	 * what cut_shards() counts for the record: the name, the anchor
+	 * and the snippet, and 20 for the rest
+	 */
+	r->size = name_len + (snip_at - anchor_at) + 20 + (b.len - snip_at);
 	/* what the next build's state compares the record by */
 	if (x->want_full) {
 		struct qu_buf all = QU_BUF_INIT;
 
-		qu_buf_add(&all, r->name, strlen(r->name) + 1);
-		qu_buf_add(&all, r->rest, strlen(r->rest) + 1);
-		qu_buf_add(&all, b.buf, b.len);
+		qu_buf_add(&all, b.buf, name_len);
+		qu_buf_addc(&all, 0);
+		qu_buf_add(&all, b.buf + anchor_at, snip_at - anchor_at);
+		qu_buf_addc(&all, 0);
+		qu_buf_add(&all, b.buf + snip_at, b.len - snip_at);
 		qu_buf_add(&all, r->page, strlen(r->page) + 1);
 		qu_buf_add(&all, r->path, strlen(r->path) + 1);
 		r->hash = XXH3_64bits(all.buf, all.len);
 		qu_buf_fini(&all);
 	}
-	qu_buf_fini(&b);
+	pl = strlen(r->path);
+	r->own_path = strncmp(r->page, r->path, pl) ||
+		      strcmp(r->page + pl, ".html");
+	r->head = name_len + 1;
+	r->text = qu_buf_detach(&b, &r->len);
+}
+
+/* Number string @s for the records, its JSON made once, here. */
+static uint32_t number_string(struct writer *w, struct qu_map *ids,
+			      const char *s)
+{
+	void **slot = qu_map_slot(ids, s, strlen(s));
+
+	if (!*slot) {
+		QU_VEC_GROW(w->str_at, w->nstrings + 1, w->nstrings_alloc);
+		w->str_at[w->nstrings] = w->strs.len;
+		put_json_str(&w->strs, s, strlen(s));
+		*slot = (void *)(uintptr_t)++w->nstrings;
+		w->str_at[w->nstrings] = w->strs.len;
+	}
+	return (uint32_t)((uintptr_t)*slot - 1);
 }
 
 /* Number the records' distinct page and path strings, on one thread. */
@@ -268,19 +352,12 @@ static void number_strings(struct writer *w)
 	qu_map_init(&ids);
 	for (i = 0; i < w->x->ndocs; i++) {
 		struct rec *r = &w->records[i];
-		void **slot;
 
 		/* an updated index makes only the records it writes */
-		if (!r->name)
+		if (!r->text)
 			continue;
-		slot = qu_map_slot(&ids, r->page, strlen(r->page));
-		if (!*slot)
-			*slot = (void *)(uintptr_t)++w->nstrings;
-		r->page_id = (uint32_t)((uintptr_t)*slot - 1);
-		slot = qu_map_slot(&ids, r->path, strlen(r->path));
-		if (!*slot)
-			*slot = (void *)(uintptr_t)++w->nstrings;
-		r->path_id = (uint32_t)((uintptr_t)*slot - 1);
+		r->page_id = number_string(w, &ids, r->page);
+		r->path_id = number_string(w, &ids, r->path);
 	}
 	qu_map_fini(&ids);
 }
@@ -296,12 +373,14 @@ struct strtab {
 	size_t n;
 };
 
-static size_t str_index(struct strtab *st, uint32_t id, const char *s)
+static size_t str_index(struct strtab *st, const struct writer *w,
+			uint32_t id)
 {
 	if (!st->at[id]) {
 		if (st->n)
 			qu_buf_addc(&st->list, ',');
-		qu_buf_add_json_str(&st->list, s, strlen(s));
+		qu_buf_add(&st->list, w->strs.buf + w->str_at[id],
+			   w->str_at[id + 1] - w->str_at[id]);
 		st->at[id] = (uint32_t)++st->n;
 	}
 	return st->at[id] - 1;
@@ -309,25 +388,34 @@ static size_t str_index(struct strtab *st, uint32_t id, const char *s)
 
 
 /*
+ * Append @v in decimal: as qu_buf_add_u64(), but with no call when the
+ * buffer has room (a shard writes two or three numbers a record).
+ */
+static void put_u32(struct qu_buf *b, uint32_t v)
+{
+	char tmp[10];
+	size_t n = sizeof(tmp);
+
+	do
+		tmp[--n] = (char)('0' + v % 10);
+	while (v /= 10);
+	qu_buf_add(b, tmp + n, sizeof(tmp) - n);
+}
+
+/*
  * [kind,"name",page,"anchor","snippet",path]; the path is left out when
  * it is the page's file without ".html" (every item of a zero-config
  * site), which the client then derives.
  */
 static void put_record(struct qu_buf *b, struct strtab *st,
-		       const struct rec *r)
+		       const struct writer *w, const struct rec *r)
 {
-	const char *snip = r->rest + strlen(r->rest) + 1;
-	size_t pl = strlen(r->path);
-
-	qu_buf_adds(b, r->name);
-	qu_buf_addc(b, ',');
-	qu_buf_add_u64(b, str_index(st, r->page_id, r->page));
-	qu_buf_addc(b, ',');
-	qu_buf_adds(b, r->rest);
-	qu_buf_adds(b, snip);
-	if (strncmp(r->page, r->path, pl) || strcmp(r->page + pl, ".html")) {
+	qu_buf_add(b, r->text, r->head);
+	put_u32(b, (uint32_t)str_index(st, w, r->page_id));
+	qu_buf_add(b, r->text + r->head, r->len - r->head);
+	if (r->own_path) {
 		qu_buf_addc(b, ',');
-		qu_buf_add_u64(b, str_index(st, r->path_id, r->path));
+		put_u32(b, (uint32_t)str_index(st, w, r->path_id));
 	}
 	qu_buf_addc(b, ']');
 }
@@ -336,20 +424,8 @@ static void put_record(struct qu_buf *b, struct strtab *st,
 static const char digits[] =
 	"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
 
-static void put_varint(struct qu_buf *b, uint32_t v)
-{
-	char tmp[8];
-	int n = 0;
-
-	tmp[n++] = digits[v & 31];
-	while ((v >>= 5))
-		tmp[n++] = digits[32 + (v & 31)];
-	while (n--)
-		qu_buf_addc(b, tmp[n]);
-}
-
-/* a score as one digit: 32 log-spaced levels, plus 32 for a title hit */
-static char score_digit(uint32_t score)
+/* a score's level: 32 log-spaced steps of its low 12 bits, 1 to 31 */
+static uint8_t score_level(uint32_t score)
 {
 	double s = (score & 4095) / 64.0;
 	long l = lround(log2(1.0 + s) * 7.0);
@@ -358,7 +434,40 @@ static char score_digit(uint32_t score)
 		l = 1;
 	if (l > 31)
 		l = 31;
-	return digits[l + (score & 4096 ? 32 : 0)];
+	return (uint8_t)l;
+}
+
+/*
+ * A term's postings: each the step from the last document number, in
+ * digits of five bits (32 to 63: more to come), then the score as one
+ * digit, its level plus 32 for a title hit. A posting takes at most
+ * eight digits: room for all is made at once.
+ */
+static void put_postings(struct qu_buf *b, const struct writer *w,
+			 const struct search_term *t)
+{
+	uint32_t prev = 0, k;
+	char *o;
+
+	qu_buf_grow(b, (size_t)t->npost * 8);
+	o = b->buf + b->len;
+	for (k = 0; k < t->npost; k++) {
+		const struct search_posting *p = &t->post[k];
+		uint32_t v = p->doc - prev;
+		char tmp[8];
+		int n = 0;
+
+		tmp[n++] = digits[v & 31];
+		while ((v >>= 5))
+			tmp[n++] = digits[32 + (v & 31)];
+		while (n--)
+			*o++ = tmp[n];
+		*o++ = digits[w->level[p->score & 4095] +
+			      (p->score & 4096 ? 32 : 0)];
+		prev = p->doc;
+	}
+	b->len = (size_t)(o - b->buf);
+	b->buf[b->len] = '\0';
 }
 
 static int put(const char *dir, const char *name, const struct qu_buf *data,
@@ -405,13 +514,6 @@ static bool put_new(const struct writer *w, const char *name,
 	return same;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
-
-	return p < q ? -1 : p > q;
-}
-
 static void term_shard(struct qu_job *job, size_t si, void *payload)
 {
 	struct writer *w = payload;
@@ -419,49 +521,55 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 	size_t first = w->shard_first[si], end = w->shard_first[si + 1];
 	struct qu_buf b = QU_BUF_INIT, name = QU_BUF_INIT;
 	struct strtab st = {.list = QU_BUF_INIT};
-	uint32_t *docs;
-	size_t i, n = 0, k;
+	size_t nwords = x->ndocs / 64 + 1, i, k, n = 0;
+	uint64_t *docs;
 
 	(void)job;
 	if (w->tkeep && w->tkeep[si]) {
 		w->tkept[si] = true;
 		return;
 	}
-	for (i = first; i < end; i++)
-		n += x->terms[i]->ntop;
-	docs = qu_xcalloc(n + 1, sizeof(*docs));
-	n = 0;
+	/* the top documents of the shard's terms: a bit each */
+	docs = qu_xcalloc(nwords, sizeof(*docs));
 	qu_buf_addf(&b, "quireSearch.t(%zu,{\"t\":[", si);
 	for (i = first; i < end; i++) {
+		const struct search_term *t = x->terms[i];
+
 		if (i > first)
 			qu_buf_addc(&b, ',');
-		qu_buf_add_json_str(&b, x->terms[i]->term, x->terms[i]->len);
+		/*
+		 * a term is letters, digits and "_" in valid UTF-8
+		 * (qu_search_tokenize()): qu_buf_add_json_str() would
+		 * only quote it
+		 */
+		qu_buf_addc(&b, '"');
+		qu_buf_add(&b, t->term, t->len);
+		qu_buf_addc(&b, '"');
 	}
 	qu_buf_adds(&b, "],\n\"p\":[");
 	for (i = first; i < end; i++) {
 		const struct search_term *t = x->terms[i];
-		uint32_t prev = 0;
 
 		qu_buf_adds(&b, i > first ? ",\n\"" : "\"");
-		for (k = 0; k < t->npost; k++) {
-			put_varint(&b, t->post[k].doc - prev);
-			qu_buf_addc(&b, score_digit(t->post[k].score));
-			prev = t->post[k].doc;
-		}
+		put_postings(&b, w, t);
 		qu_buf_addc(&b, '"');
 		for (k = 0; k < t->ntop; k++)
-			docs[n++] = t->top[k];
+			docs[t->top[k] / 64] |= (uint64_t)1 << (t->top[k] % 64);
 	}
 	qu_buf_adds(&b, "],\n\"d\":{");
-	qsort(docs, n, sizeof(*docs), cmp_u32);
 	st.at = qu_xcalloc(w->nstrings + 1, sizeof(*st.at));
-	for (i = 0, k = 0; i < n; i++) {
-		if (i && docs[i] == docs[i - 1])
-			continue;
-		qu_buf_adds(&b, k++ ? ",\n\"" : "\"");
-		qu_buf_add_u64(&b, docs[i]);
-		qu_buf_adds(&b, "\":");
-		put_record(&b, &st, &w->records[docs[i]]);
+	/* their records, once each, by document */
+	for (i = 0; i < nwords; i++) {
+		uint64_t m;
+
+		for (m = docs[i]; m; m &= m - 1) {
+			size_t d = 64 * i + (size_t)__builtin_ctzll(m);
+
+			qu_buf_adds(&b, n++ ? ",\n\"" : "\"");
+			put_u32(&b, (uint32_t)d);
+			qu_buf_adds(&b, "\":");
+			put_record(&b, &st, w, &w->records[d]);
+		}
 	}
 	qu_buf_adds(&b, "},\n\"s\":[");
 	qu_buf_add(&b, st.list.buf, st.list.len);
@@ -494,7 +602,7 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 	for (i = si * DOC_SHARD; i < end; i++) {
 		if (i > si * DOC_SHARD)
 			qu_buf_adds(&b, ",\n");
-		put_record(&b, &st, &w->records[i]);
+		put_record(&b, &st, w, &w->records[i]);
 	}
 	qu_buf_adds(&b, "],\n\"s\":[");
 	qu_buf_add(&b, st.list.buf, st.list.len);
@@ -557,7 +665,7 @@ static bool last_has(const struct writer *w, const char *fmt, size_t i)
 
 static void need_record(struct writer *w, uint32_t d)
 {
-	if (!w->records[d].name)
+	if (!w->records[d].text)
 		record(NULL, d, w);
 }
 
@@ -804,6 +912,8 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 		r = -1;
 		goto out;
 	}
+	for (i = 0; i < 4096; i++)
+		w.level[i] = score_level((uint32_t)i);
 	w.errs = qu_xcalloc(w.nshards + ndshards + 1, sizeof(*w.errs));
 	w.tkept = qu_xcalloc(w.nshards + 1, sizeof(*w.tkept));
 	w.dkept = qu_xcalloc(ndshards + 1, sizeof(*w.dkept));
@@ -848,10 +958,10 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 		free(hashes);
 	}
 out:
-	for (i = 0; i < x.ndocs; i++) {
-		free(w.records[i].name);
-		free(w.records[i].rest);
-	}
+	for (i = 0; i < x.ndocs; i++)
+		free(w.records[i].text);
+	qu_buf_fini(&w.strs);
+	free(w.str_at);
 	free(w.changed);
 	free(w.tkeep);
 	free(w.dkeep);
