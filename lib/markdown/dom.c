@@ -186,6 +186,30 @@ static bool clean(const char *s, size_t len)
 	return true;
 }
 
+const char *qu_md_fix_text(struct qu_buf *fixed, const char *s, size_t *len)
+{
+	size_t i = 0, n = *len;
+
+	if (clean(s, n))
+		return s;
+	qu_buf_reset(fixed);
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k = utf8_len((const unsigned char *)s + i, n - i);
+
+		if (!k || (c < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
+		    c == 0x7f) {
+			qu_buf_adds(fixed, "\xef\xbf\xbd");
+			i++;
+			continue;
+		}
+		qu_buf_add(fixed, s + i, k);
+		i += k;
+	}
+	*len = fixed->len;
+	return fixed->buf;
+}
+
 static void add_text(xmlDocPtr doc, xmlNodePtr parent, const char *s,
 		     size_t len, bool raw)
 {
@@ -194,27 +218,7 @@ static void add_text(xmlDocPtr doc, xmlNodePtr parent, const char *s,
 
 	if (!len)
 		return;
-	if (!clean(s, len)) {
-		size_t i = 0;
-
-		while (i < len) {
-			unsigned char c = (unsigned char)s[i];
-			size_t k =
-				utf8_len((const unsigned char *)s + i, len - i);
-
-			if (!k ||
-			    (c < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
-			    c == 0x7f) {
-				qu_buf_adds(&fixed, "\xef\xbf\xbd");
-				i++;
-				continue;
-			}
-			qu_buf_add(&fixed, s + i, k);
-			i += k;
-		}
-		s = fixed.buf;
-		len = fixed.len;
-	}
+	s = qu_md_fix_text(&fixed, s, &len);
 	n = qu_md_text_node(doc, s, len);
 	/* the HTML serializer writes a "textnoenc" node unescaped */
 	if (raw)

@@ -49,29 +49,29 @@ static bool is_tag_kw(const char *p, size_t n)
 }
 
 /*
- * With @ctx, names that resolve in the graph become links: the tag after
+ * Each piece of @code in order: plain runs, tokens with their class and,
+ * with @ctx, names that resolve in the graph as links: the tag after
  * struct/union/enum, and typedef names.
  */
-static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
-		      const char *code, size_t len)
+static void pieces(struct qu_md_ctx *ctx, const char *code, size_t len,
+		   qu_md_piece_fn fn, void *payload)
 {
 	struct qu_lexer lx;
 	struct qu_token t;
 	struct qu_buf href = QU_BUF_INIT;
 	const char *tag_kw = NULL;
-	size_t tag_kwlen = 0, run = 0, nrun = 0;
+	size_t run = 0, nrun = 0;
 
 	/*
 	 * Tokens without a class (blanks, names that link nowhere) are
-	 * text next to each other: one text node for each run of them, as
-	 * libxml2 would merge them into anyway (their bytes are ASCII or
-	 * whole identifiers, so no UTF-8 sequence is cut).
+	 * text next to each other: one piece for each run of them, as
+	 * libxml2 would merge their nodes into anyway (their bytes are
+	 * ASCII or whole identifiers, so no UTF-8 sequence is cut).
 	 */
 	qu_lexer_init(&lx, code, len);
 	while (qu_lexer_next(&t, &lx)) {
 		const char *cls = tok_class(t.kind);
 		const char *p = code + t.off;
-		xmlNodePtr span;
 
 		if (t.kind == QU_TOK_IDENT &&
 		    before_paren(code, len, t.off + t.len))
@@ -88,57 +88,68 @@ static void highlight(struct qu_md_ctx *ctx, xmlDocPtr doc, xmlNodePtr parent,
 			r.nlen = t.len;
 			s = qu_graph_resolve(ctx->g, &r, &ctx->from, NULL);
 			if (s != QU_NONE && s != ctx->from.sym) {
-				xmlNodePtr a;
-
-				md_text(doc, parent, code + run, nrun);
+				if (nrun)
+					fn(payload, NULL, NULL, code + run, nrun);
 				nrun = 0;
-				a = qu_md_el(doc, parent, "a");
-
 				qu_buf_reset(&href);
 				qu_graph_href(&href, ctx->g, ctx->from.page, s);
-				qu_md_attr(a, "href", href.buf);
-				qu_md_attr(a, "class", "qu-xref");
-				parent = a;
-				span = cls ? qu_md_el(doc, a, "span") : a;
-				if (cls)
-					qu_md_attr(span, "class", cls);
-				md_text(doc, span, p, t.len);
-				parent = a->parent;
+				fn(payload, cls, href.buf, p, t.len);
 				tag_kw = NULL;
 				continue;
 			}
 		}
-		if (t.kind == QU_TOK_KEYWORD && is_tag_kw(p, t.len)) {
+		if (t.kind == QU_TOK_KEYWORD && is_tag_kw(p, t.len))
 			tag_kw = p;
-			tag_kwlen = t.len;
-		} else if (t.kind != QU_TOK_SPACE && t.kind != QU_TOK_COMMENT) {
+		else if (t.kind != QU_TOK_SPACE && t.kind != QU_TOK_COMMENT)
 			tag_kw = NULL;
-		}
-		(void)tag_kwlen;
 		if (!cls) {
 			if (!nrun)
 				run = t.off;
 			nrun += t.len;
 			continue;
 		}
-		md_text(doc, parent, code + run, nrun);
+		if (nrun)
+			fn(payload, NULL, NULL, code + run, nrun);
 		nrun = 0;
-		span = qu_md_el(doc, parent, "span");
-		qu_md_attr(span, "class", cls);
-		md_text(doc, span, p, t.len);
+		fn(payload, cls, NULL, p, t.len);
 	}
-	md_text(doc, parent, code + run, nrun);
+	if (nrun)
+		fn(payload, NULL, NULL, code + run, nrun);
 	qu_buf_fini(&href);
+}
+
+struct dom_out {
+	xmlDocPtr doc;
+	xmlNodePtr parent;
+};
+
+/* A piece of code without links as nodes: text, or a span of a class. */
+static void dom_piece(void *payload, const char *cls, const char *href,
+		      const char *s, size_t len)
+{
+	struct dom_out *o = payload;
+	xmlNodePtr span;
+
+	(void)href;
+	if (!cls) {
+		md_text(o->doc, o->parent, s, len);
+		return;
+	}
+	span = qu_md_el(o->doc, o->parent, "span");
+	qu_md_attr(span, "class", cls);
+	md_text(o->doc, span, s, len);
 }
 
 void qu_md_highlight_c(xmlDocPtr doc, xmlNodePtr parent, const char *code,
 		       size_t len)
 {
-	highlight(NULL, doc, parent, code, len);
+	struct dom_out o = {doc, parent};
+
+	pieces(NULL, code, len, dom_piece, &o);
 }
 
-void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
-			  const char *code, size_t len)
+void qu_md_highlight_decl(struct qu_md_ctx *ctx, const char *code,
+			  size_t len, qu_md_piece_fn fn, void *payload)
 {
-	highlight(ctx, ctx->doc, parent, code, len);
+	pieces(ctx, code, len, fn, payload);
 }

@@ -188,17 +188,45 @@ void qu_md_highlight_c(xmlDocPtr doc, xmlNodePtr parent, const char *code,
 		       size_t len);
 
 /**
+ * typedef qu_md_piece_fn - receives one piece of highlighted code
+ * @payload: the caller's context
+ * @cls: the tok-* class, or NULL for plain text
+ * @href: where the piece links (a <a class="qu-xref">), or NULL
+ * @s: the piece's bytes, as in the code (not yet made valid UTF-8)
+ * @len: their length
+ */
+typedef void (*qu_md_piece_fn)(void *payload, const char *cls,
+			       const char *href, const char *s, size_t len);
+
+/**
  * qu_md_highlight_decl() - highlight a declaration, linking known types
  * @ctx: the context (the graph and the page the links are on)
- * @parent: usually a <code> element
  * @code: the C text
  * @len: its length
+ * @fn: called with each piece, in order; the pieces cover @code
+ * @payload: passed to @fn
  *
- * As qu_md_highlight_c(), and the name after struct, union or enum, or a
- * typedef's name, links to its symbol when the graph has it.
+ * As qu_md_highlight_c() cuts the code, and the name after struct, union
+ * or enum, or a typedef's name, links to its symbol when the graph has
+ * it. Plain pieces next to each other come as one. The caller makes the
+ * markup, so that a page's thousands of declarations need not be nodes.
  */
-void qu_md_highlight_decl(struct qu_md_ctx *ctx, xmlNodePtr parent,
-			  const char *code, size_t len);
+void qu_md_highlight_decl(struct qu_md_ctx *ctx, const char *code,
+			  size_t len, qu_md_piece_fn fn, void *payload);
+
+/**
+ * qu_md_fix_text() - text as a text node holds it: valid UTF-8
+ * @fixed: a buffer for the fixed copy
+ * @s: the bytes
+ * @len: their length; updated
+ *
+ * Each byte that starts no valid UTF-8 sequence, and each control
+ * character but tab, newline and carriage return, becomes U+FFFD, as
+ * every text lib/markdown adds to a document.
+ *
+ * Return: @s when it needed nothing, else @fixed's bytes.
+ */
+const char *qu_md_fix_text(struct qu_buf *fixed, const char *s, size_t *len);
 
 /**
  * qu_md_attr() - set an attribute of an element, as xmlSetProp() does

@@ -230,96 +230,190 @@ static bool is_param(const struct qu_item *it, const char *name, size_t len)
 }
 
 /*
+ * A declaration's highlighting, as HTML text rather than nodes (a page
+ * of a thousand items would hold tens of thousands of spans): the pieces
+ * qu_md_highlight_decl() gives, their bytes made valid UTF-8 as text
+ * nodes hold them.
+ */
+struct decl_piece {
+	const char *cls;
+	size_t href;	/* offset + 1 in decl_html.hrefs; 0: no link */
+	size_t text;	/* offset in decl_html.texts */
+	size_t len;
+	bool param;	/* a link to the function's own parameter (new) */
+};
+
+struct decl_html {
+	struct decl_piece *v;
+	size_t n, alloc;
+	struct qu_buf hrefs, texts, fixed;
+};
+
+static void decl_piece(void *payload, const char *cls, const char *href,
+		       const char *s, size_t len)
+{
+	struct decl_html *d = payload;
+	struct decl_piece *p;
+
+	QU_VEC_GROW(d->v, d->n, d->alloc);
+	p = &d->v[d->n++];
+	memset(p, 0, sizeof(*p));
+	p->cls = cls;
+	if (href) {
+		p->href = d->hrefs.len + 1;
+		qu_buf_add(&d->hrefs, href, strlen(href) + 1);
+	}
+	s = qu_md_fix_text(&d->fixed, s, &len);
+	p->text = d->texts.len;
+	p->len = len;
+	qu_buf_add(&d->texts, s, len);
+	qu_buf_addc(&d->texts, '\0');
+}
+
+static const char *piece_text(const struct decl_html *d,
+			      const struct decl_piece *p)
+{
+	return d->texts.buf + p->text;
+}
+
+/* Whether the piece is an element: a token's span or a link */
+static bool piece_el(const struct decl_piece *p)
+{
+	return p->cls || p->href || p->param;
+}
+
+/*
  * Sphinx's C domain resolves the tag of "struct clk *clk" in the scope
  * of the function, where "clk" is the parameter: the type links to the
  * function itself (#c.clk_enable). A Sphinx project keeps that link, so
  * that pages compare link for link with Sphinx's. Golden:
  * test/site/sphinx, demo_free()'s "struct demo_ctx *demo_ctx" (and
  * demo_add()'s "struct demo_ctx *ctx", which is not one).
+ *
+ * After a struct, union or enum keyword (a token piece, with one piece
+ * after it): the next piece, past one of blanks before a token or link;
+ * a link that names a parameter links to the function; plain text that
+ * begins (after blanks) with a parameter's name is cut there, the name
+ * a link of its own.
  */
-/*
- * xmlNodeGetContent() of @n, without the copy when it is one text node
- * (a highlighted token's span): free *@copy afterwards.
- */
-static const char *content_of(xmlNodePtr n, xmlChar **copy)
+static void sphinx_param_tags(struct decl_html *d, const struct qu_item *it)
 {
-	xmlNodePtr c = n->children;
+	size_t i, j;
 
-	*copy = NULL;
-	if (c && !c->next && c->type == XML_TEXT_NODE && c->content)
-		return (const char *)c->content;
-	*copy = xmlNodeGetContent(n);
-	return (const char *)*copy;
-}
+	for (i = 0; i + 1 < d->n; i++) {
+		const struct decl_piece *n = &d->v[i];
+		const char *kw = piece_text(d, n), *c;
+		struct decl_piece *t;
+		size_t sp, l;
 
-static void sphinx_param_tags(xmlDocPtr doc, xmlNodePtr code,
-			      const struct qu_item *it, const char *anchor)
-{
-	struct qu_buf href = QU_BUF_INIT;
-	xmlNodePtr n, next;
-
-	qu_buf_addc(&href, '#');
-	qu_buf_adds(&href, anchor);
-	for (n = code->children; n; n = next) {
-		xmlNodePtr t = n->next;
-		const char *kw;
-		xmlChar *copy;
-		bool tag;
-
-		next = n->next;
-		if (n->type != XML_ELEMENT_NODE || !t)
+		if (!piece_el(n))
 			continue;
-		kw = content_of(n, &copy);
-		tag = kw && (!strcmp(kw, "struct") || !strcmp(kw, "union") ||
-			     !strcmp(kw, "enum"));
-		xmlFree(copy);
-		if (!tag)
+		if (strcmp(kw, "struct") && strcmp(kw, "union") &&
+		    strcmp(kw, "enum"))
 			continue;
-		/* "struct" then " " then the linked tag */
-		if (t->type == XML_TEXT_NODE && t->content && t->next &&
-		    !t->content[strspn((char *)t->content, " ")] &&
-		    t->next->type == XML_ELEMENT_NODE)
-			t = t->next;
-		if (t->type == XML_ELEMENT_NODE && !strcmp((char *)t->name, "a")) {
-			const char *name = content_of(t, &copy);
+		j = i + 1;
+		t = &d->v[j];
+		c = piece_text(d, t);
+		if (!piece_el(t) && j + 1 < d->n && !c[strspn(c, " ")] &&
+		    piece_el(&d->v[j + 1]))
+			t = &d->v[++j];
+		c = piece_text(d, t);
+		if (t->href || t->param) {
+			if (is_param(it, c, t->len))
+				t->param = true;
+			continue;
+		}
+		if (t->cls)
+			continue;
+		sp = strspn(c, " ");
+		l = strspn(c + sp, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		if (!l || !is_param(it, c + sp, l))
+			continue;
+		/* the blanks, the name as a link, the rest */
+		{
+			struct decl_piece lead = *t, name = *t, rest = *t;
 
-			if (name && is_param(it, name, strlen(name)))
-				r_attr(t, "href", href.buf);
-			xmlFree(copy);
-		} else if (t->type == XML_TEXT_NODE && t->content) {
-			const char *c = (const char *)t->content, *e;
-			size_t sp = strspn(c, " "), l;
-
-			e = c + sp;
-			l = strspn(e, "abcdefghijklmnopqrstuvwxyz"
-				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-			if (l && is_param(it, e, l)) {
-				char *name = qu_xstrndup(e, l);
-				char *rest = qu_xstrdup(e + l);
-				char *lead = qu_xstrndup(c, sp);
-				xmlNodePtr a = r_el(doc, NULL, "a", "qu-xref");
-
-				r_attr(a, "href", href.buf);
-				r_text(doc, a, name);
-				xmlNodeSetContent(t, BAD_CAST "");
-				if (!xmlAddNextSibling(t, a))
-					qu_die_oom();
-				if (*rest) {
-					xmlNodePtr rt = xmlNewDocText(
-						doc, BAD_CAST rest);
-
-					if (!rt || !xmlAddNextSibling(a, rt))
-						qu_die_oom();
-				}
-				xmlNodeAddContent(t, BAD_CAST lead);
-				next = a->next;
-				free(name);
-				free(rest);
-				free(lead);
-			}
+			lead.len = sp;
+			name.text += sp;
+			name.len = l;
+			name.param = true;
+			rest.text += sp + l;
+			rest.len -= sp + l;
+			/* room for two more */
+			QU_VEC_GROW(d->v, d->n + 1, d->alloc);
+			memmove(&d->v[j + 3], &d->v[j + 1],
+				(d->n - j - 1) * sizeof(*d->v));
+			d->v[j] = lead;
+			d->v[j + 1] = name;
+			d->v[j + 2] = rest;
+			d->n += 2;
+			/* go on after the name, as the walk of nodes did */
+			i = j + 1;
 		}
 	}
-	qu_buf_fini(&href);
+}
+
+/* The declaration's markup, byte for byte as its nodes would serialize. */
+static void decl_markup(struct qu_buf *out, const struct decl_html *d,
+			const char *self)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct decl_piece *p = &d->v[i];
+		const char *txt = piece_text(d, p);
+
+		if (p->param && !p->href) {
+			/* a link the Sphinx rule made: class, then href */
+			qu_buf_adds(out, "<a");
+			render_html_attr(out, "class", false, "qu-xref");
+			render_html_attr(out, "href", true, self);
+			qu_buf_addc(out, '>');
+			render_html_text(out, txt, p->len);
+			qu_buf_adds(out, "</a>");
+			continue;
+		}
+		if (p->href) {
+			qu_buf_adds(out, "<a");
+			render_html_attr(out, "href", true,
+					 p->param ? self
+						  : d->hrefs.buf + p->href - 1);
+			render_html_attr(out, "class", false, "qu-xref");
+			qu_buf_addc(out, '>');
+		}
+		if (p->cls) {
+			qu_buf_adds(out, "<span");
+			render_html_attr(out, "class", false, p->cls);
+			qu_buf_addc(out, '>');
+		}
+		render_html_text(out, txt, p->len);
+		if (p->cls)
+			qu_buf_adds(out, "</span>");
+		if (p->href)
+			qu_buf_adds(out, "</a>");
+	}
+}
+
+static void decl(const struct qu_render *r, struct qu_md_ctx *ctx,
+		 xmlNodePtr code, const struct qu_item *it, const char *anchor)
+{
+	struct decl_html d = {0};
+	struct qu_buf html = QU_BUF_INIT, self = QU_BUF_INIT;
+
+	qu_md_highlight_decl(ctx, it->decl, strlen(it->decl), decl_piece, &d);
+	if (r->site->cfg.sphinx && it->kind == QU_KIND_FUNCTION)
+		sphinx_param_tags(&d, it);
+	qu_buf_addc(&self, '#');
+	qu_buf_adds(&self, anchor);
+	decl_markup(&html, &d, self.buf);
+	r_raw(ctx->doc, code, html.buf, html.len);
+	free(d.v);
+	qu_buf_fini(&d.hrefs);
+	qu_buf_fini(&d.texts);
+	qu_buf_fini(&d.fixed);
+	qu_buf_fini(&html);
+	qu_buf_fini(&self);
 }
 
 /* A DOC: block: its title as a section heading and its text. */
@@ -392,9 +486,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		xmlNodePtr pre = r_el(doc, sec, "pre", "qu-decl");
 		xmlNodePtr code = r_el(doc, pre, "code", "language-c");
 
-		qu_md_highlight_decl(ctx, code, it->decl, strlen(it->decl));
-		if (r->site->cfg.sphinx && it->kind == QU_KIND_FUNCTION)
-			sphinx_param_tags(doc, code, it, pl->anchor);
+		decl(r, ctx, code, it, pl->anchor);
 	}
 	if (it->nparams) {
 		struct qu_map seen;

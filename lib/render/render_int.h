@@ -24,6 +24,21 @@ xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 		const char *cls);
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s);
 void r_attr(xmlNodePtr n, const char *name, const char *value);
+/* @html, made already, as a node the serializer writes as it is */
+void r_raw(xmlDocPtr doc, xmlNodePtr parent, const char *html, size_t len);
+
+/*
+ * What qu_render_serialize() writes for a text node holding @s (as
+ * qu_md_fix_text() leaves text: no control character but tab, newline
+ * and carriage return, no NUL; @len bytes), and for the attribute
+ * @name="@value" of an element in no namespace, with its leading space:
+ * @as_uri for the attributes it writes as URIs (href, src, action, and
+ * name on <a>), never a boolean one (checked, selected, ...). For markup
+ * made as text, byte for byte what its nodes would give.
+ */
+void render_html_text(struct qu_buf *out, const char *s, size_t len);
+void render_html_attr(struct qu_buf *out, const char *name, bool as_uri,
+		      const char *value);
 /*
  * xmlGetProp(@n, @name), read in place when the attribute is one text
  * node (as quire makes them), else copied into *@copy: free *@copy

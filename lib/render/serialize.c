@@ -292,6 +292,58 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 	xmlFree(list);
 }
 
+void render_html_text(struct qu_buf *out, const char *s, size_t len)
+{
+	size_t i, run = 0;
+
+	/* encode() of a text without control characters or NUL */
+	for (i = 0; i < len; i++) {
+		const char *ent = s[i] == '<'	? "&lt;"
+				  : s[i] == '>' ? "&gt;"
+				  : s[i] == '&' ? "&amp;"
+						: NULL;
+
+		if (!ent)
+			continue;
+		qu_buf_add(out, s + run, i - run);
+		qu_buf_adds(out, ent);
+		run = i + 1;
+	}
+	qu_buf_add(out, s + run, len - run);
+}
+
+void render_html_attr(struct qu_buf *out, const char *name, bool as_uri,
+		      const char *value)
+{
+	struct qu_buf t = QU_BUF_INIT;
+	const char *v;
+
+	qu_buf_addc(out, ' ');
+	qu_buf_adds(out, name);
+	if (!as_uri && !value[strcspn(value, "<>&\"\x01\x02\x03\x04\x05"
+					   "\x06\x07\x08\x0b\x0c\x0e\x0f\x10"
+					   "\x11\x12\x13\x14\x15\x16\x17\x18"
+					   "\x19\x1a\x1b\x1c\x1d\x1e\x1f")]) {
+		/* nothing to encode or quote (a class name) */
+		qu_buf_adds(out, "=\"");
+		qu_buf_adds(out, value);
+		qu_buf_addc(out, '"');
+		return;
+	}
+	encode(&t, BAD_CAST value, true);
+	qu_buf_addc(out, '=');
+	if (as_uri) {
+		for (v = t.len ? t.buf : ""; *v == ' ' || *v == '\t' ||
+					    *v == '\n' || *v == '\r';
+		     v++)
+			;
+		uri(out, v);
+	} else {
+		quoted(out, t.len ? t.buf : "", t.len);
+	}
+	qu_buf_fini(&t);
+}
+
 /* xmlNsListDumpOutput() */
 static void ns_list(struct ser *s, xmlNsPtr ns)
 {

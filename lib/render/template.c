@@ -9,6 +9,8 @@
  */
 #include <string.h>
 
+#include <libxml/parserInternals.h>
+
 #include "render_int.h"
 
 xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
@@ -135,6 +137,19 @@ void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 	xmlNodePtr n = qu_md_text_node(doc, v, len);
 
 	qu_buf_fini(&tmp);
+	if (!xmlAddChild(parent, n))
+		qu_die_oom();
+}
+
+void r_raw(xmlDocPtr doc, xmlNodePtr parent, const char *html, size_t len)
+{
+	xmlNodePtr n;
+
+	if (!len)
+		return;
+	n = qu_md_text_node(doc, html, len);
+	/* the HTML serializer writes a "textnoenc" node unescaped */
+	n->name = xmlStringTextNoenc;
 	if (!xmlAddChild(parent, n))
 		qu_die_oom();
 }
