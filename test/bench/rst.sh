@@ -46,25 +46,43 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0fx", a / b; els
 # The median of the numbers on stdin.
 med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# sitebench NAME CMD...: run RUNS times under /usr/bin/time on one
-# processor; print the medians and set w_NAME, u_NAME (s) and m_NAME (KB).
+# The CPU seconds (user + system) of this shell's finished children, to
+# the millisecond, as the shell's own "times" wrote them into FILE (GNU
+# time's %U and %S print hundredths only, too coarse for quire's tenth of
+# a second). "times" must run in this shell, not in a $(...) subshell.
+children_cpu() {
+	awk 'NR == 2 { n = split($0, f, /[ms ]+/); s = 0
+		for (i = 1; i + 1 <= n; i += 2) s += f[i] * 60 + f[i + 1]
+		printf "%.3f", s }' "$1"
+}
+
+# sitebench NAME CMD...: run RUNS times on one processor; print the
+# medians and set w_NAME, u_NAME (s) and m_NAME (KB). Wall time from the
+# shell's clock ($EPOCHREALTIME, microseconds), CPU time from the shell's
+# children's, peak memory from /usr/bin/time.
 sitebench() {
-	local name=$1 i ws=() us=() ms=()
+	local name=$1 i t0 t1 c0 c1 ws=() us=() ms=()
 	shift
 	for i in $(seq "$runs"); do
 		rm -rf "$out/$name"
-		/usr/bin/time -f '%e %U %S %M' -o "$out/time" \
+		times > "$out/times0"
+		t0=$EPOCHREALTIME
+		/usr/bin/time -f '%M' -o "$out/time" \
 			taskset -c 0 "$@" > "$out/$name.log" 2>&1 ||
 			{ echo "rst.sh: $name failed, see its log:" >&2; tail -5 "$out/$name.log" >&2; exit 1; }
-		read -r w u sy m < "$out/time"
-		ws+=("$w")
-		us+=("$(awk -v a="$u" -v b="$sy" 'BEGIN { printf "%.2f", a + b }')")
+		t1=$EPOCHREALTIME
+		times > "$out/times1"
+		c0=$(children_cpu "$out/times0")
+		c1=$(children_cpu "$out/times1")
+		read -r m < "$out/time"
+		ws+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+		us+=("$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", b - a }')")
 		ms+=("$m")
 	done
 	w=$(printf '%s\n' "${ws[@]}" | med)
 	u=$(printf '%s\n' "${us[@]}" | med)
 	m=$(printf '%s\n' "${ms[@]}" | med)
-	printf '  %-7s wall %8.2f s   cpu %8.2f s   peak %7.0f MB   (wall runs: %s)\n' \
+	printf '  %-7s wall %8.3f s   cpu %8.3f s   peak %7.0f MB   (wall runs: %s)\n' \
 		"$name" "$w" "$u" "$((m / 1024))" "${ws[*]}"
 	eval "w_$name=$w u_$name=$u m_$name=$m"
 }
