@@ -395,25 +395,36 @@ static void decl_markup(struct qu_buf *out, const struct decl_html *d,
 	}
 }
 
-static void decl(const struct qu_render *r, struct qu_md_ctx *ctx,
-		 xmlNodePtr code, const struct qu_item *it, const char *anchor)
+void render_decl_markup(struct qu_buf *out, struct qu_md_ctx *ctx,
+			const char *code, const struct qu_item *it,
+			const char *anchor)
 {
 	struct decl_html d = {0};
-	struct qu_buf html = QU_BUF_INIT, self = QU_BUF_INIT;
+	struct qu_buf self = QU_BUF_INIT;
 
-	qu_md_highlight_decl(ctx, it->decl, strlen(it->decl), decl_piece, &d);
-	if (r->site->cfg.sphinx && it->kind == QU_KIND_FUNCTION)
+	qu_md_highlight_decl(ctx, code, strlen(code), decl_piece, &d);
+	if (it)
 		sphinx_param_tags(&d, it);
 	qu_buf_addc(&self, '#');
-	qu_buf_adds(&self, anchor);
-	decl_markup(&html, &d, self.buf);
-	r_raw(ctx->doc, code, html.buf, html.len);
+	if (anchor)
+		qu_buf_adds(&self, anchor);
+	decl_markup(out, &d, self.buf);
 	free(d.v);
 	qu_buf_fini(&d.hrefs);
 	qu_buf_fini(&d.texts);
 	qu_buf_fini(&d.fixed);
-	qu_buf_fini(&html);
 	qu_buf_fini(&self);
+}
+
+static void decl(const struct qu_render *r, struct qu_md_ctx *ctx,
+		 xmlNodePtr code, const struct qu_item *it, const char *anchor)
+{
+	struct qu_buf html = QU_BUF_INIT;
+	bool sphinx = r->site->cfg.sphinx && it->kind == QU_KIND_FUNCTION;
+
+	render_decl_markup(&html, ctx, it->decl, sphinx ? it : NULL, anchor);
+	r_raw(ctx->doc, code, html.buf, html.len);
+	qu_buf_fini(&html);
 }
 
 /* A DOC: block: its title as a section heading and its text. */

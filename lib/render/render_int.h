@@ -37,6 +37,15 @@ void r_raw(xmlDocPtr doc, xmlNodePtr parent, const char *html, size_t len);
  * made as text, byte for byte what its nodes would give.
  */
 void render_html_text(struct qu_buf *out, const char *s, size_t len);
+/*
+ * A declaration's highlighted markup, as the spans and links of
+ * qu_md_highlight_c() (with @ctx, its links) would serialize; with @it,
+ * Sphinx's rule for a tag named like one of @it's parameters (a link to
+ * "#@anchor"). @ctx may be NULL: no links.
+ */
+void render_decl_markup(struct qu_buf *out, struct qu_md_ctx *ctx,
+			const char *code, const struct qu_item *it,
+			const char *anchor);
 void render_html_attr(struct qu_buf *out, const char *name, bool as_uri,
 		      const char *value);
 /*

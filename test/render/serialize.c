@@ -6,7 +6,9 @@
  * template is, then written by both; so is a document built here with
  * what a parser never makes (control characters, unescaped text, CDATA,
  * entity references, namespaces, attributes without a value). The bytes
- * must be the same.
+ * must be the same. Then a declaration's markup, which lib/render writes
+ * as text (render_decl_markup()), against the nodes of the same code
+ * highlighted by qu_md_highlight_c() and written by qu_render_serialize().
  *
  * usage: test-serialize FILE.html...
  */
@@ -17,7 +19,9 @@
 #include <libxml/HTMLtree.h>
 #include <libxml/parserInternals.h>
 
+#include "markdown/markdown.h"
 #include "render/render.h"
+#include "render/render_int.h"
 
 static int compare(xmlDocPtr doc, const char *what)
 {
@@ -100,6 +104,64 @@ static int built(void)
 	return r;
 }
 
+/* The <code> element's children as qu_render_serialize() writes them. */
+static void code_children(struct qu_buf *out, xmlDocPtr doc, xmlNodePtr code)
+{
+	struct qu_buf all = QU_BUF_INIT;
+	const char *a, *b;
+
+	qu_render_serialize(&all, doc);
+	a = strstr(all.buf, "<code>");
+	b = a ? strstr(a, "</code>") : NULL;
+	if (a && b)
+		qu_buf_add(out, a + 6, (size_t)(b - a - 6));
+	qu_buf_fini(&all);
+	(void)code;
+}
+
+/* Declarations written as text against the same code as nodes. */
+static int decls(void)
+{
+	static const char *const code[] = {
+		"int f(struct a *b, char c[4])",
+		"#define MAX(a, b) ((a) < (b) ? (b) : (a)) /* <x> & \"y\" */",
+		"const char *s = \"a<b&c>\"; char q = '<';",
+		"void g(u8 \xff\xfe bad, int \x01ctl\x1f\x7f)",
+		"struct \xc3\xbc\xe2\x82\xac { int x; }\t\r\n\t;",
+		"enum e { A = 1 << 3, B = A & ~0 };",
+		"\xe2\x82 cut \xf0\x9f\x98",
+		"",
+	};
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < sizeof(code) / sizeof(code[0]); i++) {
+		xmlDocPtr doc = htmlNewDoc(NULL, NULL);
+		xmlNodePtr html = el(doc, NULL, "html");
+		xmlNodePtr c;
+		struct qu_buf nodes = QU_BUF_INIT, text = QU_BUF_INIT;
+
+		xmlDocSetRootElement(doc, html);
+		c = el(doc, el(doc, el(doc, html, "body"), "pre"), "code");
+		qu_md_highlight_c(doc, c, code[i], strlen(code[i]));
+		code_children(&nodes, doc, c);
+		render_decl_markup(&text, NULL, code[i], NULL, NULL);
+		if (nodes.len != text.len ||
+		    (nodes.len && memcmp(nodes.buf, text.buf, nodes.len))) {
+			fprintf(stderr,
+				"declaration %zu: differs\n--- nodes\n%s\n"
+				"--- text\n%s\n",
+				i, nodes.len ? nodes.buf : "",
+				text.len ? text.buf : "");
+			r = 1;
+		}
+		qu_buf_fini(&nodes);
+		qu_buf_fini(&text);
+		xmlFreeDoc(doc);
+	}
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	int i, r = 0;
@@ -126,6 +188,7 @@ int main(int argc, char **argv)
 		qu_buf_fini(&err);
 	}
 	r |= built();
+	r |= decls();
 	xmlCleanupParser();
 	return r;
 }
