@@ -124,30 +124,44 @@ static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	const struct qu_render_file *f =
 		r->unit_files ? &r->unit_files[pl->unit] : NULL;
 	uint32_t line = it->decl_line ? it->decl_line : it->line;
-	struct qu_buf b = QU_BUF_INIT, url = QU_BUF_INIT;
+	struct qu_buf b = QU_BUF_INIT, url = QU_BUF_INIT, html = QU_BUF_INIT;
 	xmlNodePtr p = r_el(doc, sec, "p", "qu-meta");
 
-	r_text(doc, p, "Defined in ");
+	/* as text, but for the date of the last change (nodes) */
+	qu_buf_adds(&html, "Defined in ");
 	qu_buf_adds(&b, path);
 	qu_buf_addc(&b, ':');
 	qu_buf_add_u64(&b, line);
 	if (tmpl)
 		render_source_url(&url, tmpl, f && f->link ? f->link : path,
 				  line);
-	if (tmpl && qu_md_url_is_safe(url.buf))
-		r_link(doc, p, url.buf, b.buf);
-	else
-		r_text(doc, r_el(doc, p, "code", NULL), b.buf);
+	if (tmpl && qu_md_url_is_safe(url.buf)) {
+		qu_buf_adds(&html, "<a");
+		r_html_attr(&html, "href", true, url.buf);
+		qu_buf_addc(&html, '>');
+		r_html_text(&html, b.buf);
+		r_html_close(&html, "a");
+	} else {
+		r_html_open(&html, "code", NULL);
+		r_html_text(&html, b.buf);
+		r_html_close(&html, "code");
+	}
 	if (f && f->time) {
-		r_text(doc, p, " \xc2\xb7 ");
+		qu_buf_adds(&html, " \xc2\xb7 ");
+		r_raw(doc, p, html.buf, html.len);
+		qu_buf_reset(&html);
 		render_changed(doc, r_el(doc, p, "span", "qu-changed"), f);
 	}
 	if (it->exported) {
-		r_text(doc, p, " \xc2\xb7 Exported as ");
-		r_text(doc, r_el(doc, p, "code", NULL), it->exported);
+		qu_buf_adds(&html, " \xc2\xb7 Exported as ");
+		r_html_open(&html, "code", NULL);
+		r_html_text(&html, it->exported);
+		r_html_close(&html, "code");
 	}
+	r_raw(doc, p, html.buf, html.len);
 	qu_buf_fini(&b);
 	qu_buf_fini(&url);
+	qu_buf_fini(&html);
 }
 
 /* "Referenced by": items link to the item, pages to the page. */
@@ -455,7 +469,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 	const struct qu_unit *u = &r->g->units[pl->unit];
 	const struct qu_item *it = &u->items[pl->item];
 	xmlDocPtr doc = ctx->doc;
-	struct qu_buf b = QU_BUF_INIT;
+	struct qu_buf b = QU_BUF_INIT, html = QU_BUF_INIT;
 	xmlNodePtr sec, p;
 	size_t i;
 
@@ -527,12 +541,18 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 				qu_buf_add_u64(&b, n + 1);
 			}
 			r_attr(dt, "id", b.buf);
-			r_text(doc, r_el(doc, dt, "code", NULL), pa->name);
+			/* <code>name</code> <span class="qu-type">type</span> */
+			qu_buf_reset(&html);
+			r_html_open(&html, "code", NULL);
+			r_html_text(&html, pa->name);
+			r_html_close(&html, "code");
 			if (pa->type && *pa->type) {
-				r_text(doc, dt, " ");
-				r_text(doc, r_el(doc, dt, "span", "qu-type"),
-				       pa->type);
+				qu_buf_addc(&html, ' ');
+				r_html_open(&html, "span", "qu-type");
+				r_html_text(&html, pa->type);
+				r_html_close(&html, "span");
 			}
+			r_raw(doc, dt, html.buf, html.len);
 			dd = r_el(doc, dl, "dd", NULL);
 			if (pa->desc && *pa->desc)
 				body(r, ctx, dd, pa->desc, pa->line);
@@ -550,4 +570,5 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 	refs(r, doc, sec, ctx, pl->sym);
 out:
 	qu_buf_fini(&b);
+	qu_buf_fini(&html);
 }

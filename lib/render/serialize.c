@@ -296,13 +296,19 @@ void render_html_text(struct qu_buf *out, const char *s, size_t len)
 {
 	size_t i, run = 0;
 
-	/* encode() of a text without control characters or NUL */
+	/* encode() of a text without NUL: a control character is dropped */
 	for (i = 0; i < len; i++) {
-		const char *ent = s[i] == '<'	? "&lt;"
-				  : s[i] == '>' ? "&gt;"
-				  : s[i] == '&' ? "&amp;"
-						: NULL;
+		unsigned char c = (unsigned char)s[i];
+		const char *ent = c == '<'   ? "&lt;"
+				  : c == '>' ? "&gt;"
+				  : c == '&' ? "&amp;"
+					     : NULL;
 
+		if (!ent && c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+			qu_buf_add(out, s + run, i - run);
+			run = i + 1;
+			continue;
+		}
 		if (!ent)
 			continue;
 		qu_buf_add(out, s + run, i - run);

@@ -129,6 +129,41 @@ static const char *valid_utf8(struct qu_buf *tmp, const char *s,
 	return tmp->buf;
 }
 
+void r_html_text(struct qu_buf *out, const char *s)
+{
+	struct qu_buf tmp = QU_BUF_INIT;
+	size_t len;
+	const char *v = valid_utf8(&tmp, s, &len);
+
+	render_html_text(out, v, len);
+	qu_buf_fini(&tmp);
+}
+
+void r_html_attr(struct qu_buf *out, const char *name, bool as_uri,
+		 const char *value)
+{
+	struct qu_buf tmp = QU_BUF_INIT;
+
+	render_html_attr(out, name, as_uri, valid_utf8(&tmp, value, NULL));
+	qu_buf_fini(&tmp);
+}
+
+void r_html_open(struct qu_buf *out, const char *name, const char *cls)
+{
+	qu_buf_addc(out, '<');
+	qu_buf_adds(out, name);
+	if (cls)
+		render_html_attr(out, "class", false, cls);
+	qu_buf_addc(out, '>');
+}
+
+void r_html_close(struct qu_buf *out, const char *name)
+{
+	qu_buf_adds(out, "</");
+	qu_buf_adds(out, name);
+	qu_buf_addc(out, '>');
+}
+
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 {
 	struct qu_buf tmp = QU_BUF_INIT;

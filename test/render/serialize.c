@@ -8,7 +8,9 @@
  * entity references, namespaces, attributes without a value). The bytes
  * must be the same. Then a declaration's markup, which lib/render writes
  * as text (render_decl_markup()), against the nodes of the same code
- * highlighted by qu_md_highlight_c() and written by qu_render_serialize().
+ * highlighted by qu_md_highlight_c() and written by qu_render_serialize(),
+ * and the r_html_*() writers against the nodes r_el(), r_text() and
+ * r_attr() make of hostile text.
  *
  * usage: test-serialize FILE.html...
  */
@@ -162,6 +164,58 @@ static int decls(void)
 	return r;
 }
 
+/* r_html_*() against r_el(), r_text() and r_attr() on hostile text. */
+static int markup(void)
+{
+	static const char *const text[] = {
+		"plain", "<b>&amp; \"q\" 'a'", "ctl\x01\x1f\x7f tab\t nl\n cr\r",
+		"bad \xff\xc3 \xed\xa0\x80 \xf4\x90\x80\x80 ok \xc3\xbc",
+		" \t https://x.org/a b?c=<d>&e#f", "",
+	};
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		xmlDocPtr doc = htmlNewDoc(NULL, NULL);
+		xmlNodePtr html = el(doc, NULL, "html"), body, a;
+		struct qu_buf nodes = QU_BUF_INIT, made = QU_BUF_INIT;
+		const char *b, *e;
+
+		xmlDocSetRootElement(doc, html);
+		body = el(doc, html, "body");
+		r_text(doc, r_el(doc, body, "code", "qu-x"), text[i]);
+		a = r_el(doc, body, "a", NULL);
+		r_attr(a, "href", text[i]);
+		r_attr(a, "title", text[i]);
+		r_text(doc, a, text[i]);
+		qu_render_serialize(&nodes, doc);
+		b = strstr(nodes.buf, "<body>");
+		e = b ? strstr(b, "</body>") : NULL;
+		r_html_open(&made, "code", "qu-x");
+		r_html_text(&made, text[i]);
+		r_html_close(&made, "code");
+		qu_buf_adds(&made, "<a");
+		r_html_attr(&made, "href", true, text[i]);
+		r_html_attr(&made, "title", false, text[i]);
+		qu_buf_addc(&made, '>');
+		r_html_text(&made, text[i]);
+		r_html_close(&made, "a");
+		if (!b || !e || (size_t)(e - b - 6) != made.len ||
+		    memcmp(b + 6, made.buf, made.len)) {
+			fprintf(stderr,
+				"markup %zu: differs\n--- nodes\n%.*s\n"
+				"--- text\n%s\n",
+				i, b && e ? (int)(e - b - 6) : 0, b ? b + 6 : "",
+				made.buf);
+			r = 1;
+		}
+		qu_buf_fini(&nodes);
+		qu_buf_fini(&made);
+		xmlFreeDoc(doc);
+	}
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	int i, r = 0;
@@ -189,6 +243,7 @@ int main(int argc, char **argv)
 	}
 	r |= built();
 	r |= decls();
+	r |= markup();
 	xmlCleanupParser();
 	return r;
 }
