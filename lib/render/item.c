@@ -36,19 +36,26 @@ static const char *params_title(enum qu_kind k)
 static void title(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 		  const struct qu_item *it, const char *anchor)
 {
-	xmlNodePtr h = r_el(doc, sec, "h3", "qu-item-title"), a;
-	struct qu_buf b = QU_BUF_INIT;
+	xmlNodePtr h = r_el(doc, sec, "h3", "qu-item-title");
+	struct qu_buf b = QU_BUF_INIT, html = QU_BUF_INIT;
 
 	(void)r;
+	/* the name is a node: the page's contents copy it */
 	r_text(doc, r_el(doc, h, "code", NULL), it->name);
-	r_text(doc, h, " ");
-	r_text(doc, r_el(doc, h, "span", "qu-kind"), qu_kind_name(it->kind));
+	qu_buf_addc(&html, ' ');
+	r_html_open(&html, "span", "qu-kind");
+	r_html_text(&html, qu_kind_name(it->kind));
+	r_html_close(&html, "span");
 	qu_buf_addc(&b, '#');
 	qu_buf_adds(&b, anchor);
-	a = r_link(doc, h, b.buf, "\xc2\xb6");
-	r_attr(a, "class", "qu-anchor");
-	r_attr(a, "aria-label", "Link to this symbol");
+	qu_buf_adds(&html, "<a");
+	r_html_attr(&html, "href", true, b.buf);
+	r_html_attr(&html, "class", false, "qu-anchor");
+	r_html_attr(&html, "aria-label", false, "Link to this symbol");
+	qu_buf_adds(&html, ">\xc2\xb6</a>");
+	r_raw(doc, h, html.buf, html.len);
 	qu_buf_fini(&b);
+	qu_buf_fini(&html);
 }
 
 /*
@@ -517,7 +524,11 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		struct qu_map seen;
 		xmlNodePtr dl;
 
-		r_text(doc, r_el(doc, sec, "h4", NULL), params_title(it->kind));
+		qu_buf_reset(&html);
+		r_html_open(&html, "h4", NULL);
+		r_html_text(&html, params_title(it->kind));
+		r_html_close(&html, "h4");
+		r_raw(doc, sec, html.buf, html.len);
 		dl = r_el(doc, sec, "dl", "qu-params");
 		qu_map_init(&seen);
 		for (i = 0; i < it->nparams; i++) {
@@ -563,7 +574,11 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		const struct qu_section *s = &it->sections[i];
 		xmlNodePtr ss = r_el(doc, sec, "section", "qu-section");
 
-		r_text(doc, r_el(doc, ss, "h4", NULL), s->title);
+		qu_buf_reset(&html);
+		r_html_open(&html, "h4", NULL);
+		r_html_text(&html, s->title);
+		r_html_close(&html, "h4");
+		r_raw(doc, ss, html.buf, html.len);
 		body(r, ctx, ss, s->body, s->line);
 	}
 	meta(r, doc, sec, pl, it);
