@@ -11,6 +11,7 @@
 #include <assert.h>
 #include <dirent.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdatomic.h>
 #include <xxhash.h>
@@ -56,6 +57,8 @@ struct qu_build {
 	size_t *src_dep;
 	uint64_t *keys;
 	bool *keep;
+	/* rendered anew with the bytes OUT has: taken from OUT as kept */
+	bool *same;
 	uint64_t search_key;
 	bool keep_search;
 	bool search_pending;
@@ -1049,6 +1052,47 @@ static int write_file(const char *dir, const char *out,
 }
 
 /*
+ * Whether OUT's file @out holds @data's bytes. A page whose fingerprint
+ * moved (a release changes the symbols every page's fingerprint covers)
+ * often renders to the same bytes: compared here, on the workers, while
+ * the bytes are in memory, it is neither written nor moved into the
+ * composed site (back.c), which takes OUT's file as for a kept page.
+ */
+static bool same_as_out(const struct qu_build *b, const char *out,
+			const struct qu_buf *data)
+{
+	struct qu_buf path = QU_BUF_INIT;
+	char buf[65536];
+	struct stat st;
+	size_t done = 0;
+	bool same = false;
+	int fd;
+
+	qu_buf_add_path(&path, b->out_abs, out);
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	qu_buf_fini(&path);
+	if (fd < 0)
+		return false;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == data->len) {
+		same = true;
+		while (same && done < data->len) {
+			size_t want = data->len - done < sizeof(buf)
+					      ? data->len - done
+					      : sizeof(buf);
+			ssize_t n = read(fd, buf, want);
+
+			if (n <= 0 || memcmp(buf, data->buf + done, (size_t)n))
+				same = false;
+			else
+				done += (size_t)n;
+		}
+	}
+	close(fd);
+	return same;
+}
+
+/*
  * Take an unchanged page from the last site: a hard link costs no copy
  * and leaves the last site untouched. Return: 0, or -1 to render it.
  */
@@ -1100,6 +1144,8 @@ static void render_one(struct qu_job *job, size_t i, void *payload)
 	if (r < 0)
 		qu_buf_addf(&b->errs[i], "%s: libxml2 could not write the page",
 			    out);
+	else if (b->out.sparse && same_as_out(b, out, html))
+		b->same[i] = true;
 	else
 		write_file(b->out.tmp, out, html, &b->errs[i]);
 	/*
@@ -1670,6 +1716,7 @@ static void decide_pages(struct qu_build *b)
 
 	b->keys = qu_xcalloc(n + 1, sizeof(*b->keys));
 	b->keep = qu_xcalloc(n + 1, sizeof(*b->keep));
+	b->same = qu_xcalloc(n + 1, sizeof(*b->same));
 	if (!b->cache_dir)
 		return;
 	{
@@ -1915,7 +1962,7 @@ static int finish(struct qu_build *b, struct qu_buf *err)
 	int r;
 
 	for (i = 0; i < nout; i++)
-		if (b->keep[i])
+		if (b->keep[i] || b->same[i])
 			kept[n++] = out_of(b, i);
 	/* the search index's files it wrote with the same bytes */
 	for (i = 0; i < b->nsearch_kept; i++)
@@ -2172,6 +2219,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->src_paths);
 	free(b->keys);
 	free(b->keep);
+	free(b->same);
 	qu_search_memo_free(b->memo);
 	for (i = 0; i < b->nhint; i++)
 		free(b->hint[i]);
