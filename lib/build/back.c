@@ -48,7 +48,7 @@ struct compose {
 	const char *skip;	/* a folder of OUT's not to keep, or NULL */
 	struct qu_out_list *list;	/* qu_out_list_read()'s */
 	struct qu_buf a, b;
-	size_t nlinked, nwritten, nremoved;
+	size_t nremoved;
 };
 
 static struct want *want_add(struct compose *c, const char *rel,
@@ -213,51 +213,119 @@ static int parent_dir(struct qu_buf *path, struct qu_buf *err)
 }
 
 /* Bring one file of the back tree to what the new site has. */
-static int compose_one(struct compose *c, const char *rel, struct want *w,
+/* What one worker of the compose uses; the counts are its own. */
+struct compose_worker {
+	struct qu_buf a, b;
+};
+
+static int compose_one(const struct compose *c, struct compose_worker *k,
+		       const char *rel, const struct want *w,
 		       struct qu_buf *err)
 {
 	struct stat ls, ns;
 	bool have_live;
 
-	qu_buf_reset(&c->a);
-	qu_buf_add_path(&c->a, c->live, rel);
-	have_live = !lstat(c->a.buf, &ls) && S_ISREG(ls.st_mode);
+	qu_buf_reset(&k->a);
+	qu_buf_add_path(&k->a, c->live, rel);
+	have_live = !lstat(k->a.buf, &ls) && S_ISREG(ls.st_mode);
 	if (w->from == FROM_NEW) {
-		qu_buf_reset(&c->b);
-		qu_buf_add_path(&c->b, c->sparse, rel);
-		if (lstat(c->b.buf, &ns) < 0)
+		qu_buf_reset(&k->b);
+		qu_buf_add_path(&k->b, c->sparse, rel);
+		if (lstat(k->b.buf, &ns) < 0)
 			goto fail;
 		if (!have_live || ls.st_size != ns.st_size ||
-		    !same_bytes(c->a.buf, c->b.buf, ns.st_size)) {
-			qu_buf_reset(&c->a);
-			qu_buf_add_path(&c->a, c->back, rel);
-			if (parent_dir(&c->a, err) < 0)
-				return -1;
-			if (rename(c->b.buf, c->a.buf) < 0)
+		    !same_bytes(k->a.buf, k->b.buf, ns.st_size)) {
+			qu_buf_reset(&k->a);
+			qu_buf_add_path(&k->a, c->back, rel);
+			/* the folder most often is there: made on ENOENT */
+			if (rename(k->b.buf, k->a.buf) < 0 &&
+			    (errno != ENOENT || parent_dir(&k->a, err) < 0 ||
+			     rename(k->b.buf, k->a.buf) < 0)) {
+				if (err->len)
+					return -1;
 				goto fail;
-			c->nwritten++;
+			}
 			return 0;
 		}
 	} else if (!have_live) {
-		qu_buf_addf(err, "%s: missing from the last site", c->a.buf);
+		qu_buf_addf(err, "%s: missing from the last site", k->a.buf);
 		return -1;
 	}
 	/* OUT's file, as it is */
 	if (w->in_back && w->dev == ls.st_dev && w->ino == ls.st_ino)
 		return 0;
-	qu_buf_reset(&c->b);
-	qu_buf_add_path(&c->b, c->back, rel);
-	if (parent_dir(&c->b, err) < 0)
-		return -1;
-	if ((unlink(c->b.buf) < 0 && errno != ENOENT) ||
-	    link(c->a.buf, c->b.buf) < 0)
+	qu_buf_reset(&k->b);
+	qu_buf_add_path(&k->b, c->back, rel);
+	if (unlink(k->b.buf) < 0 && errno != ENOENT)
 		goto fail;
-	c->nlinked++;
+	if (link(k->a.buf, k->b.buf) < 0 &&
+	    (errno != ENOENT || parent_dir(&k->b, err) < 0 ||
+	     link(k->a.buf, k->b.buf) < 0)) {
+		if (err->len)
+			return -1;
+		goto fail;
+	}
 	return 0;
 fail:
 	qu_buf_addf(err, "%s: cannot compose the site: %s", rel,
 		    strerror(errno));
 	return -1;
+}
+
+struct compose_run {
+	const struct compose *c;
+	const struct qu_map_slot **files;
+	struct compose_worker *workers;
+	char **errs;	/* per file: its error, or NULL */
+};
+
+static void compose_task(struct qu_job *job, size_t i, void *payload)
+{
+	struct compose_run *run = payload;
+	struct qu_buf err = QU_BUF_INIT;
+
+	if (compose_one(run->c, &run->workers[job->worker],
+			run->files[i]->key, run->files[i]->value, &err) < 0)
+		run->errs[i] = qu_buf_detach(&err, NULL);
+	qu_buf_fini(&err);
+}
+
+/*
+ * Every file of the new site into the back tree, on @threads workers
+ * (0: one a processor): each is a rename or a link of its own, and a
+ * release's worth of change renames thousands. The first failure in the
+ * map's order is the one told.
+ */
+static int compose_all(const struct compose *c, unsigned threads,
+		       struct qu_buf *err)
+{
+	struct compose_run run = {c, NULL, NULL, NULL};
+	unsigned nw = threads ? threads : qu_ncpus();
+	size_t i, n = 0;
+	int r = 0;
+
+	run.files = qu_xcalloc(c->want.n + 1, sizeof(*run.files));
+	run.errs = qu_xcalloc(c->want.n + 1, sizeof(*run.errs));
+	run.workers = qu_xcalloc(nw, sizeof(*run.workers));
+	for (i = 0; i < c->want.cap; i++)
+		if (c->want.slots[i].key)
+			run.files[n++] = &c->want.slots[i];
+	qu_pool_run(nw, n, compose_task, &run);
+	for (i = 0; i < n; i++) {
+		if (run.errs[i] && !r) {
+			qu_buf_adds(err, run.errs[i]);
+			r = -1;
+		}
+		free(run.errs[i]);
+	}
+	for (i = 0; i < nw; i++) {
+		qu_buf_fini(&run.workers[i].a);
+		qu_buf_fini(&run.workers[i].b);
+	}
+	free(run.workers);
+	free(run.errs);
+	free(run.files);
+	return r;
 }
 
 int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
@@ -289,12 +357,8 @@ int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
 	qu_buf_reset(&rel);
 	if (walk(&c, o->back, &rel, back_file, back_dir_done) < 0)
 		goto io;
-	for (i = 0; i < c.want.cap; i++) {
-		const struct qu_map_slot *s = &c.want.slots[i];
-
-		if (s->key && compose_one(&c, s->key, s->value, err) < 0)
-			goto out;
-	}
+	if (compose_all(&c, o->threads, err) < 0)
+		goto out;
 	o->composed = true;
 	r = 0;
 	goto out;

@@ -35,6 +35,7 @@ struct qu_out {
 	char *back;
 	bool sparse;
 	bool composed;
+	unsigned threads;	/* qu_out_compose()'s workers; 0: one a CPU */
 };
 
 /**

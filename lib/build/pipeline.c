@@ -2032,6 +2032,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	if (qu_out_begin(&b->out, b->out_abs, tmp.len ? tmp.buf : NULL,
 			 err) < 0)
 		goto out;
+	b->out.threads = o->threads;
 	begin_in_place(b);
 	if (make_dirs(b, err) < 0 || write_graphs(b, err) < 0)
 		goto out;
@@ -2122,6 +2123,7 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 	if (qu_out_begin(&b->out, b->out_abs, back.len ? back.buf : NULL,
 			 err) < 0)
 		goto out;
+	b->out.threads = b->opts->threads;
 	begin_in_place(b);
 	/* without a back tree, the rest of the site is linked in whole */
 	if (!b->out.sparse && link_site(b, "_search") < 0) {
