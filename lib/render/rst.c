@@ -161,34 +161,6 @@ static void code_link(struct rw *w, xmlNodePtr parent, const char *href,
 }
 
 /*
- * code_link() for the automarkup of text: a link to another page is
- * written as markup text (a page links thousands of names). Text is never
- * automarked in a title, whose nodes the page's contents copy, and a link
- * within the page stays nodes, which check_ids() may point at a renamed
- * id.
- */
-static void auto_link(struct rw *w, xmlNodePtr parent, const char *href,
-		      const char *text)
-{
-	struct qu_buf html = QU_BUF_INIT;
-
-	if (href[0] == '#') {
-		code_link(w, parent, href, text);
-		return;
-	}
-	qu_buf_adds(&html, "<a");
-	r_html_attr(&html, "class", false, "qu-xref");
-	r_html_attr(&html, "href", true, href);
-	qu_buf_addc(&html, '>');
-	r_html_open(&html, "code", NULL);
-	r_html_text(&html, text);
-	r_html_close(&html, "code");
-	r_html_close(&html, "a");
-	r_raw(w->doc, parent, html.buf, html.len);
-	qu_buf_fini(&html);
-}
-
-/*
  * The link to a declaration a C-domain directive made ("c.NAME", a label
  * of its page), into w->href; false when no page declares @name.
  */
@@ -441,7 +413,7 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 			r_text(w->doc, parent, w->tmp.buf);
 			qu_buf_reset(&w->tmp);
 			qu_buf_add(&w->tmp, s + ref.start, ref.end - ref.start);
-			auto_link(w, parent, w->href.buf, w->tmp.buf);
+			code_link(w, parent, w->href.buf, w->tmp.buf);
 			pos = from = ref.end;
 			continue;
 		}
@@ -470,7 +442,7 @@ static void c_text(struct rw *w, xmlNodePtr parent, const char *s, size_t len,
 		/* "&struct foo" shows as "struct foo" */
 		qu_buf_add(&w->tmp, s + ref.start + ref.amp,
 			   ref.end - ref.start - ref.amp);
-		auto_link(w, parent, w->href.buf, w->tmp.buf);
+		code_link(w, parent, w->href.buf, w->tmp.buf);
 		pos = from = ref.end;
 	}
 	qu_buf_reset(&w->tmp);
