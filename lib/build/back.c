@@ -213,7 +213,25 @@ static int parent_dir(struct qu_buf *path, struct qu_buf *err)
 }
 
 /* Bring one file of the back tree to what the new site has. */
-/* What one worker of the compose uses; the counts are its own. */
+/*
+ * @op (rename() or link()) of @from to the back tree's path @to; the
+ * folder most often is there, so it is made only when @op says ENOENT.
+ * Return: 0; -1 with errno set; -2 when the folder could not be made
+ * (told in @err).
+ */
+static int into_back(int (*op)(const char *, const char *), const char *from,
+		     struct qu_buf *to, struct qu_buf *err)
+{
+	if (!op(from, to->buf))
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	if (parent_dir(to, err) < 0)
+		return -2;
+	return op(from, to->buf) < 0 ? -1 : 0;
+}
+
+/* What one worker of the compose uses. */
 struct compose_worker {
 	struct qu_buf a, b;
 };
@@ -237,13 +255,11 @@ static int compose_one(const struct compose *c, struct compose_worker *k,
 		    !same_bytes(k->a.buf, k->b.buf, ns.st_size)) {
 			qu_buf_reset(&k->a);
 			qu_buf_add_path(&k->a, c->back, rel);
-			/* the folder most often is there: made on ENOENT */
-			if (rename(k->b.buf, k->a.buf) < 0 &&
-			    (errno != ENOENT || parent_dir(&k->a, err) < 0 ||
-			     rename(k->b.buf, k->a.buf) < 0)) {
-				if (err->len)
-					return -1;
+			switch (into_back(rename, k->b.buf, &k->a, err)) {
+			case -1:
 				goto fail;
+			case -2:
+				return -1;
 			}
 			return 0;
 		}
@@ -258,12 +274,11 @@ static int compose_one(const struct compose *c, struct compose_worker *k,
 	qu_buf_add_path(&k->b, c->back, rel);
 	if (unlink(k->b.buf) < 0 && errno != ENOENT)
 		goto fail;
-	if (link(k->a.buf, k->b.buf) < 0 &&
-	    (errno != ENOENT || parent_dir(&k->b, err) < 0 ||
-	     link(k->a.buf, k->b.buf) < 0)) {
-		if (err->len)
-			return -1;
+	switch (into_back(link, k->a.buf, &k->b, err)) {
+	case -1:
 		goto fail;
+	case -2:
+		return -1;
 	}
 	return 0;
 fail:

@@ -233,7 +233,7 @@ void md_text(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len)
 	add_text(doc, parent, s, len, false);
 }
 
-void md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len)
+void qu_md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len)
 {
 	add_text(doc, parent, s, len, true);
 }

@@ -422,7 +422,7 @@ static void raw_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,
 		}
 		qu_buf_addc(&b, s[i]);
 	}
-	md_raw(ctx->doc, parent, b.buf, b.len);
+	qu_md_raw(ctx->doc, parent, b.buf, b.len);
 	qu_buf_fini(&b);
 }
 

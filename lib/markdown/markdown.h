@@ -215,6 +215,18 @@ void qu_md_highlight_decl(struct qu_md_ctx *ctx, const char *code,
 			  size_t len, qu_md_piece_fn fn, void *payload);
 
 /**
+ * qu_md_raw() - append markup that the serializer writes as it is
+ * @doc: the document
+ * @parent: where
+ * @s: the markup (made valid UTF-8 first, as every text)
+ * @len: its length
+ *
+ * For raw HTML a site allows, and for markup lib/render writes as text
+ * rather than as nodes, escaped as the serializer would have.
+ */
+void qu_md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len);
+
+/**
  * qu_md_fix_text() - text as a text node holds it: valid UTF-8
  * @fixed: a buffer for the fixed copy
  * @s: the bytes

@@ -27,7 +27,6 @@ cmark_node *md_parse(struct qu_md *md, const char *text, size_t len, bool rst);
 void md_plain_text(struct qu_buf *out, cmark_node *n);
 
 void md_text(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len);
-void md_raw(xmlDocPtr doc, xmlNodePtr parent, const char *s, size_t len);
 
 void md_html(struct qu_md_ctx *ctx, xmlNodePtr parent, const char *s,
 	     size_t len);

@@ -53,7 +53,7 @@ static void title(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	r_html_attr(&html, "class", false, "qu-anchor");
 	r_html_attr(&html, "aria-label", false, "Link to this symbol");
 	qu_buf_adds(&html, ">\xc2\xb6</a>");
-	r_raw(doc, h, html.buf, html.len);
+	qu_md_raw(doc, h, html.buf, html.len);
 	qu_buf_fini(&b);
 	qu_buf_fini(&html);
 }
@@ -155,7 +155,7 @@ static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 	}
 	if (f && f->time) {
 		qu_buf_adds(&html, " \xc2\xb7 ");
-		r_raw(doc, p, html.buf, html.len);
+		qu_md_raw(doc, p, html.buf, html.len);
 		qu_buf_reset(&html);
 		render_changed(doc, r_el(doc, p, "span", "qu-changed"), f);
 	}
@@ -165,7 +165,7 @@ static void meta(const struct qu_render *r, xmlDocPtr doc, xmlNodePtr sec,
 		r_html_text(&html, it->exported);
 		r_html_close(&html, "code");
 	}
-	r_raw(doc, p, html.buf, html.len);
+	qu_md_raw(doc, p, html.buf, html.len);
 	qu_buf_fini(&b);
 	qu_buf_fini(&url);
 	qu_buf_fini(&html);
@@ -444,7 +444,7 @@ static void decl(const struct qu_render *r, struct qu_md_ctx *ctx,
 	bool sphinx = r->site->cfg.sphinx && it->kind == QU_KIND_FUNCTION;
 
 	render_decl_markup(&html, ctx, it->decl, sphinx ? it : NULL, anchor);
-	r_raw(ctx->doc, code, html.buf, html.len);
+	qu_md_raw(ctx->doc, code, html.buf, html.len);
 	qu_buf_fini(&html);
 }
 
@@ -528,7 +528,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		r_html_open(&html, "h4", NULL);
 		r_html_text(&html, params_title(it->kind));
 		r_html_close(&html, "h4");
-		r_raw(doc, sec, html.buf, html.len);
+		qu_md_raw(doc, sec, html.buf, html.len);
 		dl = r_el(doc, sec, "dl", "qu-params");
 		qu_map_init(&seen);
 		for (i = 0; i < it->nparams; i++) {
@@ -563,7 +563,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 				r_html_text(&html, pa->type);
 				r_html_close(&html, "span");
 			}
-			r_raw(doc, dt, html.buf, html.len);
+			qu_md_raw(doc, dt, html.buf, html.len);
 			dd = r_el(doc, dl, "dd", NULL);
 			if (pa->desc && *pa->desc)
 				body(r, ctx, dd, pa->desc, pa->line);
@@ -578,7 +578,7 @@ void render_item(const struct qu_render *r, struct qu_md_ctx *ctx,
 		r_html_open(&html, "h4", NULL);
 		r_html_text(&html, s->title);
 		r_html_close(&html, "h4");
-		r_raw(doc, ss, html.buf, html.len);
+		qu_md_raw(doc, ss, html.buf, html.len);
 		body(r, ctx, ss, s->body, s->line);
 	}
 	meta(r, doc, sec, pl, it);

@@ -24,15 +24,14 @@ xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 		const char *cls);
 void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s);
 void r_attr(xmlNodePtr n, const char *name, const char *value);
-/* @html, made already, as a node the serializer writes as it is */
-void r_raw(xmlDocPtr doc, xmlNodePtr parent, const char *html, size_t len);
 /*
  * Markup as text, byte for byte what the nodes of r_el(), r_text() and
  * r_attr() serialize to: r_html_open() as r_el(@name, @cls) with
  * children, then r_html_close(); r_html_text() as r_text(); r_html_attr()
  * as r_attr() (@as_uri for href and src, which the serializer escapes as
- * URIs). For the parts of a page made a thousand times and never looked
- * at again, such as an item's parameter names and its "Defined in" line.
+ * URIs), added to a page with qu_md_raw(). For the parts of a page made a
+ * thousand times and never looked at again, such as an item's parameter names
+ * and its "Defined in" line.
  */
 void r_html_open(struct qu_buf *out, const char *name, const char *cls);
 void r_html_close(struct qu_buf *out, const char *name);

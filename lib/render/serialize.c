@@ -240,6 +240,21 @@ static void uri(struct qu_buf *out, const char *str)
 	qu_buf_addc(out, '"');
 }
 
+/* "=" and an attribute's encoded value @v (@vlen bytes): a URI's escaped
+ * past its leading blanks, any other quoted */
+static void attr_value(struct qu_buf *out, const char *v, size_t vlen,
+		       bool as_uri)
+{
+	qu_buf_addc(out, '=');
+	if (as_uri) {
+		while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')
+			v++;
+		uri(out, v);
+	} else {
+		quoted(out, v, vlen);
+	}
+}
+
 /* htmlAttrDumpOutput() */
 static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 {
@@ -278,17 +293,11 @@ static void attribute(struct ser *s, xmlAttrPtr a, struct qu_buf *tmp)
 		v = (const char *)list;
 		vlen = strlen(v);
 	}
-	qu_buf_addc(s->out, '=');
-	if (!a->ns && a->parent && !a->parent->ns &&
-	    (n->as == VALUE_URI ||
-	     (n->as == VALUE_URI_ON_A &&
-	      !xmlStrcasecmp(a->parent->name, BAD_CAST "a")))) {
-		while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')
-			v++;
-		uri(s->out, v);
-	} else {
-		quoted(s->out, v, vlen);
-	}
+	attr_value(s->out, v, vlen,
+		   !a->ns && a->parent && !a->parent->ns &&
+			   (n->as == VALUE_URI ||
+			    (n->as == VALUE_URI_ON_A &&
+			     !xmlStrcasecmp(a->parent->name, BAD_CAST "a"))));
 	xmlFree(list);
 }
 
@@ -322,7 +331,6 @@ void render_html_attr(struct qu_buf *out, const char *name, bool as_uri,
 		      const char *value)
 {
 	struct qu_buf t = QU_BUF_INIT;
-	const char *v;
 
 	qu_buf_addc(out, ' ');
 	qu_buf_adds(out, name);
@@ -337,16 +345,7 @@ void render_html_attr(struct qu_buf *out, const char *name, bool as_uri,
 		return;
 	}
 	encode(&t, BAD_CAST value, true);
-	qu_buf_addc(out, '=');
-	if (as_uri) {
-		for (v = t.len ? t.buf : ""; *v == ' ' || *v == '\t' ||
-					    *v == '\n' || *v == '\r';
-		     v++)
-			;
-		uri(out, v);
-	} else {
-		quoted(out, t.len ? t.buf : "", t.len);
-	}
+	attr_value(out, t.len ? t.buf : "", t.len, as_uri);
 	qu_buf_fini(&t);
 }
 

@@ -9,8 +9,6 @@
  */
 #include <string.h>
 
-#include <libxml/parserInternals.h>
-
 #include "render_int.h"
 
 xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
@@ -172,19 +170,6 @@ void r_text(xmlDocPtr doc, xmlNodePtr parent, const char *s)
 	xmlNodePtr n = qu_md_text_node(doc, v, len);
 
 	qu_buf_fini(&tmp);
-	if (!xmlAddChild(parent, n))
-		qu_die_oom();
-}
-
-void r_raw(xmlDocPtr doc, xmlNodePtr parent, const char *html, size_t len)
-{
-	xmlNodePtr n;
-
-	if (!len)
-		return;
-	n = qu_md_text_node(doc, html, len);
-	/* the HTML serializer writes a "textnoenc" node unescaped */
-	n->name = xmlStringTextNoenc;
 	if (!xmlAddChild(parent, n))
 		qu_die_oom();
 }

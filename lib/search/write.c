@@ -37,32 +37,6 @@ static const char *const kind_names[] = {
 };
 
 /*
- * qu_buf_add_json_str(), but a string with no control byte, '"' or '\\'
- * and valid UTF-8 (nearly every snippet, name and path) is quoted as it
- * is, which is what qu_buf_add_json_str() writes for it, without its
- * walk of each byte.
- */
-static void put_json_str(struct qu_buf *b, const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	bool high = false;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (u[i] < 0x20 || u[i] == '"' || u[i] == '\\')
-			break;
-		high |= u[i] >= 0x80;
-	}
-	if (i < len || (high && !qu_utf8_valid(s, len, NULL))) {
-		qu_buf_add_json_str(b, s, len);
-		return;
-	}
-	qu_buf_addc(b, '"');
-	qu_buf_add(b, s, len);
-	qu_buf_addc(b, '"');
-}
-
-/*
  * A byte plain() copies with no look at the bytes around it: not markup
  * it drops, not a blank, not '(' (which may open a link's target).
  */
@@ -200,7 +174,7 @@ void search_snippet(struct qu_buf *out, const struct search_index *x,
 		}
 	}
 	cut(&b, SNIPPET);
-	put_json_str(out, b.buf, b.len);
+	qu_buf_add_json_str(out, b.buf, b.len);
 	qu_buf_fini(&b);
 }
 
@@ -277,7 +251,7 @@ static void record(struct qu_job *job, size_t i, void *payload)
 	qu_buf_addc(&b, ',');
 	if (d->kind == SEARCH_KIND_PAGE) {
 		r->path = p->src ? p->src : p->out;
-		put_json_str(&b, p->title, strlen(p->title));
+		qu_buf_add_json_str(&b, p->title, strlen(p->title));
 		name_len = b.len;
 		qu_buf_adds(&b, ",,");
 		anchor_at = b.len;
@@ -287,7 +261,7 @@ static void record(struct qu_job *job, size_t i, void *payload)
 			&x->g->units[d->unit].items[d->item];
 
 		r->path = x->g->units[d->unit].path;
-		put_json_str(&b, it->name, strlen(it->name));
+		qu_buf_add_json_str(&b, it->name, strlen(it->name));
 		name_len = b.len;
 		qu_buf_adds(&b, ",,");
 		anchor_at = b.len;
@@ -296,7 +270,7 @@ static void record(struct qu_job *job, size_t i, void *payload)
 		    !strcmp(d->anchor + 2, it->name))
 			qu_buf_adds(&b, "\"\"");
 		else
-			put_json_str(&b, d->anchor, strlen(d->anchor));
+			qu_buf_add_json_str(&b, d->anchor, strlen(d->anchor));
 		qu_buf_addc(&b, ',');
 	}
 	snip_at = b.len;
@@ -336,7 +310,7 @@ static uint32_t number_string(struct writer *w, struct qu_map *ids,
 	if (!*slot) {
 		QU_VEC_GROW(w->str_at, w->nstrings + 1, w->nstrings_alloc);
 		w->str_at[w->nstrings] = w->strs.len;
-		put_json_str(&w->strs, s, strlen(s));
+		qu_buf_add_json_str(&w->strs, s, strlen(s));
 		*slot = (void *)(uintptr_t)++w->nstrings;
 		w->str_at[w->nstrings] = w->strs.len;
 	}
@@ -388,21 +362,6 @@ static size_t str_index(struct strtab *st, const struct writer *w,
 
 
 /*
- * Append @v in decimal: as qu_buf_add_u64(), but with no call when the
- * buffer has room (a shard writes two or three numbers a record).
- */
-static void put_u32(struct qu_buf *b, uint32_t v)
-{
-	char tmp[10];
-	size_t n = sizeof(tmp);
-
-	do
-		tmp[--n] = (char)('0' + v % 10);
-	while (v /= 10);
-	qu_buf_add(b, tmp + n, sizeof(tmp) - n);
-}
-
-/*
  * [kind,"name",page,"anchor","snippet",path]; the path is left out when
  * it is the page's file without ".html" (every item of a zero-config
  * site), which the client then derives.
@@ -411,11 +370,11 @@ static void put_record(struct qu_buf *b, struct strtab *st,
 		       const struct writer *w, const struct rec *r)
 {
 	qu_buf_add(b, r->text, r->head);
-	put_u32(b, (uint32_t)str_index(st, w, r->page_id));
+	qu_buf_add_u64(b, (uint32_t)str_index(st, w, r->page_id));
 	qu_buf_add(b, r->text + r->head, r->len - r->head);
 	if (r->own_path) {
 		qu_buf_addc(b, ',');
-		put_u32(b, (uint32_t)str_index(st, w, r->path_id));
+		qu_buf_add_u64(b, (uint32_t)str_index(st, w, r->path_id));
 	}
 	qu_buf_addc(b, ']');
 }
@@ -566,7 +525,7 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 			size_t d = 64 * i + (size_t)__builtin_ctzll(m);
 
 			qu_buf_adds(&b, n++ ? ",\n\"" : "\"");
-			put_u32(&b, (uint32_t)d);
+			qu_buf_add_u64(&b, (uint32_t)d);
 			qu_buf_adds(&b, "\":");
 			put_record(&b, &st, w, &w->records[d]);
 		}

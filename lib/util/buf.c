@@ -177,7 +177,22 @@ void qu_buf_add_json_str(struct qu_buf *b, const char *s, size_t len)
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, run = 0;
+	bool high = false;
 
+	/* most strings have nothing to escape: quoted as they are */
+	for (i = 0; i < len; i++) {
+		if (p[i] < 0x20 || p[i] == '"' || p[i] == '\\')
+			break;
+		high |= p[i] >= 0x80;
+	}
+	if (i == len && (!high || qu_utf8_valid(s, len, NULL))) {
+		qu_buf_grow(b, len + 2);
+		qu_buf_addc(b, '"');
+		qu_buf_add(b, s, len);
+		qu_buf_addc(b, '"');
+		return;
+	}
+	i = 0;
 	qu_buf_grow(b, len + 2);
 	qu_buf_addc(b, '"');
 	while (i < len) {
@@ -221,16 +236,3 @@ void qu_buf_add_json_str(struct qu_buf *b, const char *s, size_t len)
 	qu_buf_addc(b, '"');
 }
 
-void qu_buf_add_u64(struct qu_buf *b, uint64_t v)
-{
-	char d[20];
-	size_t n = 0;
-
-	do
-		d[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	qu_buf_grow(b, n);
-	while (n)
-		b->buf[b->len++] = d[--n];
-	b->buf[b->len] = '\0';
-}

@@ -43,6 +43,20 @@ void qu_diags_fini(struct qu_diags *d)
 	qu_diags_init(d);
 }
 
+/* Append a diagnostic whose message @msg (malloc()ed) it takes. */
+static void push(struct qu_diags *d, enum qu_diag_id id, const char *path,
+		 uint32_t line, uint32_t col, char *msg)
+{
+	QU_VEC_GROW(d->v, d->n, d->alloc);
+	d->v[d->n++] = (struct qu_diag){
+		.path = path,
+		.line = line,
+		.col = col,
+		.id = id,
+		.msg = msg,
+	};
+}
+
 void qu_diag(struct qu_diags *d, enum qu_diag_id id, const char *path,
 	     uint32_t line, uint32_t col, const char *fmt, ...)
 {
@@ -52,24 +66,13 @@ void qu_diag(struct qu_diags *d, enum qu_diag_id id, const char *path,
 	va_start(ap, fmt);
 	qu_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	QU_VEC_GROW(d->v, d->n, d->alloc);
-	d->v[d->n++] = (struct qu_diag){
-		.path = path, .line = line, .col = col, .id = id,
-		.msg = qu_buf_detach(&b, NULL),
-	};
+	push(d, id, path, line, col, qu_buf_detach(&b, NULL));
 }
 
 void qu_diag_text(struct qu_diags *d, enum qu_diag_id id, const char *path,
 		  uint32_t line, uint32_t col, const char *msg, size_t len)
 {
-	QU_VEC_GROW(d->v, d->n, d->alloc);
-	d->v[d->n++] = (struct qu_diag){
-		.path = path,
-		.line = line,
-		.col = col,
-		.id = id,
-		.msg = qu_xstrndup(msg, len),
-	};
+	push(d, id, path, line, col, qu_xstrndup(msg, len));
 }
 
 void qu_diags_move(struct qu_diags *to, struct qu_diags *from)
