@@ -539,7 +539,7 @@ int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
 	live->valid = true;
 	next = NULL;
 	nnext = 0;
-	qu_rm_tree(o->tmp);
+	qu_rm_tree_marked(o->tmp, QU_SITE_MARKER);
 	free(o->tmp);
 	o->tmp = NULL;
 	r = 0;

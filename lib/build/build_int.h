@@ -529,6 +529,7 @@ void build_stat_of(struct build_stat *out, const struct qu_fstat *st);
  * @ncomments: kernel-doc comments in it
  * @body: the items, exports and diagnostics, encoded
  * @body_len: their length
+ * @need: the arena bytes they decode into, once checked (0: not known)
  */
 struct build_unit_entry {
 	const char *path;
@@ -538,6 +539,7 @@ struct build_unit_entry {
 	uint64_t ncomments;
 	const unsigned char *body;
 	size_t body_len;
+	size_t need;
 };
 
 /**

@@ -236,7 +236,7 @@ static void sweep_stale(const char *abs, const char *marker)
 		qu_buf_add_path(&p, strcmp(parent.buf, "/") ? parent.buf : "",
 				de->d_name);
 		if (has_marker(p.buf, marker))
-			qu_rm_tree(p.buf);
+			qu_rm_tree_marked(p.buf, marker);
 		else
 			sweep_unmarked(p.buf, marker, pid);
 	}
@@ -316,7 +316,7 @@ static void retire(struct qu_out *o, const char *old)
 			return;
 	}
 	if (!o->back || strcmp(old, o->back))
-		qu_rm_tree(old);
+		qu_rm_tree_marked(old, QU_SITE_MARKER);
 }
 
 int qu_out_commit(struct qu_out *o, struct qu_buf *err)
@@ -377,7 +377,7 @@ int qu_out_commit(struct qu_out *o, struct qu_buf *err)
 done:
 	/* what the sparse folder still holds was linked, not moved */
 	if (o->composed)
-		qu_rm_tree(o->tmp);
+		qu_rm_tree_marked(o->tmp, QU_SITE_MARKER);
 	free(o->tmp);
 	o->tmp = NULL;
 	return 0;
@@ -386,7 +386,7 @@ done:
 void qu_out_fini(struct qu_out *o)
 {
 	if (o->tmp)
-		qu_rm_tree(o->tmp);
+		qu_rm_tree_marked(o->tmp, QU_SITE_MARKER);
 	free(o->tmp);
 	free(o->abs);
 	free(o->back);

@@ -858,8 +858,10 @@ void qu_build_link(struct qu_build *b)
 	b->src_paths = qu_xcalloc(b->site.nsources + 1, sizeof(char *));
 	for (i = 0; i < b->site.nsources; i++) {
 		qu_buf_reset(&tmp);
-		if (strcmp(b->site.srctree, "."))
-			qu_buf_addf(&tmp, "%s/", b->site.srctree);
+		if (strcmp(b->site.srctree, ".")) {
+			qu_buf_adds(&tmp, b->site.srctree);
+			qu_buf_addc(&tmp, '/');
+		}
 		qu_buf_adds(&tmp, b->site.sources[i]);
 		b->src_paths[i] = qu_buf_detach(&tmp, NULL);
 	}

@@ -61,35 +61,60 @@ void build_stat_of(struct build_stat *out, const struct qu_fstat *st)
 	out->ino = st->ino;
 }
 
-/* Skip one unit's body, checking its shape; false when malformed. */
-static bool skip_body(struct build_rd *r)
+/* The arena bytes build_units_load() takes for a string of the body */
+static size_t str_need(struct build_rd *r)
+{
+	size_t len;
+
+	return build_get_str(r, NULL, &len) ? qu_arena_need(len + 1) : 0;
+}
+
+static size_t array_need(uint32_t n, size_t size)
+{
+	return n ? qu_arena_need((size_t)n * size) : 0;
+}
+
+/*
+ * Skip one unit's body, checking its shape; false when malformed. *@need
+ * is what build_units_load() will allocate for it, so that the unit's
+ * arena takes one block of that size.
+ */
+static bool skip_body(struct build_rd *r, size_t *need)
 {
 	uint32_t n, k, j;
+	size_t sum;
 
 	n = build_get_u32(r);
+	sum = array_need(n, sizeof(struct qu_item));
 	for (k = 0; k < n && !r->bad; k++) {
 		build_get_u32(r);
-		build_get_str(r, NULL, NULL);
-		build_get_str(r, NULL, NULL);
-		build_get_str(r, NULL, NULL);
+		sum += str_need(r);
+		sum += str_need(r);
+		sum += str_need(r);
 		build_get_u32(r);
 		build_get_u32(r);
-		build_get_str(r, NULL, NULL);
-		for (j = build_get_u32(r); j && !r->bad; j--) {
-			build_get_str(r, NULL, NULL);
-			build_get_str(r, NULL, NULL);
-			build_get_str(r, NULL, NULL);
+		sum += str_need(r);
+		j = build_get_u32(r);
+		sum += array_need(j, sizeof(struct qu_param));
+		for (; j && !r->bad; j--) {
+			sum += str_need(r);
+			sum += str_need(r);
+			sum += str_need(r);
 			build_get_u32(r);
 		}
-		for (j = build_get_u32(r); j && !r->bad; j--) {
-			build_get_str(r, NULL, NULL);
-			build_get_str(r, NULL, NULL);
+		j = build_get_u32(r);
+		sum += array_need(j, sizeof(struct qu_section));
+		for (; j && !r->bad; j--) {
+			sum += str_need(r);
+			sum += str_need(r);
 			build_get_u32(r);
 		}
 	}
-	for (n = build_get_u32(r); n && !r->bad; n--) {
-		build_get_str(r, NULL, NULL);
-		build_get_str(r, NULL, NULL);
+	n = build_get_u32(r);
+	sum += array_need(n, sizeof(struct qu_export));
+	for (; n && !r->bad; n--) {
+		sum += str_need(r);
+		sum += str_need(r);
 		build_get_u32(r);
 	}
 	for (n = build_get_u32(r); n && !r->bad; n--) {
@@ -103,6 +128,7 @@ static bool skip_body(struct build_rd *r)
 		build_get_u32(r);
 		build_get_str(r, NULL, NULL);
 	}
+	*need = sum;
 	return !r->bad;
 }
 
@@ -264,6 +290,7 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 		e->ncomments = (uint64_t)sqlite3_column_int64(st, 6);
 		e->body = (const unsigned char *)(uintptr_t)u->data.len;
 		e->body_len = bl;
+		e->need = 0;
 		qu_buf_add(&u->data, body ? body : "", bl);
 	}
 	if (rc != SQLITE_DONE) {
@@ -285,7 +312,7 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 		r.p = e->body;
 		r.left = e->body_len;
 		r.bad = false;
-		if (!skip_body(&r) || r.left) {
+		if (!skip_body(&r, &e->need) || r.left) {
 			why = "corrupt (a unit does not parse)";
 			goto out;
 		}
@@ -400,7 +427,7 @@ bool build_units_fresh(const struct build_units *u,
 
 /* A lazy entry's body, read from the database into @out, and checked. */
 static bool read_body(struct build_units *u, const struct build_unit_entry *e,
-		      struct qu_buf *out)
+		      struct qu_buf *out, size_t *need)
 {
 	bool ok = false;
 
@@ -425,7 +452,7 @@ static bool read_body(struct build_units *u, const struct build_unit_entry *e,
 		struct build_rd r = {(const unsigned char *)out->buf, out->len,
 				     false};
 
-		ok = skip_body(&r) && !r.left;
+		ok = skip_body(&r, need) && !r.left;
 	}
 	return ok;
 }
@@ -436,10 +463,11 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 {
 	struct qu_buf lazy = QU_BUF_INIT;
 	struct build_rd r = {e->body, e->body_len, false};
+	size_t need = e->need;
 	uint32_t n, k, j;
 
 	if (!e->body) {
-		if (!read_body(u, e, &lazy)) {
+		if (!read_body(u, e, &lazy, &need)) {
 			qu_buf_fini(&lazy);
 			return false;
 		}
@@ -449,6 +477,7 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 
 	memset(unit, 0, sizeof(*unit));
 	qu_arena_init(&unit->arena);
+	qu_arena_reserve(&unit->arena, need);
 	qu_diags_init(&unit->diags);
 	unit->hash = e->hash;
 	unit->ncomments = (size_t)e->ncomments;
@@ -657,8 +686,20 @@ int build_units_write(struct build_units *u, uint64_t exe,
 	still = qu_xcalloc(u->n + 1, sizeof(*still));
 	if (sqlite3_exec(u->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(u->db,
-			       "INSERT OR REPLACE INTO units VALUES "
-			       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       /*
+				* a row rewritten in place keeps its rowid,
+				* so a scan still returns the rows sorted by
+				* path and load_rows() need not sort them
+				*/
+			       "INSERT INTO units VALUES "
+			       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+			       "ON CONFLICT(path) DO UPDATE SET "
+			       "size = excluded.size, mtime = excluded.mtime, "
+			       "ctime = excluded.ctime, ino = excluded.ino, "
+			       "hash = excluded.hash, "
+			       "ncomments = excluded.ncomments, "
+			       "body = excluded.body, sum = excluded.sum, "
+			       "hash_hi = excluded.hash_hi",
 			       -1, &put, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(u->db, "DELETE FROM units WHERE path = ?", -1,
 			       &del, NULL) != SQLITE_OK ||

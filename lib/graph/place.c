@@ -462,6 +462,35 @@ const struct qu_label *qu_graph_label(const struct qu_graph *g,
 /* qu_graph.place_id: the last one given (versions build side by side) */
 static _Atomic uint64_t last_place_id;
 
+/*
+ * The anchors a page claims, at most, when it places whole units (a
+ * zero-config page, a kernel-doc directive without options): each item's
+ * and each of its parameters' or members'. The table of anchors is made
+ * that large at once instead of growing through its sizes page after
+ * page. Parts that select from a unit are not counted: a page with one
+ * function of a 2,000-item header would make a table for all of them.
+ */
+static size_t page_ids_bound(const struct qu_graph *g, const struct qu_page *pg)
+{
+	size_t n = pg->nheadings + pg->nlabels, k, i;
+
+	for (k = 0; k < pg->nparts; k++) {
+		const struct qu_part *part = &pg->parts[k];
+		const struct qu_unit *u;
+		uint32_t unit;
+
+		if (part->kind != QU_PART_KDOC || part->sel.mode != QU_SEL_ALL)
+			continue;
+		unit = graph_find_unit(g, part->sel.path);
+		if (unit == QU_NONE)
+			continue;
+		u = &g->units[unit];
+		for (i = 0; i < u->nitems; i++)
+			n += 1 + u->items[i].nparams;
+	}
+	return n;
+}
+
 void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_unit *units,
 		    const struct qu_graph_exports *exports,
@@ -510,6 +539,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	for (p = 0; p < site->npages; p++) {
 		const struct qu_page *pg = &site->pages[p];
 
+		qu_map_reserve(&g->anchors, page_ids_bound(g, pg));
 		for (k = 0; k < pg->nheadings; k++)
 			claim(g, pg->headings[k].id);
 		for (k = 0; k < pg->nlabels; k++)

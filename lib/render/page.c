@@ -493,8 +493,10 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 	r->diag_paths = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(char *));
 	for (i = 0; i < g->nunits; i++) {
 		qu_buf_reset(&b);
-		if (strcmp(site->srctree, "."))
-			qu_buf_addf(&b, "%s/", site->srctree);
+		if (strcmp(site->srctree, ".")) {
+			qu_buf_adds(&b, site->srctree);
+			qu_buf_addc(&b, '/');
+		}
 		qu_buf_adds(&b, g->units[i].path);
 		r->diag_paths[i] = qu_buf_detach(&b, NULL);
 	}

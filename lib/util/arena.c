@@ -5,6 +5,7 @@
  * With QU_ARENA_DEBUG every allocation is its own malloc(), chained in a
  * list, so that ASan and the fuzzers see what a bump allocator would hide.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,10 +54,10 @@ void *qu_arena_alloc(struct qu_arena *a, size_t size)
 #ifdef QU_ARENA_DEBUG
 	return new_chunk(a, size ? size : 1);
 #else
-	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	size_t need = qu_arena_need(size);
 	char *p;
 
-	if (need < size)
+	if (need == SIZE_MAX)
 		qu_die_oom();
 	if (need > (size_t)(a->end - a->cur) || !a->cur) {
 		if (need > CHUNK_SIZE / 4) {
@@ -82,6 +83,29 @@ void *qu_arena_alloc(struct qu_arena *a, size_t size)
 	p = a->cur;
 	a->cur += need;
 	return p;
+#endif
+}
+
+size_t qu_arena_need(size_t size)
+{
+	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+
+	return need < size ? SIZE_MAX : need;
+}
+
+void qu_arena_reserve(struct qu_arena *a, size_t size)
+{
+#ifdef QU_ARENA_DEBUG
+	(void)a;
+	(void)size;
+#else
+	char *p;
+
+	if (a->chunks || !size || size > SIZE_MAX - sizeof(struct chunk))
+		return;
+	p = new_chunk(a, size);
+	a->cur = p;
+	a->end = p + size;
 #endif
 }
 

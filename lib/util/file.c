@@ -2,6 +2,7 @@
 /*
  * file.c - reading files whole and replacing them atomically (util stage)
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <fcntl.h>
@@ -174,4 +175,28 @@ int qu_rm_tree(const char *path)
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -1;
 	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int qu_rm_tree_marked(const char *path, const char *marker)
+{
+	struct qu_buf p = QU_BUF_INIT;
+	struct dirent *de;
+	int r = 0;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return errno == ENOENT ? 0 : qu_rm_tree(path);
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, marker))
+			continue;
+		qu_buf_reset(&p);
+		qu_buf_add_path(&p, path, de->d_name);
+		if (qu_rm_tree(p.buf) < 0)
+			r = -1;
+	}
+	closedir(d);
+	qu_buf_fini(&p);
+	/* the marker only once nothing else is left */
+	return r < 0 ? -1 : qu_rm_tree(path);
 }

@@ -26,12 +26,15 @@ void qu_map_fini(struct qu_map *m)
 void qu_map_reset(struct qu_map *m)
 {
 	/*
-	 * A parser empties its map once per comment: clearing a small table
-	 * is cheaper than freeing it and allocating the next. A large one
-	 * (a 10^5-member struct) is freed, or every later comment would pay
-	 * for clearing it.
+	 * A parser empties its map once per comment, the graph once per
+	 * page: clearing a table is cheaper than freeing it and growing
+	 * the next one again, if the next use is about as large. A table
+	 * at least a quarter full (the load stays under a half, so one
+	 * grown for what it holds) is sized for its use and is kept. A
+	 * large sparse one (a 10^5-member struct's, once a later comment
+	 * used it) is freed, or every later use would pay for clearing it.
 	 */
-	if (m->cap > 64) {
+	if (m->cap > 64 && m->n < m->cap / 4) {
 		qu_map_fini(m);
 		return;
 	}

@@ -355,6 +355,28 @@ void qu_arena_fini(struct qu_arena *a);
 void *qu_arena_alloc(struct qu_arena *a, size_t size);
 
 /**
+ * qu_arena_need() - the bytes an allocation of @size takes in an arena
+ * @size: bytes asked of qu_arena_alloc()
+ *
+ * Return: @size rounded up to the arena's alignment; SIZE_MAX when that
+ * overflows.
+ */
+size_t qu_arena_need(size_t size);
+
+/**
+ * qu_arena_reserve() - give an empty arena one block of @size bytes
+ * @a: the arena, with nothing allocated yet
+ * @size: the sum of qu_arena_need() over the allocations to come
+ *
+ * For data whose size is known before it is made (a unit read back from
+ * the cache): its allocations then take one block of their size, where
+ * the first would otherwise take a 64 KB chunk and touch its pages. An
+ * allocation past @size takes a chunk as usual. Does nothing when @a is
+ * not empty or @size is 0.
+ */
+void qu_arena_reserve(struct qu_arena *a, size_t size);
+
+/**
  * qu_arena_zalloc() - allocate @size zeroed bytes
  * @a: the arena
  * @size: bytes wanted
@@ -658,6 +680,19 @@ int qu_mkdir_p(const char *path, struct qu_buf *err);
  * Return: 0, or -1 when something could not be removed.
  */
 int qu_rm_tree(const char *path);
+
+/**
+ * qu_rm_tree_marked() - remove a folder quire marked, its marker last
+ * @path: the folder
+ * @marker: the name of the marker file in it
+ *
+ * As qu_rm_tree(), but the marker goes after everything else the folder
+ * holds: a removal cut short (the process killed) leaves the folder
+ * marked, so the next build knows it for quire's and removes the rest.
+ *
+ * Return: 0, or -1 when something could not be removed.
+ */
+int qu_rm_tree_marked(const char *path, const char *marker);
 
 /* Where file bytes come from -------------------------------------------- */
 
@@ -1041,8 +1076,8 @@ void qu_map_init(struct qu_map *m);
 void qu_map_fini(struct qu_map *m);
 
 /**
- * qu_map_reset() - empty @m for reuse; a small table is kept and cleared,
- *	a large one freed
+ * qu_map_reset() - empty @m for reuse; a small table, or one at least a
+ *	quarter full, is kept and cleared, a large sparse one freed
  * @m: the map
  */
 void qu_map_reset(struct qu_map *m);

@@ -73,6 +73,25 @@ static void test_arena(struct tap *t)
 	/* Reusable after fini. */
 	CHECK_STR(t, qu_arena_strdup(&a, "again"), "again");
 	qu_arena_fini(&a);
+	/* A reserved block takes what it was sized for, then chunks again. */
+	CHECK(t, qu_arena_need(1) == 16 && qu_arena_need(32) == 32 &&
+		     qu_arena_need(SIZE_MAX) == SIZE_MAX);
+	qu_arena_reserve(&a, qu_arena_need(5) + qu_arena_need(40));
+	{
+		char *x = qu_arena_alloc(&a, 5), *y = qu_arena_alloc(&a, 40);
+
+		memset(y, 'y', 40);
+#ifndef QU_ARENA_DEBUG
+		CHECK(t, y == x + qu_arena_need(5) && a.cur == a.end);
+#endif
+		CHECK(t, qu_arena_alloc(&a, 100) != NULL);
+	}
+	/* and does nothing to an arena in use */
+	qu_arena_reserve(&a, 1 << 20);
+#ifndef QU_ARENA_DEBUG
+	CHECK(t, (size_t)(a.end - a.cur) < 1 << 16);
+#endif
+	qu_arena_fini(&a);
 }
 
 static void test_map(struct tap *t)
