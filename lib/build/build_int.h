@@ -580,6 +580,15 @@ struct build_units {
  */
 const char *build_units_read(struct build_units *u, const char *dir,
 			     uint64_t exe, bool bodies);
+/*
+ * build_units_peek() - build_units_read() of a cache that is there and
+ * whole, with bodies, making, changing and removing nothing (SQLite's
+ * -wal and -shm files aside): a build reads it on a thread of its own
+ * while it lists the site, before it has checked the cache folder as a
+ * whole. Return: whether @u holds it; else @u is empty, and
+ * build_units_read() notes why and starts afresh.
+ */
+bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe);
 /* build_units_find() - the entry of a source path, or NULL */
 const struct build_unit_entry *build_units_find(const struct build_units *u,
 						const char *path);

@@ -17,6 +17,7 @@
 #include <xxhash.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -67,6 +68,8 @@ struct qu_build {
 	bool gmemo_html;
 	/* objects.inv's compressed body (opts->memo) */
 	struct qu_inv_memo *imemo;
+	/* why the memo of objects.inv was not read, set on its thread */
+	const char *inv_note;
 	struct build_key_memo *kmemo; /* build_keys()'s, quire serve's */
 	struct qu_index_memo *xmemo;  /* qu_render_init()'s, likewise */
 	char **search_kept;
@@ -76,6 +79,11 @@ struct qu_build {
 	uint64_t exe;
 	uint64_t stamp_key;
 	struct build_units ucache;
+	/* the unit cache, read on a thread while the site is listed */
+	pthread_t peek_thread;
+	char *peek_dir;
+	bool peeking;
+	bool peeked;
 	struct build_stat *st;
 	bool *st_ok;
 	bool *dirty;
@@ -410,6 +418,54 @@ static int open_rev(struct qu_build *b, struct qu_buf *err)
 	return b->dir_abs ? 0 : -1;
 }
 
+static void *peek_job(void *payload)
+{
+	struct qu_build *b = payload;
+
+	b->peeked = build_units_peek(&b->ucache, b->peek_dir, b->exe);
+	return NULL;
+}
+
+/*
+ * quire build with a cache: its units, read on a thread of their own
+ * while the main one lists the site, when the cache folder carries the
+ * marker and is neither OUT nor in it nor holding it. The reading makes,
+ * changes and removes nothing (build_units_peek()); qu_build_link() takes
+ * what it read once qu_build_new() has checked the folder in full, and
+ * reads the cache as usual when it read nothing.
+ */
+static void start_peek(struct qu_build *b)
+{
+	const struct qu_build_opts *o = b->opts;
+	struct qu_buf m = QU_BUF_INIT;
+	struct stat st;
+
+	if (!o->out || o->no_cache || o->rev || o->memo)
+		return;
+	b->peek_dir = cache_folder(o, b->out_abs);
+	qu_buf_add_path(&m, b->peek_dir, QU_CACHE_MARKER);
+	if (!lstat(m.buf, &st) && S_ISREG(st.st_mode) &&
+	    !qu_path_is_below(b->peek_dir, b->out_abs) &&
+	    !qu_path_is_below(b->out_abs, b->peek_dir))
+		b->peeking = !pthread_create(&b->peek_thread, NULL, peek_job,
+					     b);
+	qu_buf_fini(&m);
+}
+
+/* What the thread read, once it is done; false when it read nothing. */
+static bool end_peek(struct qu_build *b)
+{
+	if (!b->peeking)
+		return false;
+	pthread_join(b->peek_thread, NULL);
+	b->peeking = false;
+	if (b->peeked && (!b->cache_dir || strcmp(b->cache_dir, b->peek_dir))) {
+		build_units_fini(&b->ucache);
+		b->peeked = false;
+	}
+	return b->peeked;
+}
+
 int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		 struct qu_buf *err)
 {
@@ -451,6 +507,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		goto out;
 	}
 	phase(b, "stamp");
+	start_peek(b);
 	/* lib/markdown reads the pages for lib/site: directives, headings */
 	b->md = qu_md_new(false);
 	b->reader.blocks = qu_md_blocks;
@@ -918,7 +975,7 @@ void qu_build_link(struct qu_build *b)
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
 	b->taken = qu_xcalloc(b->site.nsources + 1, sizeof(*b->taken));
 	/* quire serve: the last build's open cache, as it left it */
-	if (b->cache_dir &&
+	if (!end_peek(b) && b->cache_dir &&
 	    !(b->prev && b->prev->cache_dir &&
 	      !strcmp(b->prev->cache_dir, b->cache_dir) &&
 	      build_units_take(&b->ucache, &b->prev->ucache))) {
@@ -1414,49 +1471,35 @@ static int write_search(struct qu_build *b, struct qu_buf *err)
 	return r;
 }
 
-/*
- * Everything but the pages: the theme's static files, objects.inv,
- * sitemap.xml (with base_url) and the docs root's images and files.
- */
-static int write_rest(struct qu_build *b, struct qu_buf *err)
+/* objects.inv, and sitemap.xml with base_url */
+static int write_inventory(struct qu_build *b, struct qu_buf *err)
 {
-	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
-	size_t i;
+	struct qu_buf x = QU_BUF_INIT;
+	struct qu_hash128 was = {0};
 	int r;
 
-	qu_buf_addf(&x, "%s/static", b->theme);
-	qu_buf_addf(&y, "%s/_static", b->out.tmp);
-	r = copy_tree(b, x.buf, y.buf, err);
-	qu_buf_reset(&x);
-	if (!r) {
-		struct qu_hash128 was = {0};
+	if ((b->opts->memo || b->cache_dir) && !b->imemo) {
+		b->imemo = qu_xcalloc(1, sizeof(*b->imemo));
+		qu_buf_init(&b->imemo->z);
+		qu_buf_init(&b->imemo->syms);
+		/* zlib is most of the cost: the last build's body */
+		const char *why = b->cache_dir
+			? build_inv_read(b->imemo, b->cache_dir, b->exe)
+			: NULL;
 
-		if ((b->opts->memo || b->cache_dir) && !b->imemo) {
-			b->imemo = qu_xcalloc(1, sizeof(*b->imemo));
-			qu_buf_init(&b->imemo->z);
-			qu_buf_init(&b->imemo->syms);
-			/* zlib is most of the cost: the last build's body */
-			const char *why = b->cache_dir
-				? build_inv_read(b->imemo, b->cache_dir,
-						 b->exe)
-				: NULL;
-
-			if (why && !b->stats.cache_note)
-				b->stats.cache_note = why;
-		}
-		if (b->imemo)
-			was = b->imemo->key;
-		r = qu_graph_inventory(&x, &b->graph, b->render.title,
-				       b->render.version, b->imemo);
-		if (!r && b->cache_dir && !qu_hash128_eq(was, b->imemo->key))
-			r = build_inv_write(b->imemo, b->cache_dir, b->exe,
-					    err);
-		if (!r)
-			r = write_file(b->out.tmp, "objects.inv", &x, err);
-		else if (!err->len)
-			qu_buf_adds(err, "objects.inv: zlib failed");
+		if (why)
+			b->inv_note = why;
 	}
-	phase(b, "inventory");
+	if (b->imemo)
+		was = b->imemo->key;
+	r = qu_graph_inventory(&x, &b->graph, b->render.title,
+			       b->render.version, b->imemo);
+	if (!r && b->cache_dir && !qu_hash128_eq(was, b->imemo->key))
+		r = build_inv_write(b->imemo, b->cache_dir, b->exe, err);
+	if (!r)
+		r = write_file(b->out.tmp, "objects.inv", &x, err);
+	else if (!err->len)
+		qu_buf_adds(err, "objects.inv: zlib failed");
 	qu_buf_reset(&x);
 	if (!r) {
 		/* 1: no base_url, so no sitemap */
@@ -1468,38 +1511,100 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 		else
 			qu_buf_adds(err, "sitemap.xml: libxml2 failed");
 	}
-	/* the search index, OUT/_search/: the one call into lib/search */
+	qu_buf_fini(&x);
+	return r;
+}
+
+struct inventory_job {
+	struct qu_build *b;
+	struct qu_buf err;
+	int r;
+};
+
+static void *inventory_job(void *payload)
+{
+	struct inventory_job *j = payload;
+
+	j->r = write_inventory(j->b, &j->err);
+	return NULL;
+}
+
+/* the search index, OUT/_search/: the one call into lib/search */
+static int write_search_folder(struct qu_build *b, struct qu_buf *err)
+{
+	struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
+	bool kept = false;
+	int r = 0;
+
+	qu_buf_addf(&from, "%s/_search", b->out_abs);
+	qu_buf_addf(&to, "%s/_search", b->out.tmp);
+	if (b->keep_search && b->out.sparse) {
+		/* the compose keeps the folder whole */
+		struct qu_buf idx = QU_BUF_INIT;
+
+		qu_buf_addf(&idx, "%s/index.js", from.buf);
+		kept = !access(idx.buf, R_OK);
+		qu_buf_fini(&idx);
+	} else if (b->keep_search) {
+		kept = build_link_tree(from.buf, to.buf, NULL) == 0;
+	}
+	/* quire serve: the last index now, this one after the reload */
+	if (!kept && b->opts->defer_search && last_index(b)) {
+		kept = b->out.sparse ||
+		       build_link_tree(from.buf, to.buf, NULL) == 0;
+		b->keep_search = b->search_pending = kept;
+	}
+	if (!kept) {
+		b->keep_search = false;
+		qu_rm_tree(to.buf);
+		r = write_search(b, err);
+	}
+	qu_buf_fini(&from);
+	qu_buf_fini(&to);
+	return r;
+}
+
+/*
+ * Everything but the pages: the theme's static files, objects.inv,
+ * sitemap.xml (with base_url), the search index and the docs root's
+ * images and files. objects.inv is written on a thread of its own while
+ * the search index is, when the build has more than one.
+ */
+static int write_rest(struct qu_build *b, struct qu_buf *err)
+{
+	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
+	struct inventory_job inv = {b, QU_BUF_INIT, 0};
+	pthread_t th;
+	bool apart = false;
+	size_t i;
+	int r;
+
+	qu_buf_addf(&x, "%s/static", b->theme);
+	qu_buf_addf(&y, "%s/_static", b->out.tmp);
+	r = copy_tree(b, x.buf, y.buf, err);
+	if (!r && (b->opts->threads ? b->opts->threads : qu_ncpus()) > 1)
+		apart = !pthread_create(&th, NULL, inventory_job, &inv);
+	if (!r && !apart) {
+		r = write_inventory(b, err);
+		phase(b, "inventory");
+	}
 	if (!r) {
-		struct qu_buf from = QU_BUF_INIT, to = QU_BUF_INIT;
-		bool kept = false;
-
-		qu_buf_addf(&from, "%s/_search", b->out_abs);
-		qu_buf_addf(&to, "%s/_search", b->out.tmp);
-		if (b->keep_search && b->out.sparse) {
-			/* the compose keeps the folder whole */
-			struct qu_buf idx = QU_BUF_INIT;
-
-			qu_buf_addf(&idx, "%s/index.js", from.buf);
-			kept = !access(idx.buf, R_OK);
-			qu_buf_fini(&idx);
-		} else if (b->keep_search) {
-			kept = build_link_tree(from.buf, to.buf, NULL) == 0;
-		}
-		/* quire serve: the last index now, this one after the reload */
-		if (!kept && b->opts->defer_search && last_index(b)) {
-			kept = b->out.sparse ||
-			       build_link_tree(from.buf, to.buf, NULL) == 0;
-			b->keep_search = b->search_pending = kept;
-		}
-		if (!kept) {
-			b->keep_search = false;
-			qu_rm_tree(to.buf);
-			r = write_search(b, err);
-		}
-		qu_buf_fini(&from);
-		qu_buf_fini(&to);
+		r = write_search_folder(b, err);
 		phase(b, "search");
 	}
+	if (apart) {
+		pthread_join(th, NULL);
+		phase(b, "inventory");
+		/* its error first, as when the two come one after the other */
+		if (inv.r) {
+			qu_buf_reset(err);
+			qu_buf_add(err, inv.err.buf, inv.err.len);
+			r = inv.r;
+		}
+	}
+	if (b->inv_note && !b->stats.cache_note)
+		b->stats.cache_note = b->inv_note;
+	qu_buf_fini(&inv.err);
 	/* GitHub Pages hides folders starting with "_" without it */
 	qu_buf_reset(&x);
 	if (!r)
@@ -2192,6 +2297,8 @@ void qu_build_free(struct qu_build *b)
 
 	if (!b)
 		return;
+	end_peek(b);
+	free(b->peek_dir);
 	qu_out_fini(&b->out);
 	qu_out_list_fini(&b->live);
 	qu_render_fini(&b->render);

@@ -375,6 +375,61 @@ out:
 	return why;
 }
 
+/* Whether the database is in WAL mode, as open_db() leaves it. */
+static bool is_wal(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	bool r = false;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL) ==
+		    SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		size_t n;
+		const char *mode = col_text(st, 0, &n);
+
+		r = n == 3 && !memcmp(mode, "wal", 3);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe)
+{
+	struct qu_buf path = QU_BUF_INIT, m = QU_BUF_INIT;
+	struct stat st;
+	bool ok = false;
+
+	memset(u, 0, sizeof(*u));
+	qu_buf_init(&u->data);
+	pthread_mutex_init(&u->lock, NULL);
+	qu_buf_add_path(&path, dir, UNITS_FILE);
+	u->path = qu_xstrdup(path.buf);
+	/*
+	 * an existing database only, opened without SQLITE_OPEN_CREATE and
+	 * without the schema's statements: a database some build finished
+	 * writing, which this read leaves as it found it
+	 */
+	if (lstat(path.buf, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    sqlite3_open_v2(path.buf, &u->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_busy_timeout(u->db, 5000);
+	if (sqlite3_exec(u->db,
+			 "PRAGMA synchronous=NORMAL; "
+			 "PRAGMA mmap_size=1073741824;",
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    !is_wal(u->db) || !meta(u->db, "format", &m))
+		goto out;
+	ok = !load_rows(u, exe, true);
+out:
+	if (!ok)
+		build_units_fini(u);
+	qu_buf_fini(&path);
+	qu_buf_fini(&m);
+	return ok;
+}
+
 const struct build_unit_entry *build_units_find(const struct build_units *u,
 						const char *path)
 {

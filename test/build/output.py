@@ -132,6 +132,17 @@ def ownership(work, env):
     refuse('the cache inside OUT', work,
            ['build', 'SRC', '-o', 'site', '--cache', 'site/c'],
            'refusing the cache folder', env)
+    # a cache a build wrote, and then the sources moved into it: its
+    # units are read while the site is listed, before the folder is
+    # checked in full; the refusal must still leave every byte as it was
+    accept('a build with its cache in cwork', work,
+           ['build', 'SRC', '-o', 'csite', '--cache', 'cwork'], env)
+    shutil.copytree(src, os.path.join(work, 'cwork', 'SRC'))
+    refuse('the cache holds DIR', work,
+           ['build', 'cwork/SRC', '-o', 'csite', '--cache', 'cwork'],
+           'an input of the build', env)
+    shutil.rmtree(os.path.join(work, 'cwork'))
+    shutil.rmtree(os.path.join(work, 'csite'))
     # a docs root whose srctree lies inside OUT
     docs = os.path.join(work, 'docs')
     os.makedirs(docs)
