@@ -986,6 +986,23 @@ bool qu_dl_failed(struct qu_dl *dl);
 /* Text ------------------------------------------------------------------ */
 
 /**
+ * qu_ascii8_printable() - whether eight bytes are all printable ASCII
+ * @p: the bytes, at any alignment
+ *
+ * Scans that look at text byte by byte skip such words, as most text is
+ * one (a carry out of 0xff only makes the answer false).
+ * Return: true when none is below 0x20 or above 0x7e.
+ */
+static inline bool qu_ascii8_printable(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return !((w - 0x2020202020202020ull) & ~w & 0x8080808080808080ull) &&
+	       !((w | (w + 0x0101010101010101ull)) & 0x8080808080808080ull);
+}
+
+/**
  * qu_utf8_valid() - whether @len bytes at @s are valid UTF-8
  * @s: the bytes
  * @len: how many
