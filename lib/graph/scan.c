@@ -52,7 +52,7 @@ static size_t ident(const char *t, size_t len, size_t i)
 	return j - i;
 }
 
-static int tag_kind(const char *w, size_t n)
+static inline int tag_kind(const char *w, size_t n)
 {
 	switch (n) {
 	case 4:

@@ -167,9 +167,15 @@ static bool clean(const char *s, size_t len)
 	size_t i = 0;
 
 	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
+		unsigned char c;
 		size_t n;
 
+		/* eight bytes a step: most text is plain ASCII */
+		if (i + 8 <= len && qu_ascii8_printable(s + i)) {
+			i += 8;
+			continue;
+		}
+		c = (unsigned char)s[i];
 		if (c >= 0x20 && c < 0x7f) {
 			i++;
 			continue;

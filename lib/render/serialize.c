@@ -128,6 +128,17 @@ static void puts_(struct ser *s, const xmlChar *str)
 		qu_buf_adds(s->out, (const char *)str);
 }
 
+/* 1: a byte encode() does something with (NUL ends the string) */
+static const unsigned char act[256] = {
+	[0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1,
+	[0x05] = 1, [0x06] = 1, [0x07] = 1, [0x08] = 1, [0x0b] = 1,
+	[0x0c] = 1, [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1,
+	[0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1,
+	[0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
+	[0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['<'] = 1,
+	['>'] = 1,  ['&'] = 1,
+};
+
 /*
  * xmlEncodeEntitiesReentrant() (@attr false) or
  * xmlEncodeAttributeEntities() (@attr true) on an HTML document: <, >
@@ -138,16 +149,6 @@ static void puts_(struct ser *s, const xmlChar *str)
  */
 static void encode(struct qu_buf *out, const xmlChar *str, bool attr)
 {
-	/* 1: a byte encode() does something with (NUL ends the string) */
-	static const unsigned char act[256] = {
-		[0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1,
-		[0x05] = 1, [0x06] = 1, [0x07] = 1, [0x08] = 1, [0x0b] = 1,
-		[0x0c] = 1, [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1,
-		[0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1,
-		[0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
-		[0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['<'] = 1,
-		['>'] = 1,  ['&'] = 1,
-	};
 	const xmlChar *cur = str, *run = str;
 
 	for (;; cur++) {
@@ -222,20 +223,31 @@ static void quoted(struct qu_buf *out, const char *str, size_t len)
 static void uri(struct qu_buf *out, const char *str)
 {
 	static const char hex[] = "0123456789ABCDEF";
+	/* 1: kept as it is, xmlURIEscapeStr()'s unreserved and its list */
+	static const unsigned char keep[256] = {
+		['a' ... 'z'] = 1, ['A' ... 'Z'] = 1, ['0' ... '9'] = 1,
+		['-'] = 1, ['_'] = 1, ['.'] = 1, ['!'] = 1, ['~'] = 1,
+		['*'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1, ['@'] = 1,
+		['/'] = 1, [':'] = 1, ['='] = 1, ['?'] = 1, [';'] = 1,
+		['#'] = 1, ['%'] = 1, ['&'] = 1, [','] = 1, ['+'] = 1,
+		['<'] = 1, ['>'] = 1,
+	};
 
 	qu_buf_addc(out, '"');
-	for (; *str; str++) {
-		unsigned char c = (unsigned char)*str;
+	while (*str) {
+		const char *run = str;
+		unsigned char c;
 
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || strchr("-_.!~*'()", c) ||
-		    strchr("@/:=?;#%&,+<>", c)) {
-			qu_buf_addc(out, (char)c);
-		} else {
-			qu_buf_addc(out, '%');
-			qu_buf_addc(out, hex[c >> 4]);
-			qu_buf_addc(out, hex[c & 15]);
-		}
+		/* a URI is mostly kept: added a run at a time */
+		while (keep[(unsigned char)*str])
+			str++;
+		qu_buf_add(out, run, (size_t)(str - run));
+		if (!*str)
+			break;
+		c = (unsigned char)*str++;
+		qu_buf_addc(out, '%');
+		qu_buf_addc(out, hex[c >> 4]);
+		qu_buf_addc(out, hex[c & 15]);
 	}
 	qu_buf_addc(out, '"');
 }
@@ -334,15 +346,20 @@ void render_html_attr(struct qu_buf *out, const char *name, bool as_uri,
 
 	qu_buf_addc(out, ' ');
 	qu_buf_adds(out, name);
-	if (!as_uri && !value[strcspn(value, "<>&\"\x01\x02\x03\x04\x05"
-					   "\x06\x07\x08\x0b\x0c\x0e\x0f\x10"
-					   "\x11\x12\x13\x14\x15\x16\x17\x18"
-					   "\x19\x1a\x1b\x1c\x1d\x1e\x1f")]) {
-		/* nothing to encode or quote (a class name) */
-		qu_buf_adds(out, "=\"");
-		qu_buf_adds(out, value);
-		qu_buf_addc(out, '"');
-		return;
+	if (!as_uri) {
+		const unsigned char *p = (const unsigned char *)value;
+
+		/* act[] stops at the NUL too */
+		while (!act[*p] && *p != '"')
+			p++;
+		if (!*p) {
+			/* nothing to encode or quote (a class name) */
+			qu_buf_adds(out, "=\"");
+			qu_buf_add(out, value,
+				   (size_t)(p - (const unsigned char *)value));
+			qu_buf_addc(out, '"');
+			return;
+		}
 	}
 	encode(&t, BAD_CAST value, true);
 	attr_value(out, t.len ? t.buf : "", t.len, as_uri);

@@ -22,19 +22,6 @@ xmlNodePtr r_el(xmlDocPtr doc, xmlNodePtr parent, const char *name,
 	return n;
 }
 
-/*
- * Whether the eight bytes at @p are all printable ASCII: none below 0x20
- * or above 0x7e (a carry out of 0xff only makes the answer false).
- */
-static bool plain8(const unsigned char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-	return !((w - 0x2020202020202020ull) & ~w & 0x8080808080808080ull) &&
-	       !((w | (w + 0x0101010101010101ull)) & 0x8080808080808080ull);
-}
-
 /* Whether the @n bytes at @p are ASCII, tab, newline or CR but no other
  * control character */
 static bool plain_bytes(const unsigned char *p, size_t n)
@@ -56,10 +43,12 @@ static bool plain(const unsigned char *p, size_t len)
 	if (len < 8)
 		return plain_bytes(p, len);
 	for (i = 0; i + 8 <= len; i += 8)
-		if (!plain8(p + i) && !plain_bytes(p + i, 8))
+		if (!qu_ascii8_printable((const char *)p + i) &&
+		    !plain_bytes(p + i, 8))
 			return false;
 	/* the last word overlaps the one before */
-	return plain8(p + len - 8) || plain_bytes(p + len - 8, 8);
+	return qu_ascii8_printable((const char *)p + len - 8) ||
+	       plain_bytes(p + len - 8, 8);
 }
 
 /*
@@ -81,22 +70,10 @@ static const char *valid_utf8(struct qu_buf *tmp, const char *s,
 	if (plain(p, len))
 		return s;
 	while (i < len && !ctl) {
-		/*
-		 * Eight bytes a step while none is below 0x20 or above 0x7e
-		 * (a carry out of 0xff only sends a word to the bytewise
-		 * test): most text is plain ASCII.
-		 */
-		if (i + 8 <= len) {
-			uint64_t w;
-
-			memcpy(&w, p + i, 8);
-			if (!((w - 0x2020202020202020ull) & ~w &
-			      0x8080808080808080ull) &&
-			    !((w | (w + 0x0101010101010101ull)) &
-			      0x8080808080808080ull)) {
-				i += 8;
-				continue;
-			}
+		/* eight bytes a step: most text is plain ASCII */
+		if (i + 8 <= len && qu_ascii8_printable(s + i)) {
+			i += 8;
+			continue;
 		}
 		if (p[i] >= 0x80)
 			high = true;

@@ -194,7 +194,7 @@ static bool is_uclose(uint32_t cp)
 
 /* Before a start-string: the start, white space, an opener or a
  * delimiter. @seg is where the text being searched begins. */
-static bool prefix_ok(const struct il *x, size_t p, size_t seg)
+static inline bool prefix_ok(const struct il *x, size_t p, size_t seg)
 {
 	unsigned char prev;
 	uint32_t cp;
@@ -495,7 +495,7 @@ static bool urilast(unsigned char ch)
 	return cls(ch, C_ULAST);
 }
 
-static bool emailc(const struct il *x, size_t i)
+static inline bool emailc(const struct il *x, size_t i)
 {
 	unsigned char ch = (unsigned char)x->s[i];
 

@@ -478,44 +478,46 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 	struct writer *w = payload;
 	const struct search_index *x = w->x;
 	size_t first = w->shard_first[si], end = w->shard_first[si + 1];
-	struct qu_buf b = QU_BUF_INIT, name = QU_BUF_INIT;
+	/* the worker's buffer, shard after shard, instead of one a shard
+	 * grown from nothing by doubling and copying */
+	struct qu_buf *b = &job->scratch, name = QU_BUF_INIT;
 	struct strtab st = {.list = QU_BUF_INIT};
 	size_t nwords = x->ndocs / 64 + 1, i, k, n = 0;
 	uint64_t *docs;
 
-	(void)job;
 	if (w->tkeep && w->tkeep[si]) {
 		w->tkept[si] = true;
 		return;
 	}
 	/* the top documents of the shard's terms: a bit each */
 	docs = qu_xcalloc(nwords, sizeof(*docs));
-	qu_buf_addf(&b, "quireSearch.t(%zu,{\"t\":[", si);
+	qu_buf_reset(b);
+	qu_buf_addf(b, "quireSearch.t(%zu,{\"t\":[", si);
 	for (i = first; i < end; i++) {
 		const struct search_term *t = x->terms[i];
 
 		if (i > first)
-			qu_buf_addc(&b, ',');
+			qu_buf_addc(b, ',');
 		/*
 		 * a term is letters, digits and "_" in valid UTF-8
 		 * (qu_search_tokenize()): qu_buf_add_json_str() would
 		 * only quote it
 		 */
-		qu_buf_addc(&b, '"');
-		qu_buf_add(&b, t->term, t->len);
-		qu_buf_addc(&b, '"');
+		qu_buf_addc(b, '"');
+		qu_buf_add(b, t->term, t->len);
+		qu_buf_addc(b, '"');
 	}
-	qu_buf_adds(&b, "],\n\"p\":[");
+	qu_buf_adds(b, "],\n\"p\":[");
 	for (i = first; i < end; i++) {
 		const struct search_term *t = x->terms[i];
 
-		qu_buf_adds(&b, i > first ? ",\n\"" : "\"");
-		put_postings(&b, w, t);
-		qu_buf_addc(&b, '"');
+		qu_buf_adds(b, i > first ? ",\n\"" : "\"");
+		put_postings(b, w, t);
+		qu_buf_addc(b, '"');
 		for (k = 0; k < t->ntop; k++)
 			docs[t->top[k] / 64] |= (uint64_t)1 << (t->top[k] % 64);
 	}
-	qu_buf_adds(&b, "],\n\"d\":{");
+	qu_buf_adds(b, "],\n\"d\":{");
 	st.at = qu_xcalloc(w->nstrings + 1, sizeof(*st.at));
 	/* their records, once each, by document */
 	for (i = 0; i < nwords; i++) {
@@ -524,21 +526,20 @@ static void term_shard(struct qu_job *job, size_t si, void *payload)
 		for (m = docs[i]; m; m &= m - 1) {
 			size_t d = 64 * i + (size_t)__builtin_ctzll(m);
 
-			qu_buf_adds(&b, n++ ? ",\n\"" : "\"");
-			qu_buf_add_u64(&b, (uint32_t)d);
-			qu_buf_adds(&b, "\":");
-			put_record(&b, &st, w, &w->records[d]);
+			qu_buf_adds(b, n++ ? ",\n\"" : "\"");
+			qu_buf_add_u64(b, (uint32_t)d);
+			qu_buf_adds(b, "\":");
+			put_record(b, &st, w, &w->records[d]);
 		}
 	}
-	qu_buf_adds(&b, "},\n\"s\":[");
-	qu_buf_add(&b, st.list.buf, st.list.len);
-	qu_buf_adds(&b, "]});\n");
+	qu_buf_adds(b, "},\n\"s\":[");
+	qu_buf_add(b, st.list.buf, st.list.len);
+	qu_buf_adds(b, "]});\n");
 	free(st.at);
 	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "t/%zu.js", si);
-	w->tkept[si] = put_new(w, name.buf, &b, &w->errs[si]);
+	w->tkept[si] = put_new(w, name.buf, b, &w->errs[si]);
 	free(docs);
-	qu_buf_fini(&b);
 	qu_buf_fini(&name);
 }
 
@@ -546,10 +547,10 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 {
 	struct writer *w = payload;
 	size_t i, end = (si + 1) * DOC_SHARD;
-	struct qu_buf b = QU_BUF_INIT, name = QU_BUF_INIT;
+	/* the worker's buffer, as in term_shard() */
+	struct qu_buf *b = &job->scratch, name = QU_BUF_INIT;
 	struct strtab st = {.list = QU_BUF_INIT};
 
-	(void)job;
 	if (w->dkeep && w->dkeep[si]) {
 		w->dkept[si] = true;
 		return;
@@ -557,20 +558,20 @@ static void doc_shard(struct qu_job *job, size_t si, void *payload)
 	if (end > w->x->ndocs)
 		end = w->x->ndocs;
 	st.at = qu_xcalloc(w->nstrings + 1, sizeof(*st.at));
-	qu_buf_addf(&b, "quireSearch.d(%zu,{\"d\":[", si);
+	qu_buf_reset(b);
+	qu_buf_addf(b, "quireSearch.d(%zu,{\"d\":[", si);
 	for (i = si * DOC_SHARD; i < end; i++) {
 		if (i > si * DOC_SHARD)
-			qu_buf_adds(&b, ",\n");
-		put_record(&b, &st, w, &w->records[i]);
+			qu_buf_adds(b, ",\n");
+		put_record(b, &st, w, &w->records[i]);
 	}
-	qu_buf_adds(&b, "],\n\"s\":[");
-	qu_buf_add(&b, st.list.buf, st.list.len);
-	qu_buf_adds(&b, "]});\n");
+	qu_buf_adds(b, "],\n\"s\":[");
+	qu_buf_add(b, st.list.buf, st.list.len);
+	qu_buf_adds(b, "]});\n");
 	free(st.at);
 	qu_buf_fini(&st.list);
 	qu_buf_addf(&name, "d/%zu.js", si);
-	w->dkept[si] = put_new(w, name.buf, &b, &w->errs[w->nshards + si]);
-	qu_buf_fini(&b);
+	w->dkept[si] = put_new(w, name.buf, b, &w->errs[w->nshards + si]);
 	qu_buf_fini(&name);
 }
 

@@ -67,7 +67,7 @@ static bool in_list(const char *const *list, size_t n, const char *p,
 	return false;
 }
 
-static bool is_ident(unsigned char c)
+static inline bool is_ident(unsigned char c)
 {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c >= 0x80 || c == '$';

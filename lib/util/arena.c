@@ -11,14 +11,13 @@
 
 #include "util.h"
 
-#define ALIGN 16
 /* A chunk is this large unless one allocation needs more. */
 #define CHUNK_SIZE (64 * 1024 - 64)
 
 struct chunk {
 	struct chunk *next;
-	/* Keeps the payload that follows aligned to ALIGN. */
-	char pad[ALIGN - sizeof(struct chunk *)];
+	/* Keeps the payload that follows aligned to QU_ARENA_ALIGN. */
+	char pad[QU_ARENA_ALIGN - sizeof(struct chunk *)];
 };
 
 void qu_arena_init(struct qu_arena *a)
@@ -49,7 +48,7 @@ static void *new_chunk(struct qu_arena *a, size_t payload)
 	return c + 1;
 }
 
-void *qu_arena_alloc(struct qu_arena *a, size_t size)
+void *qu_arena_alloc_chunk(struct qu_arena *a, size_t size)
 {
 #ifdef QU_ARENA_DEBUG
 	return new_chunk(a, size ? size : 1);
@@ -84,13 +83,6 @@ void *qu_arena_alloc(struct qu_arena *a, size_t size)
 	a->cur += need;
 	return p;
 #endif
-}
-
-size_t qu_arena_need(size_t size)
-{
-	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-
-	return need < size ? SIZE_MAX : need;
 }
 
 void qu_arena_reserve(struct qu_arena *a, size_t size)

@@ -345,23 +345,59 @@ void qu_arena_init(struct qu_arena *a);
  */
 void qu_arena_fini(struct qu_arena *a);
 
-/**
- * qu_arena_alloc() - allocate @size bytes aligned for any type
- * @a: the arena
- * @size: bytes wanted
- *
- * Return: uninitialised memory that lives until qu_arena_fini().
- */
-void *qu_arena_alloc(struct qu_arena *a, size_t size);
+/* what every arena allocation is aligned to: any type's alignment */
+#define QU_ARENA_ALIGN 16
 
 /**
  * qu_arena_need() - the bytes an allocation of @size takes in an arena
  * @size: bytes asked of qu_arena_alloc()
  *
- * Return: @size rounded up to the arena's alignment; SIZE_MAX when that
+ * Return: @size rounded up to QU_ARENA_ALIGN; SIZE_MAX when that
  * overflows.
  */
-size_t qu_arena_need(size_t size);
+static inline size_t qu_arena_need(size_t size)
+{
+	size_t need = (size + QU_ARENA_ALIGN - 1) &
+		      ~(size_t)(QU_ARENA_ALIGN - 1);
+
+	return need < size ? SIZE_MAX : need;
+}
+
+/**
+ * qu_arena_alloc_chunk() - qu_arena_alloc() when the current chunk is full
+ * @a: the arena
+ * @size: bytes wanted
+ *
+ * Call qu_arena_alloc(); this is its part that takes a new chunk.
+ * Return: as qu_arena_alloc().
+ */
+void *qu_arena_alloc_chunk(struct qu_arena *a, size_t size);
+
+/**
+ * qu_arena_alloc() - allocate @size bytes aligned for any type
+ * @a: the arena
+ * @size: bytes wanted
+ *
+ * Inline while the current chunk has room: the parsers allocate a
+ * hundred thousand small pieces a build, and the call cost more than
+ * the bump.
+ * Return: uninitialised memory that lives until qu_arena_fini().
+ */
+static inline void *qu_arena_alloc(struct qu_arena *a, size_t size)
+{
+#ifndef QU_ARENA_DEBUG
+	size_t need = qu_arena_need(size);
+
+	/* SIZE_MAX (@size overflowed) never fits: the chunk's part reports */
+	if (a->cur && need <= (size_t)(a->end - a->cur)) {
+		void *p = a->cur;
+
+		a->cur += need;
+		return p;
+	}
+#endif
+	return qu_arena_alloc_chunk(a, size);
+}
 
 /**
  * qu_arena_reserve() - give an empty arena one block of @size bytes
@@ -1019,6 +1055,23 @@ int qu_dl_load(struct qu_dl *dl, const char *need, struct qu_buf *err);
 bool qu_dl_failed(struct qu_dl *dl);
 
 /* Text ------------------------------------------------------------------ */
+
+/**
+ * qu_ascii8_printable() - whether eight bytes are all printable ASCII
+ * @p: the bytes, at any alignment
+ *
+ * Scans that look at text byte by byte skip such words, as most text is
+ * one (a carry out of 0xff only makes the answer false).
+ * Return: true when none is below 0x20 or above 0x7e.
+ */
+static inline bool qu_ascii8_printable(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return !((w - 0x2020202020202020ull) & ~w & 0x8080808080808080ull) &&
+	       !((w | (w + 0x0101010101010101ull)) & 0x8080808080808080ull);
+}
 
 /**
  * qu_utf8_valid() - whether @len bytes at @s are valid UTF-8
