@@ -84,6 +84,11 @@ struct qu_build {
 	char *peek_dir;
 	bool peeking;
 	bool peeked;
+	/* the search index's state, read on a thread while the graph is made */
+	pthread_t sstate_thread;
+	char *sstate_path;
+	struct qu_search_state *sstate;
+	bool sstate_reading;
 	struct build_stat *st;
 	bool *st_ok;
 	bool *dirty;
@@ -450,6 +455,40 @@ static void start_peek(struct qu_build *b)
 		b->peeking = !pthread_create(&b->peek_thread, NULL, peek_job,
 					     b);
 	qu_buf_fini(&m);
+}
+
+static void *sstate_job(void *payload)
+{
+	struct qu_build *b = payload;
+
+	b->sstate = qu_search_state_read(b->sstate_path);
+	return NULL;
+}
+
+/*
+ * quire build with a cache: the search index's state (tens of megabytes
+ * for a kernel tree) mapped and checked on a thread of its own while the
+ * units are loaded and the graph is made; write_search() takes it.
+ */
+static void start_sstate(struct qu_build *b)
+{
+	struct qu_buf p = QU_BUF_INIT;
+
+	if (!b->cache_dir || b->opts->memo)
+		return;
+	build_search_state_path(&p, b->cache_dir, b->out_abs);
+	b->sstate_path = qu_buf_detach(&p, NULL);
+	b->sstate_reading = !pthread_create(&b->sstate_thread, NULL,
+					    sstate_job, b);
+}
+
+static struct qu_search_state *end_sstate(struct qu_build *b)
+{
+	if (b->sstate_reading) {
+		pthread_join(b->sstate_thread, NULL);
+		b->sstate_reading = false;
+	}
+	return b->sstate;
 }
 
 /* What the thread read, once it is done; false when it read nothing. */
@@ -974,6 +1013,7 @@ void qu_build_link(struct qu_build *b)
 	b->st_ok = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st_ok));
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
 	b->taken = qu_xcalloc(b->site.nsources + 1, sizeof(*b->taken));
+	start_sstate(b);
 	/* quire serve: the last build's open cache, as it left it */
 	if (!end_peek(b) && b->cache_dir &&
 	    !(b->prev && b->prev->cache_dir &&
@@ -1447,7 +1487,8 @@ static int write_search(struct qu_build *b, struct qu_buf *err)
 	b->search_state = NULL;
 	if (b->cache_dir && !b->opts->memo) {
 		struct qu_buf st = QU_BUF_INIT;
-		struct qu_search_cache c = {.page_keys = b->keys};
+		struct qu_search_cache c = {.page_keys = b->keys,
+					    .state = end_sstate(b)};
 
 		build_search_state_path(&st, b->cache_dir, b->out_abs);
 		b->search_state = qu_buf_detach(&st, NULL);
@@ -2299,6 +2340,8 @@ void qu_build_free(struct qu_build *b)
 		return;
 	end_peek(b);
 	free(b->peek_dir);
+	qu_search_state_free(end_sstate(b));
+	free(b->sstate_path);
 	qu_out_fini(&b->out);
 	qu_out_list_fini(&b->live);
 	qu_render_fini(&b->render);

@@ -93,6 +93,8 @@ typedef void (*qu_search_keep_fn)(const char *name, void *payload);
  * @page_keys: each page's fingerprint, in site order (lib/build): a page
  *	whose fingerprint is the one the state has gives the same documents,
  *	with the same text and records
+ * @state: the state file as qu_search_state_read() read it ahead, or
+ *	NULL: read by qu_search_write(); either way its caller's to free
  * @note: set to why a state file there was not used (corrupt, foreign)
  * @updated: set when the index was updated from the state, not built whole
  *
@@ -104,9 +106,28 @@ typedef void (*qu_search_keep_fn)(const char *name, void *payload);
 struct qu_search_cache {
 	const char *path;
 	const uint64_t *page_keys;
+	struct qu_search_state *state;
 	const char *note;
 	bool updated;
 };
+
+/**
+ * qu_search_state_read() - read and check the state at @path ahead of
+ * qu_search_write()
+ * @path: struct qu_search_cache's @path
+ *
+ * The state of a large site is tens of megabytes to map and check: a
+ * build reads it on a thread of its own while it does other work, and
+ * gives it to qu_search_write() in struct qu_search_cache's @state.
+ * Return: the state read, or why there is none; never NULL.
+ */
+struct qu_search_state *qu_search_state_read(const char *path);
+
+/**
+ * qu_search_state_free() - let go of what qu_search_state_read() read
+ * @st: the state, or NULL
+ */
+void qu_search_state_free(struct qu_search_state *st);
 
 /**
  * qu_search_state_commit() - the state written by qu_search_write() is

@@ -267,6 +267,9 @@ struct search_state {
  * Return: NULL when @s can be used; else why not ("" when there is none)
  */
 const char *search_state_open(struct search_state *s, const char *path);
+/* the state qu_search_state_read() read, moved into @s; why not, if so */
+const char *search_state_take(struct search_state *s,
+			      struct qu_search_state *st);
 /*
  * search_state_use() - check @size bytes at @p as a state file and point
  * @s into them (search_state_open()'s check, on bytes in memory)

@@ -197,6 +197,41 @@ const char *search_state_open(struct search_state *s, const char *path)
 	return why;
 }
 
+struct qu_search_state {
+	struct search_state s;
+	const char *why;
+	bool taken;
+};
+
+struct qu_search_state *qu_search_state_read(const char *path)
+{
+	struct qu_search_state *st = qu_xcalloc(1, sizeof(*st));
+
+	st->why = search_state_open(&st->s, path);
+	return st;
+}
+
+const char *search_state_take(struct search_state *s,
+			      struct qu_search_state *st)
+{
+	if (st->taken) {
+		memset(s, 0, sizeof(*s));
+		return "";
+	}
+	st->taken = true;
+	*s = st->s;
+	memset(&st->s, 0, sizeof(st->s));
+	return st->why;
+}
+
+void qu_search_state_free(struct qu_search_state *st)
+{
+	if (!st)
+		return;
+	search_state_close(&st->s);
+	free(st);
+}
+
 void search_state_close(struct search_state *s)
 {
 	if (s->map)

@@ -799,7 +799,9 @@ int qu_search_state_commit(const char *path, struct qu_buf *err)
 static bool begin_update(struct writer *w, struct search_state *prev,
 			 struct qu_search_cache *cache)
 {
-	const char *why = w->last ? search_state_open(prev, cache->path) : "";
+	const char *why = !w->last      ? ""
+			  : cache->state ? search_state_take(prev, cache->state)
+					 : search_state_open(prev, cache->path);
 	uint8_t *changed;
 
 	if (!why && last_manifest(w->last) != prev->hdr->manifest) {
