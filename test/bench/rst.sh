@@ -9,9 +9,12 @@
 # "make htmldocs SPHINXDIRS=SUBDIR" does (sphinx-build with the kernel's
 # conf.py and scripts/kernel-doc), and quire builds the same unmodified
 # folder (quire build Documentation/SUBDIR), one after the other in the
-# same run, one job each; prints the median wall time, CPU time and peak
-# memory of each and the ratios, then quire's time for the whole
-# Documentation/. Each runs RUNS times (default 3) on one processor.
+# same run, one job each, twice: clean (nothing kept from a build before:
+# no doctrees, no cache) and warm (the output folder removed, Sphinx's
+# doctrees and quire's cache kept from a first, untimed build); prints
+# the median wall time, CPU time and peak memory of each and the ratios,
+# then quire's time for the whole Documentation/. Each runs RUNS times
+# (default 3) on one processor.
 # Not part of the test suite: timing stays out of the tests.
 #
 # usage: test/bench/rst.sh [-q RST_DUMP] [-b QUIRE] [-t TREE] [-n RUNS]
@@ -38,7 +41,7 @@ while getopts q:b:t:n:s: opt; do
 	t) tree=$(realpath "$OPTARG") ;;
 	n) runs=$OPTARG ;;
 	s) subdirs+=("$OPTARG") ;;
-	*) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	*) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0fx", a / b; else print "inf" }'; }
@@ -114,16 +117,36 @@ if [ ${#subdirs[@]} -gt 0 ]; then
 	for d in "${subdirs[@]}"; do
 		[ -d "Documentation/$d" ] || { echo "rst.sh: no Documentation/$d in $tree" >&2; exit 2; }
 		echo "Documentation/$d ($(find "Documentation/$d" -name '*.rst' | wc -l) .rst files):"
+		# clean builds: nothing kept from a run before (Sphinx's
+		# doctrees live in its output folder, removed before each run)
+		echo " clean (no doctrees, no cache):"
 		sitebench sphinx sphinx-build -j1 -q -b html -c "$tree/Documentation" \
-			-d "$out/sphinx-doctrees" -D kerneldoc_srctree="$tree" \
+			-d "$out/sphinx/.doctrees" -D kerneldoc_srctree="$tree" \
 			-D kerneldoc_bin="$tree/scripts/kernel-doc" \
 			"$tree/Documentation/$d" "$out/sphinx"
-		rm -rf "$out/sphinx-doctrees"
 		sitebench quire "$quire" build "Documentation/$d" -o "$out/quire" \
 			-j1 --no-cache --quiet
 		echo "  quire is $(ratio "$w_sphinx" "$w_quire") faster (wall)," \
 			"$(ratio "$u_sphinx" "$u_quire") (cpu), uses" \
 			"$(ratio "$m_sphinx" "$m_quire") less memory"
+		# warm: the output folder removed, what each keeps between
+		# builds kept from a first, untimed build (Sphinx's doctrees,
+		# quire's cache), so every page is written again from it
+		echo " warm (the output removed, Sphinx's doctrees and quire's cache kept):"
+		rm -rf "$out/doctrees-warm" "$out/cache-warm"
+		sx=(sphinx-build -j1 -q -b html -c "$tree/Documentation"
+			-d "$out/doctrees-warm" -D kerneldoc_srctree="$tree"
+			-D kerneldoc_bin="$tree/scripts/kernel-doc"
+			"$tree/Documentation/$d" "$out/sphinx_warm")
+		qu=("$quire" build "Documentation/$d" -o "$out/quire_warm"
+			--cache "$out/cache-warm" -j1 --quiet)
+		"${sx[@]}" > /dev/null 2>&1
+		"${qu[@]}" > /dev/null 2>&1
+		sitebench sphinx_warm "${sx[@]}"
+		sitebench quire_warm "${qu[@]}"
+		echo "  quire is $(ratio "$w_sphinx_warm" "$w_quire_warm") faster (wall)," \
+			"$(ratio "$u_sphinx_warm" "$u_quire_warm") (cpu)"
+		rm -rf "$out/doctrees-warm" "$out/cache-warm"
 	done
 	# and the whole tree, which Sphinx takes about half an hour for
 	echo "Documentation/ ($(find Documentation -name '*.rst' | wc -l) .rst files), quire alone:"
