@@ -84,6 +84,9 @@ struct qu_build {
 	char *peek_dir;
 	bool peeking;
 	bool peeked;
+	/* every diagnostic, sorted for the stamp, for qu_build_diags() */
+	struct qu_diags sorted;
+	bool sorted_ok;
 	/* the search index's state, read on a thread while the graph is made */
 	pthread_t sstate_thread;
 	char *sstate_path;
@@ -2065,7 +2068,10 @@ static void write_stamp(struct qu_build *b)
 	if (build_stamp_write(&st, b->cache_dir, b->out_abs, b->started,
 			      &b->seen, &err) < 0)
 		build_stamp_remove(b->cache_dir, b->out_abs);
-	qu_diags_fini(&all);
+	/* kept for qu_build_diags(): the build gives no diagnostic after */
+	qu_diags_fini(&b->sorted);
+	b->sorted = all;
+	b->sorted_ok = true;
 	qu_buf_fini(&err);
 }
 
@@ -2293,8 +2299,16 @@ out:
 	return r;
 }
 
-void qu_build_diags(struct qu_diags *to, const struct qu_build *b)
+void qu_build_diags(struct qu_diags *to, struct qu_build *b)
 {
+	/* the copy the stamp was written from, taken once */
+	if (b->sorted_ok && !to->n) {
+		qu_diags_fini(to);
+		*to = b->sorted;
+		qu_diags_init(&b->sorted);
+		b->sorted_ok = false;
+		return;
+	}
 	/* a copy: quire serve's next build takes these units, diagnostics
 	 * and all */
 	copy_diags(to, b);
@@ -2340,6 +2354,7 @@ void qu_build_free(struct qu_build *b)
 		return;
 	end_peek(b);
 	free(b->peek_dir);
+	qu_diags_fini(&b->sorted);
 	qu_search_state_free(end_sstate(b));
 	free(b->sstate_path);
 	qu_out_fini(&b->out);

@@ -276,7 +276,7 @@ struct vtask {
  * build's, and the build is freed before anyone prints them.
  */
 static void take_diags(struct qu_diags *to, struct qu_arena *a,
-		       const struct qu_build *b)
+		       struct qu_build *b)
 {
 	size_t i = to->n;
 
