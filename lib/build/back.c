@@ -255,6 +255,17 @@ static int compose_one(const struct compose *c, struct compose_worker *k,
 		    !same_bytes(k->a.buf, k->b.buf, ns.st_size)) {
 			qu_buf_reset(&k->a);
 			qu_buf_add_path(&k->a, c->back, rel);
+			/*
+			 * The back tree's file goes first: rename(2) over a
+			 * file makes ext4 (auto_da_alloc) write the new one's
+			 * blocks out at once, a disk write a page, where a
+			 * rename to a free name leaves them to writeback. The
+			 * back tree is never shown, so a moment without the
+			 * file costs nothing; a kill here is repaired by the
+			 * next compose, as any other.
+			 */
+			if (unlink(k->a.buf) < 0 && errno != ENOENT)
+				goto fail;
 			switch (into_back(rename, k->b.buf, &k->a, err)) {
 			case -1:
 				goto fail;
