@@ -184,6 +184,50 @@ static enum qu_ns kind_ns(enum qu_kind k)
 
 /* The item's symbols: itself, then its members or constants. */
 /*
+ * The symbol table of a large site is larger than the caches: the slot an
+ * item a few ahead will take is loaded while this one is placed
+ * (add_sym()'s key: the namespace, then the name).
+ */
+#define SYM_AHEAD 4
+
+static void prefetch_sym(const struct qu_graph *g, const struct qu_item *it)
+{
+	char key[128];
+	size_t n = strlen(it->name);
+
+	if (n + 1 > sizeof(key))
+		return;
+	key[0] = (char)('0' + kind_ns(it->kind));
+	memcpy(key + 1, it->name, n);
+	qu_map_prefetch(&g->map, key, n + 1);
+}
+
+/* The same for a member or an enum constant of @it (home()'s keys). */
+static void prefetch_member(const struct qu_graph *g,
+			    const struct qu_item *it, const struct qu_param *p)
+{
+	char key[128];
+	size_t n = strlen(p->name), k = 1;
+
+	if (it->kind == QU_KIND_ENUM) {
+		key[0] = (char)('0' + QU_NS_ORD);
+	} else {
+		size_t nl = strlen(it->name);
+
+		if (nl + n + 2 > sizeof(key))
+			return;
+		key[0] = (char)('0' + QU_NS_MEMBER);
+		memcpy(key + 1, it->name, nl);
+		key[1 + nl] = '.';
+		k = nl + 2;
+	}
+	if (k + n > sizeof(key))
+		return;
+	memcpy(key + k, p->name, n);
+	qu_map_prefetch(&g->map, key, k + n);
+}
+
+/*
  * Members become "tag.member" symbols so that &struct foo->bar finds them;
  * enum constants are ordinary identifiers in C, and %CONST looks them up so.
  */
@@ -204,6 +248,8 @@ static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 		struct qu_buf b = QU_BUF_INIT;
 		const char *pa;
 
+		if (i + SYM_AHEAD < it->nparams)
+			prefetch_member(g, it, &it->params[i + SYM_AHEAD]);
 		qu_buf_adds(&b, anchor);
 		qu_buf_addc(&b, '.');
 		qu_buf_adds(&b, p->name);
@@ -400,6 +446,9 @@ static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
 	for (pass = 0; pass < (sel->doc_first ? 2 : 1); pass++) {
 		for (i = 0; i < u->nitems; i++) {
 			const struct qu_item *it = &u->items[i];
+
+			if (i + SYM_AHEAD < u->nitems)
+				prefetch_sym(g, &u->items[i + SYM_AHEAD]);
 
 			if (sel->doc_first &&
 			    (it->kind == QU_KIND_DOC) != (pass == 0))

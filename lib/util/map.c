@@ -68,6 +68,13 @@ void *qu_map_get(const struct qu_map *m, const char *key, size_t klen)
 	return s->key ? s->value : NULL;
 }
 
+void qu_map_prefetch(const struct qu_map *m, const char *key, size_t klen)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slots[qu_hash(key, klen) & (m->cap - 1)],
+				   1);
+}
+
 static void grow(struct qu_map *m)
 {
 	struct qu_map old = *m;

@@ -1188,6 +1188,19 @@ struct qu_map_slot *qu_map_intern(struct qu_map *m, const char *key,
  */
 void qu_map_reserve(struct qu_map *m, size_t n);
 
+/**
+ * qu_map_prefetch() - start loading the slot where @key would be
+ * @m: the map
+ * @key: the key's bytes
+ * @klen: their length
+ *
+ * For a loop that adds to a table larger than the caches (a kernel
+ * tree's 180,000 symbols take 16 MB): asked a few keys ahead, the slot is
+ * in the cache when the key is added, not a miss in memory each time.
+ * Changes nothing.
+ */
+void qu_map_prefetch(const struct qu_map *m, const char *key, size_t klen);
+
 /* Progress ------------------------------------------------------------ */
 
 /**
