@@ -214,14 +214,22 @@ static int parent_dir(struct qu_buf *path, struct qu_buf *err)
 
 /* Bring one file of the back tree to what the new site has. */
 /*
- * @op (rename() or link()) of @from to the back tree's path @to; the
- * folder most often is there, so it is made only when @op says ENOENT.
+ * @op (rename() or link()) of @from to the back tree's path @to, the file
+ * there removed first: link() needs a free name, and rename(2) over a
+ * file makes ext4 (auto_da_alloc) write the new one's blocks out at once,
+ * a disk write a page, where a rename to a free name leaves them to
+ * writeback. The back tree is never shown, so a moment without the file
+ * costs nothing; a kill here is repaired by the next compose, as any
+ * other. The folder most often is there, so it is made only when @op
+ * says ENOENT.
  * Return: 0; -1 with errno set; -2 when the folder could not be made
  * (told in @err).
  */
 static int into_back(int (*op)(const char *, const char *), const char *from,
 		     struct qu_buf *to, struct qu_buf *err)
 {
+	if (unlink(to->buf) < 0 && errno != ENOENT)
+		return -1;
 	if (!op(from, to->buf))
 		return 0;
 	if (errno != ENOENT)
@@ -255,17 +263,6 @@ static int compose_one(const struct compose *c, struct compose_worker *k,
 		    !same_bytes(k->a.buf, k->b.buf, ns.st_size)) {
 			qu_buf_reset(&k->a);
 			qu_buf_add_path(&k->a, c->back, rel);
-			/*
-			 * The back tree's file goes first: rename(2) over a
-			 * file makes ext4 (auto_da_alloc) write the new one's
-			 * blocks out at once, a disk write a page, where a
-			 * rename to a free name leaves them to writeback. The
-			 * back tree is never shown, so a moment without the
-			 * file costs nothing; a kill here is repaired by the
-			 * next compose, as any other.
-			 */
-			if (unlink(k->a.buf) < 0 && errno != ENOENT)
-				goto fail;
 			switch (into_back(rename, k->b.buf, &k->a, err)) {
 			case -1:
 				goto fail;
@@ -283,8 +280,6 @@ static int compose_one(const struct compose *c, struct compose_worker *k,
 		return 0;
 	qu_buf_reset(&k->b);
 	qu_buf_add_path(&k->b, c->back, rel);
-	if (unlink(k->b.buf) < 0 && errno != ENOENT)
-		goto fail;
 	switch (into_back(link, k->a.buf, &k->b, err)) {
 	case -1:
 		goto fail;

@@ -17,7 +17,6 @@
 #include <xxhash.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -80,18 +79,16 @@ struct qu_build {
 	uint64_t stamp_key;
 	struct build_units ucache;
 	/* the unit cache, read on a thread while the site is listed */
-	pthread_t peek_thread;
-	char *peek_dir;
-	bool peeking;
+	struct qu_thread peek;
+	char *peek_dir;	/* when it was started */
 	bool peeked;
 	/* every diagnostic, sorted for the stamp, for qu_build_diags() */
 	struct qu_diags sorted;
 	bool sorted_ok;
 	/* the search index's state, read on a thread while the graph is made */
-	pthread_t sstate_thread;
+	struct qu_thread sstate_thread;
 	char *sstate_path;
 	struct qu_search_state *sstate;
-	bool sstate_reading;
 	struct build_stat *st;
 	bool *st_ok;
 	bool *dirty;
@@ -447,16 +444,20 @@ static void start_peek(struct qu_build *b)
 	const struct qu_build_opts *o = b->opts;
 	struct qu_buf m = QU_BUF_INIT;
 	struct stat st;
+	char *dir;
 
 	if (!o->out || o->no_cache || o->rev || o->memo)
 		return;
-	b->peek_dir = cache_folder(o, b->out_abs);
-	qu_buf_add_path(&m, b->peek_dir, QU_CACHE_MARKER);
+	dir = cache_folder(o, b->out_abs);
+	qu_buf_add_path(&m, dir, QU_CACHE_MARKER);
 	if (!lstat(m.buf, &st) && S_ISREG(st.st_mode) &&
-	    !qu_path_is_below(b->peek_dir, b->out_abs) &&
-	    !qu_path_is_below(b->out_abs, b->peek_dir))
-		b->peeking = !pthread_create(&b->peek_thread, NULL, peek_job,
-					     b);
+	    !qu_path_is_below(dir, b->out_abs) &&
+	    !qu_path_is_below(b->out_abs, dir)) {
+		b->peek_dir = dir;
+		qu_thread_start(&b->peek, true, peek_job, b);
+	} else {
+		free(dir);
+	}
 	qu_buf_fini(&m);
 }
 
@@ -481,26 +482,21 @@ static void start_sstate(struct qu_build *b)
 		return;
 	build_search_state_path(&p, b->cache_dir, b->out_abs);
 	b->sstate_path = qu_buf_detach(&p, NULL);
-	b->sstate_reading = !pthread_create(&b->sstate_thread, NULL,
-					    sstate_job, b);
+	qu_thread_start(&b->sstate_thread, true, sstate_job, b);
 }
 
 static struct qu_search_state *end_sstate(struct qu_build *b)
 {
-	if (b->sstate_reading) {
-		pthread_join(b->sstate_thread, NULL);
-		b->sstate_reading = false;
-	}
+	qu_thread_wait(&b->sstate_thread);
 	return b->sstate;
 }
 
 /* What the thread read, once it is done; false when it read nothing. */
 static bool end_peek(struct qu_build *b)
 {
-	if (!b->peeking)
+	if (!b->peek_dir)
 		return false;
-	pthread_join(b->peek_thread, NULL);
-	b->peeking = false;
+	qu_thread_wait(&b->peek);
 	if (b->peeked && (!b->cache_dir || strcmp(b->cache_dir, b->peek_dir))) {
 		build_units_fini(&b->ucache);
 		b->peeked = false;
@@ -1618,27 +1614,28 @@ static int write_rest(struct qu_build *b, struct qu_buf *err)
 {
 	struct qu_buf x = QU_BUF_INIT, y = QU_BUF_INIT;
 	struct inventory_job inv = {b, QU_BUF_INIT, 0};
-	pthread_t th;
-	bool apart = false;
+	struct qu_thread th;
 	size_t i;
 	int r;
 
 	qu_buf_addf(&x, "%s/static", b->theme);
 	qu_buf_addf(&y, "%s/_static", b->out.tmp);
 	r = copy_tree(b, x.buf, y.buf, err);
-	if (!r && (b->opts->threads ? b->opts->threads : qu_ncpus()) > 1)
-		apart = !pthread_create(&th, NULL, inventory_job, &inv);
-	if (!r && !apart) {
-		r = write_inventory(b, err);
-		phase(b, "inventory");
-	}
 	if (!r) {
-		r = write_search_folder(b, err);
-		phase(b, "search");
-	}
-	if (apart) {
-		pthread_join(th, NULL);
-		phase(b, "inventory");
+		bool apart = qu_thread_start(
+			&th, (b->opts->threads ? b->opts->threads : qu_ncpus()) > 1,
+			inventory_job, &inv);
+
+		if (!apart)
+			phase(b, "inventory");
+		/* one after the other, a failed objects.inv stops the build */
+		if (apart || !inv.r) {
+			r = write_search_folder(b, err);
+			phase(b, "search");
+		}
+		qu_thread_wait(&th);
+		if (apart)
+			phase(b, "inventory");
 		/* its error first, as when the two come one after the other */
 		if (inv.r) {
 			qu_buf_reset(err);

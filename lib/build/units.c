@@ -167,26 +167,63 @@ static const char schema[] =
 	" mtime INTEGER, ctime INTEGER, ino INTEGER, hash INTEGER,"
 	" ncomments INTEGER, body BLOB, sum INTEGER, hash_hi INTEGER);";
 
-/* Open (making it when missing) the database; -1 when it is not one. */
-static int open_db(sqlite3 **db, const char *path)
+/* Whether the database is in WAL mode, as open_db() leaves it. */
+static bool is_wal(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	bool r = false;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL) ==
+		    SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		size_t n;
+		const char *mode = col_text(st, 0, &n);
+
+		r = n == 3 && !memcmp(mode, "wal", 3);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+/*
+ * Open the database; -1 when it is not one. With @make, one that is
+ * missing is made, in WAL mode and with the schema; without, only one
+ * some build made is opened, and nothing in it is changed.
+ */
+static int open_db(sqlite3 **db, const char *path, bool make)
 {
 	if (sqlite3_open_v2(path, db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				    SQLITE_OPEN_NOMUTEX,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+				    (make ? SQLITE_OPEN_CREATE : 0),
 			    NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_busy_timeout(*db, 5000);
-	if (sqlite3_exec(*db,
+	if ((make && sqlite3_exec(*db, "PRAGMA journal_mode=WAL;", NULL, NULL,
+				  NULL) != SQLITE_OK) ||
+	    sqlite3_exec(*db,
 			 /*
 			  * mapped, a scan of the keys is no longer a
 			  * pread() of every page (12,600 on a kernel tree)
 			  */
-			 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+			 "PRAGMA synchronous=NORMAL; "
 			 "PRAGMA mmap_size=1073741824;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(*db, schema, NULL, NULL, NULL) != SQLITE_OK)
+	    (make ? sqlite3_exec(*db, schema, NULL, NULL, NULL) != SQLITE_OK
+		  : !is_wal(*db)))
 		return -1;
 	return 0;
+}
+
+/* An empty @u for the database of the cache folder @dir */
+static void units_init(struct build_units *u, const char *dir)
+{
+	struct qu_buf path = QU_BUF_INIT;
+
+	memset(u, 0, sizeof(*u));
+	qu_buf_init(&u->data);
+	pthread_mutex_init(&u->lock, NULL);
+	qu_buf_add_path(&path, dir, UNITS_FILE);
+	u->path = qu_buf_detach(&path, NULL);
 }
 
 static void remove_db(const char *path)
@@ -335,19 +372,15 @@ out:
 const char *build_units_read(struct build_units *u, const char *dir,
 			     uint64_t exe, bool bodies)
 {
-	struct qu_buf path = QU_BUF_INIT, err = QU_BUF_INIT;
+	struct qu_buf err = QU_BUF_INIT;
 	const char *why = NULL;
 
-	memset(u, 0, sizeof(*u));
-	qu_buf_init(&u->data);
-	pthread_mutex_init(&u->lock, NULL);
+	units_init(u, dir);
 	if (qu_mkdir_p(dir, &err) < 0) {
 		why = "its folder cannot be made";
 		goto out;
 	}
-	qu_buf_add_path(&path, dir, UNITS_FILE);
-	u->path = qu_xstrdup(path.buf);
-	if (open_db(&u->db, path.buf) < 0) {
+	if (open_db(&u->db, u->path, true) < 0) {
 		why = "corrupt (not a database)";
 	} else {
 		why = load_rows(u, exe, bodies);
@@ -364,68 +397,32 @@ const char *build_units_read(struct build_units *u, const char *dir,
 	u->v = NULL;
 	u->n = 0;
 	qu_buf_reset(&u->data);
-	remove_db(path.buf);
-	if (open_db(&u->db, path.buf) < 0) {
+	remove_db(u->path);
+	if (open_db(&u->db, u->path, true) < 0) {
 		sqlite3_close(u->db);
 		u->db = NULL;
 	}
 out:
-	qu_buf_fini(&path);
 	qu_buf_fini(&err);
 	return why;
 }
 
-/* Whether the database is in WAL mode, as open_db() leaves it. */
-static bool is_wal(sqlite3 *db)
-{
-	sqlite3_stmt *st = NULL;
-	bool r = false;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL) ==
-		    SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW) {
-		size_t n;
-		const char *mode = col_text(st, 0, &n);
-
-		r = n == 3 && !memcmp(mode, "wal", 3);
-	}
-	sqlite3_finalize(st);
-	return r;
-}
-
 bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe)
 {
-	struct qu_buf path = QU_BUF_INIT, m = QU_BUF_INIT;
+	struct qu_buf m = QU_BUF_INIT;
 	struct stat st;
-	bool ok = false;
+	bool ok;
 
-	memset(u, 0, sizeof(*u));
-	qu_buf_init(&u->data);
-	pthread_mutex_init(&u->lock, NULL);
-	qu_buf_add_path(&path, dir, UNITS_FILE);
-	u->path = qu_xstrdup(path.buf);
+	units_init(u, dir);
 	/*
-	 * an existing database only, opened without SQLITE_OPEN_CREATE and
-	 * without the schema's statements: a database some build finished
-	 * writing, which this read leaves as it found it
+	 * an existing database that some build finished writing, which this
+	 * read leaves as it found it
 	 */
-	if (lstat(path.buf, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    sqlite3_open_v2(path.buf, &u->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_busy_timeout(u->db, 5000);
-	if (sqlite3_exec(u->db,
-			 "PRAGMA synchronous=NORMAL; "
-			 "PRAGMA mmap_size=1073741824;",
-			 NULL, NULL, NULL) != SQLITE_OK ||
-	    !is_wal(u->db) || !meta(u->db, "format", &m))
-		goto out;
-	ok = !load_rows(u, exe, true);
-out:
+	ok = !lstat(u->path, &st) && S_ISREG(st.st_mode) &&
+	     !open_db(&u->db, u->path, false) && meta(u->db, "format", &m) &&
+	     !load_rows(u, exe, true);
 	if (!ok)
 		build_units_fini(u);
-	qu_buf_fini(&path);
 	qu_buf_fini(&m);
 	return ok;
 }

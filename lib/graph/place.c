@@ -82,7 +82,7 @@ static int cmp_id(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The placed page's anchors, sorted later by sort_ids(). */
+/* The placed page's anchors, sorted once all are placed (sort_page_ids()). */
 static void page_done(struct qu_graph *g, size_t page)
 {
 	const char **v = qu_arena_alloc(&g->arena,
@@ -105,16 +105,6 @@ static void sort_page_ids(struct qu_job *job, size_t page, void *payload)
 	if (g->npage_ids[page] > 1)
 		qsort((void *)g->page_ids[page], g->npage_ids[page],
 		      sizeof(char *), cmp_id);
-}
-
-/*
- * Each page's anchors sorted for qu_graph_has_anchor(), on the workers:
- * pages are sorted apart, and a kernel tree's 230,000 anchors take a
- * sixth of placing.
- */
-static void sort_ids(struct qu_graph *g, unsigned threads)
-{
-	qu_pool_run(threads, g->site->npages, sort_page_ids, g);
 }
 
 bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
@@ -182,51 +172,31 @@ static enum qu_ns kind_ns(enum qu_kind k)
 		       : QU_NS_ORD;
 }
 
-/* The item's symbols: itself, then its members or constants. */
 /*
- * The symbol table of a large site is larger than the caches: the slot an
- * item a few ahead will take is loaded while this one is placed
- * (add_sym()'s key: the namespace, then the name).
+ * The symbol table of a large site is larger than the caches: the slot a
+ * symbol a few ahead will take is loaded while this one is placed. The
+ * key is add_sym()'s: the namespace, then @name, or "@name.@member".
  */
 #define SYM_AHEAD 4
 
-static void prefetch_sym(const struct qu_graph *g, const struct qu_item *it)
+static void prefetch_sym(const struct qu_graph *g, enum qu_ns ns,
+			 const char *name, const char *member)
 {
 	char key[128];
-	size_t n = strlen(it->name);
+	size_t n = strlen(name), m = member ? strlen(member) + 1 : 0;
 
-	if (n + 1 > sizeof(key))
+	if (1 + n + m > sizeof(key))
 		return;
-	key[0] = (char)('0' + kind_ns(it->kind));
-	memcpy(key + 1, it->name, n);
-	qu_map_prefetch(&g->map, key, n + 1);
-}
-
-/* The same for a member or an enum constant of @it (home()'s keys). */
-static void prefetch_member(const struct qu_graph *g,
-			    const struct qu_item *it, const struct qu_param *p)
-{
-	char key[128];
-	size_t n = strlen(p->name), k = 1;
-
-	if (it->kind == QU_KIND_ENUM) {
-		key[0] = (char)('0' + QU_NS_ORD);
-	} else {
-		size_t nl = strlen(it->name);
-
-		if (nl + n + 2 > sizeof(key))
-			return;
-		key[0] = (char)('0' + QU_NS_MEMBER);
-		memcpy(key + 1, it->name, nl);
-		key[1 + nl] = '.';
-		k = nl + 2;
+	key[0] = (char)('0' + ns);
+	memcpy(key + 1, name, n);
+	if (member) {
+		key[1 + n] = '.';
+		memcpy(key + 2 + n, member, m - 1);
 	}
-	if (k + n > sizeof(key))
-		return;
-	memcpy(key + k, p->name, n);
-	qu_map_prefetch(&g->map, key, k + n);
+	qu_map_prefetch(&g->map, key, 1 + n + m);
 }
 
+/* The item's symbols: itself, then its members or constants. */
 /*
  * Members become "tag.member" symbols so that &struct foo->bar finds them;
  * enum constants are ordinary identifiers in C, and %CONST looks them up so.
@@ -248,8 +218,14 @@ static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 		struct qu_buf b = QU_BUF_INIT;
 		const char *pa;
 
-		if (i + SYM_AHEAD < it->nparams)
-			prefetch_member(g, it, &it->params[i + SYM_AHEAD]);
+		if (i + SYM_AHEAD < it->nparams) {
+			const char *ahead = it->params[i + SYM_AHEAD].name;
+
+			if (it->kind == QU_KIND_ENUM)
+				prefetch_sym(g, QU_NS_ORD, ahead, NULL);
+			else
+				prefetch_sym(g, QU_NS_MEMBER, it->name, ahead);
+		}
 		qu_buf_adds(&b, anchor);
 		qu_buf_addc(&b, '.');
 		qu_buf_adds(&b, p->name);
@@ -448,7 +424,8 @@ static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
 			const struct qu_item *it = &u->items[i];
 
 			if (i + SYM_AHEAD < u->nitems)
-				prefetch_sym(g, &u->items[i + SYM_AHEAD]);
+				prefetch_sym(g, kind_ns(u->items[i + SYM_AHEAD].kind),
+					     u->items[i + SYM_AHEAD].name, NULL);
 
 			if (sel->doc_first &&
 			    (it->kind == QU_KIND_DOC) != (pass == 0))
@@ -626,7 +603,12 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		free(homes[i]);
 	free(homes);
 	g->nplace_diags = diags->n - ndiags;
-	sort_ids(g, threads);
+	/*
+	 * each page's anchors sorted for qu_graph_has_anchor(), on the
+	 * workers: pages are sorted apart, and a kernel tree's 230,000
+	 * anchors took a sixth of placing
+	 */
+	qu_pool_run(threads, site->npages, sort_page_ids, g);
 	graph_extern_load(g, diags);
 	if (rd)
 		graph_count_refs(g, rd, threads);

@@ -197,10 +197,10 @@ const char *search_state_open(struct search_state *s, const char *path)
 	return why;
 }
 
+/* what qu_search_state_read() read: @s, or why not (@why) */
 struct qu_search_state {
 	struct search_state s;
 	const char *why;
-	bool taken;
 };
 
 struct qu_search_state *qu_search_state_read(const char *path)
@@ -214,14 +214,13 @@ struct qu_search_state *qu_search_state_read(const char *path)
 const char *search_state_take(struct search_state *s,
 			      struct qu_search_state *st)
 {
-	if (st->taken) {
-		memset(s, 0, sizeof(*s));
-		return "";
-	}
-	st->taken = true;
+	const char *why = st->why;
+
+	/* taken once: a second taker finds none */
 	*s = st->s;
 	memset(&st->s, 0, sizeof(st->s));
-	return st->why;
+	st->why = "";
+	return why;
 }
 
 void qu_search_state_free(struct qu_search_state *st)

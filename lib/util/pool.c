@@ -74,3 +74,19 @@ void qu_pool_run(unsigned threads, size_t n, qu_task_fn fn, void *payload)
 	}
 	free(w);
 }
+
+bool qu_thread_start(struct qu_thread *t, bool apart, void *(*fn)(void *),
+		     void *arg)
+{
+	t->apart = apart && !pthread_create(&t->tid, NULL, fn, arg);
+	if (!t->apart)
+		fn(arg);
+	return t->apart;
+}
+
+void qu_thread_wait(struct qu_thread *t)
+{
+	if (t->apart)
+		pthread_join(t->tid, NULL);
+	t->apart = false;
+}

@@ -951,6 +951,35 @@ typedef void (*qu_task_fn)(struct qu_job *job, size_t i, void *payload);
 void qu_pool_run(unsigned threads, size_t n, qu_task_fn fn, void *payload);
 
 /**
+ * struct qu_thread - a function run beside the caller (qu_thread_start())
+ * @tid: its thread
+ * @apart: it runs on @tid, not yet waited for
+ */
+struct qu_thread {
+	pthread_t tid;
+	bool apart;
+};
+
+/**
+ * qu_thread_start() - run @fn(@arg) beside the caller
+ * @t: the handle, for qu_thread_wait()
+ * @apart: on a thread of its own; when false (a build of one job), or
+ *	when no thread can be made, @fn runs at once on the caller's
+ * @fn: the function
+ * @arg: its argument
+ *
+ * Return: whether @fn runs apart (else it has returned).
+ */
+bool qu_thread_start(struct qu_thread *t, bool apart, void *(*fn)(void *),
+		     void *arg);
+
+/**
+ * qu_thread_wait() - wait until qu_thread_start()'s function has returned
+ * @t: the handle; a zeroed one, or one waited for, returns at once
+ */
+void qu_thread_wait(struct qu_thread *t);
+
+/**
  * qu_ncpus() - the number of online processors
  *
  * Return: at least 1.

@@ -220,6 +220,12 @@ static void square(struct qu_job *job, size_t i, void *payload)
 	p->seen_worker[i] = job->worker + 1;
 }
 
+static void *note_thread(void *arg)
+{
+	*(pthread_t *)arg = pthread_self();
+	return NULL;
+}
+
 static void test_pool(struct tap *t)
 {
 	enum { N = 20000 };
@@ -247,6 +253,19 @@ static void test_pool(struct tap *t)
 	/* No tasks at all is not an error. */
 	qu_pool_run(4, 0, square, &p);
 	CHECK(t, qu_ncpus() >= 1);
+	/* A function beside the caller: apart, or at once when not. */
+	{
+		struct qu_thread th = {0};
+		pthread_t self = pthread_self(), where = self;
+
+		CHECK(t, qu_thread_start(&th, true, note_thread, &where));
+		qu_thread_wait(&th);
+		CHECK(t, !pthread_equal(where, self));
+		qu_thread_wait(&th);
+		CHECK(t, !qu_thread_start(&th, false, note_thread, &where));
+		CHECK(t, pthread_equal(where, self));
+		qu_thread_wait(&th);
+	}
 	free(ref);
 	free(got);
 	free(w);
