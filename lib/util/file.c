@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "util.h"
 
 int qu_file_read(struct qu_buf *out, const char *path, struct qu_buf *err)
@@ -135,6 +137,133 @@ int qu_file_write_atomic(const char *path, const void *data, size_t len,
 	}
 	qu_buf_fini(&tmp);
 	return 0;
+}
+
+int qu_file_out_open(struct qu_file_out *f, const char *path,
+		     struct qu_buf *err)
+{
+	struct qu_buf tmp = QU_BUF_INIT;
+
+	memset(f, 0, sizeof(*f));
+	qu_buf_init(&f->b);
+	qu_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	f->fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (f->fd < 0) {
+		qu_buf_addf(err, "%s: cannot write: %s", path,
+			    strerror(errno));
+		qu_buf_fini(&tmp);
+		return -1;
+	}
+	f->tmp = qu_buf_detach(&tmp, NULL);
+	f->path = qu_xstrdup(path);
+	f->sum = XXH3_createState();
+	if (!f->sum)
+		qu_die_oom();
+	XXH3_64bits_reset(f->sum);
+	qu_buf_grow(&f->b, QU_FILE_OUT_CHUNK);
+	return 0;
+}
+
+/* write @n bytes at the file's end, counting them in the sum */
+static void out_write(struct qu_file_out *f, const void *p, size_t n)
+{
+	XXH3_64bits_update(f->sum, p, n);
+	if (!f->error && write_all(f->fd, p, n) < 0)
+		f->error = errno;
+}
+
+static void out_flush(struct qu_file_out *f)
+{
+	if (f->b.len)
+		out_write(f, f->b.buf, f->b.len);
+	qu_buf_reset(&f->b);
+}
+
+void qu_file_out_spill(struct qu_file_out *f)
+{
+	if (f->b.len >= QU_FILE_OUT_CHUNK)
+		out_flush(f);
+}
+
+void qu_file_out_add(struct qu_file_out *f, const void *p, size_t n)
+{
+	if (n < QU_FILE_OUT_CHUNK / 4) {
+		qu_buf_add(&f->b, p, n);
+		qu_file_out_spill(f);
+		return;
+	}
+	out_flush(f);
+	out_write(f, p, n);
+}
+
+uint64_t qu_file_out_sum(struct qu_file_out *f)
+{
+	out_flush(f);
+	return XXH3_64bits_digest(f->sum);
+}
+
+void qu_file_out_sum_reset(struct qu_file_out *f)
+{
+	out_flush(f);
+	XXH3_64bits_reset(f->sum);
+}
+
+void qu_file_out_put_at(struct qu_file_out *f, uint64_t off, const void *p,
+			size_t n)
+{
+	const char *q = p;
+
+	out_flush(f);
+	while (n && !f->error) {
+		ssize_t w = pwrite(f->fd, q, n, (off_t)off);
+
+		if (w < 0) {
+			if (errno != EINTR)
+				f->error = errno;
+			continue;
+		}
+		q += w;
+		off += (uint64_t)w;
+		n -= (size_t)w;
+	}
+}
+
+static void out_free(struct qu_file_out *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	qu_buf_fini(&f->b);
+	XXH3_freeState(f->sum);
+	free(f->tmp);
+	free(f->path);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+int qu_file_out_commit(struct qu_file_out *f, struct qu_buf *err)
+{
+	out_flush(f);
+	if (!f->error && close(f->fd) < 0)
+		f->error = errno;
+	f->fd = -1;
+	if (!f->error && rename(f->tmp, f->path) < 0)
+		f->error = errno;
+	if (f->error) {
+		qu_buf_addf(err, "%s: cannot write: %s", f->path,
+			    strerror(f->error));
+		unlink(f->tmp);
+		out_free(f);
+		return -1;
+	}
+	out_free(f);
+	return 0;
+}
+
+void qu_file_out_abort(struct qu_file_out *f)
+{
+	if (f->tmp)
+		unlink(f->tmp);
+	out_free(f);
 }
 
 int qu_mkdir_p(const char *path, struct qu_buf *err)

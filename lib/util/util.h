@@ -699,6 +699,89 @@ int qu_file_write_atomic(const char *path, const void *data, size_t len,
 			 struct qu_buf *err);
 
 /**
+ * struct qu_file_out - a file written in pieces and put in place at once
+ * @b: bytes not yet written: append to it with qu_buf_add() and the like,
+ *	then call qu_file_out_spill()
+ *
+ * The rest is private. What qu_file_write_atomic() does for bytes held
+ * whole in memory, this does for a file made piece by piece: the pieces
+ * go to a temporary file beside the path, QU_FILE_OUT_CHUNK bytes at a
+ * time, and qu_file_out_commit() renames it over the path. A 20 MB cache
+ * file is never held, nor its pages touched, in memory whole. An XXH3-64
+ * of the bytes is kept as they go, for the checksums the cache's files
+ * carry.
+ */
+struct qu_file_out {
+	struct qu_buf b;
+	char *path;
+	char *tmp;
+	int fd;
+	int error;
+	void *sum;
+};
+
+#define QU_FILE_OUT_CHUNK (256 * 1024)
+
+/**
+ * qu_file_out_open() - start a file that will replace @path
+ * @f: the writer
+ * @path: the file
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1 (message in @err; nothing to commit or abort).
+ */
+int qu_file_out_open(struct qu_file_out *f, const char *path,
+		     struct qu_buf *err);
+
+/** qu_file_out_spill() - write @f->b out once it holds a chunk's worth */
+void qu_file_out_spill(struct qu_file_out *f);
+
+/**
+ * qu_file_out_add() - append bytes; a large piece is written as it is,
+ * without a copy
+ * @f: the writer
+ * @p: the bytes
+ * @n: how many
+ */
+void qu_file_out_add(struct qu_file_out *f, const void *p, size_t n);
+
+/**
+ * qu_file_out_sum() - XXH3-64 of every byte appended since
+ * qu_file_out_open() or the last qu_file_out_sum_reset()
+ * @f: the writer
+ *
+ * Return: the hash, as XXH3_64bits() of those bytes gives it.
+ */
+uint64_t qu_file_out_sum(struct qu_file_out *f);
+
+/** qu_file_out_sum_reset() - start qu_file_out_sum() over from here */
+void qu_file_out_sum_reset(struct qu_file_out *f);
+
+/**
+ * qu_file_out_put_at() - write over bytes already appended (a header
+ * whose fields are known last); the sum does not change
+ * @f: the writer
+ * @off: where, from the file's start
+ * @p: the bytes
+ * @n: how many; @off + @n must not pass what was appended
+ */
+void qu_file_out_put_at(struct qu_file_out *f, uint64_t off, const void *p,
+			size_t n);
+
+/**
+ * qu_file_out_commit() - put the file in place of the path, and free @f
+ * @f: the writer
+ * @err: receives a one-line message on failure
+ *
+ * Return: 0, or -1 (message in @err; the path is unchanged and the
+ * temporary file removed).
+ */
+int qu_file_out_commit(struct qu_file_out *f, struct qu_buf *err);
+
+/** qu_file_out_abort() - remove the temporary file and free @f */
+void qu_file_out_abort(struct qu_file_out *f);
+
+/**
  * qu_mkdir_p() - create a directory and its missing parents
  * @path: the directory
  * @err: receives a one-line message on failure

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * util.c - unit tests of lib/util: buffers, arenas, maps, the diagnostic
- * list, line indexes, the thread pool, UTF-8 and JSON escaping. Run as
+ * list, line indexes, the thread pool, UTF-8 and JSON escaping, files
+ * written in pieces. Run as
  * "test-util GROUP"; each group is one meson test of the suite "unit".
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <xxhash.h>
 
 #include "tap.h"
 #include "util/util.h"
@@ -323,13 +327,81 @@ static void test_json(struct tap *t)
 	json(t, "\xe2\x82", 2, "\"\xef\xbf\xbd\xef\xbf\xbd\"");
 }
 
+/* Files written in pieces: the bytes, the sum, the header, a failure. */
+static void test_file_out(struct tap *t)
+{
+	char dir[] = "/tmp/quire-file-out-XXXXXX";
+	struct qu_buf path = QU_BUF_INIT, got = QU_BUF_INIT,
+		      want = QU_BUF_INIT, err = QU_BUF_INIT;
+	struct qu_file_out f;
+	char *big;
+	size_t i, n = 3 * QU_FILE_OUT_CHUNK + 17;
+
+	if (!mkdtemp(dir)) {
+		CHECK(t, !"mkdtemp");
+		return;
+	}
+	qu_buf_addf(&path, "%s/state", dir);
+	/* an old file stays whole until the commit */
+	CHECK(t, qu_file_write_atomic(path.buf, "old", 3, &err) == 0);
+	big = qu_xmalloc(n);
+	for (i = 0; i < n; i++)
+		big[i] = (char)(i * 7 + i / 251);
+	CHECK(t, qu_file_out_open(&f, path.buf, &err) == 0);
+	qu_buf_add(&want, "HEAD", 4);
+	qu_file_out_add(&f, "....", 4);
+	qu_file_out_sum_reset(&f);
+	/* small pieces through the buffer, spilled; a large one straight */
+	for (i = 0; i < 100000; i++) {
+		qu_buf_addf(&f.b, "%zu,", i);
+		qu_buf_addf(&want, "%zu,", i);
+		qu_file_out_spill(&f);
+	}
+	qu_file_out_add(&f, big, n);
+	qu_buf_add(&want, big, n);
+	qu_file_out_add(&f, "tail", 4);
+	qu_buf_add(&want, "tail", 4);
+	CHECK(t, qu_file_out_sum(&f) ==
+			 XXH3_64bits(want.buf + 4, want.len - 4));
+	qu_file_out_put_at(&f, 0, "HEAD", 4);
+	CHECK(t, qu_file_read(&got, path.buf, &err) == 0 &&
+			 got.len == 3 && !memcmp(got.buf, "old", 3));
+	CHECK(t, qu_file_out_commit(&f, &err) == 0);
+	qu_buf_reset(&got);
+	CHECK(t, qu_file_read(&got, path.buf, &err) == 0 &&
+			 got.len == want.len &&
+			 !memcmp(got.buf, want.buf, want.len));
+	/* an abort leaves the file as it was, and no temporary file */
+	CHECK(t, qu_file_out_open(&f, path.buf, &err) == 0);
+	qu_file_out_add(&f, "new", 3);
+	qu_file_out_abort(&f);
+	qu_buf_reset(&got);
+	CHECK(t, qu_file_read(&got, path.buf, &err) == 0 &&
+			 got.len == want.len);
+	qu_buf_reset(&got);
+	qu_buf_addf(&got, "%s.tmp.%ld", path.buf, (long)getpid());
+	CHECK(t, access(got.buf, F_OK) < 0);
+	/* a folder that is not there: a message naming the file */
+	qu_buf_reset(&got);
+	qu_buf_addf(&got, "%s/none/state", dir);
+	CHECK(t, qu_file_out_open(&f, got.buf, &err) < 0 &&
+			 strstr(err.buf, "/none/state: cannot write"));
+	unlink(path.buf);
+	rmdir(dir);
+	free(big);
+	qu_buf_fini(&path);
+	qu_buf_fini(&got);
+	qu_buf_fini(&want);
+	qu_buf_fini(&err);
+}
+
 static const struct group {
 	const char *name;
 	void (*fn)(struct tap *t);
 } groups[] = {
 	{"buf", test_buf},   {"arena", test_arena}, {"map", test_map},
 	{"diag", test_diag}, {"lines", test_lines}, {"pool", test_pool},
-	{"utf8", test_utf8}, {"json", test_json},
+	{"utf8", test_utf8}, {"json", test_json}, {"file_out", test_file_out},
 };
 
 int main(int argc, char **argv)
