@@ -238,10 +238,27 @@ void search_state_close(struct search_state *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* One term's postings, whole and by document, as the state holds them. */
-static void term_postings(const struct search_term *t,
-			  const struct search_state *prev, uint32_t *doc,
-			  float *tf)
+/* The zeros that bring an array of @n bytes to a multiple of 8. */
+static void put_pad(struct qu_file_out *f, size_t n)
+{
+	static const char zero[8];
+
+	qu_file_out_add(f, zero, pad8(n) - n);
+}
+
+/* An array as the state holds it, then its padding. */
+static void put_array(struct qu_file_out *f, const void *v, size_t n)
+{
+	qu_file_out_add(f, v, n);
+	put_pad(f, n);
+}
+
+/*
+ * One term's postings, as the state holds them: its documents (@tf
+ * false) or their term frequencies (@tf true), in the file's buffer.
+ */
+static void put_postings(struct qu_file_out *f, const struct search_term *t,
+			 const struct search_state *prev, bool tf)
 {
 	uint32_t k;
 
@@ -249,34 +266,78 @@ static void term_postings(const struct search_term *t,
 		uint32_t a = prev->post_off[t->prev - 1];
 		uint32_t z = prev->post_off[t->prev];
 
-		memcpy(doc, prev->post_doc + a, (z - a) * sizeof(*doc));
-		memcpy(tf, prev->post_tf + a, (z - a) * sizeof(*tf));
+		if (tf)
+			qu_file_out_add(f, prev->post_tf + a,
+					(z - a) * sizeof(float));
+		else
+			qu_file_out_add(f, prev->post_doc + a,
+					(z - a) * sizeof(uint32_t));
 		return;
 	}
 	for (k = 0; k < t->nfull; k++) {
 		const struct search_posting *p =
 			t->full ? &t->full[k] : &t->post[k];
 
-		doc[k] = p->doc | (p->flag ? POST_FLAG : 0);
-		tf[k] = p->tf;
+		if (tf) {
+			qu_buf_add(&f->b, &p->tf, sizeof(p->tf));
+		} else {
+			uint32_t d = p->doc | (p->flag ? POST_FLAG : 0);
+
+			qu_buf_add(&f->b, &d, sizeof(d));
+		}
 	}
+	qu_file_out_spill(f);
 }
 
+/*
+ * A table of @n + 1 offsets: each term's start in an array, from the
+ * lengths @len gives, then the end.
+ */
+static void put_offsets(struct qu_file_out *f, const struct search_index *x,
+			uint32_t (*len)(const struct search_term *))
+{
+	uint32_t o = 0;
+	size_t i;
+
+	for (i = 0; i < x->nterms; i++) {
+		qu_buf_add(&f->b, &o, sizeof(o));
+		o += len(x->terms[i]);
+		qu_file_out_spill(f);
+	}
+	qu_buf_add(&f->b, &o, sizeof(o));
+	put_pad(f, (x->nterms + 1) * sizeof(o));
+}
+
+static uint32_t str_len(const struct search_term *t)
+{
+	return (uint32_t)t->len + 1;
+}
+
+static uint32_t full_len(const struct search_term *t)
+{
+	return (uint32_t)t->nfull;
+}
+
+static uint32_t top_len(const struct search_term *t)
+{
+	return (uint32_t)t->ntop;
+}
+
+/*
+ * The state is written as it is made, array after array, the header last
+ * over zeros: a kernel tree's is 21 MB, whose pages a buffer of it whole
+ * took to fault in and clear on every build.
+ */
 int search_state_write(const char *path, const struct search_index *x,
 		       const struct search_state *prev,
 		       const uint64_t *page_keys, const uint32_t *rec_size,
 		       const uint64_t *rec_hash, const size_t *shard_first,
 		       size_t nshards, uint64_t manifest, struct qu_buf *err)
 {
+	struct qu_file_out f;
 	struct state_hdr h;
-	size_t sz[STATE_ARRAYS], off[STATE_ARRAYS], total, i;
-	char *buf;
-	uint64_t *page_key, *tok_hash, *rhash;
-	uint32_t *page_ndocs, *doc_len, *rsize, *term_str, *post_off, *kept,
-		*top_off, *top, *first, *post_doc;
-	float *post_tf;
-	char *str;
-	int r;
+	size_t i;
+	uint32_t *page_ndocs;
 
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, STATE_MAGIC, sizeof(h.magic));
@@ -293,53 +354,64 @@ int search_state_write(const char *path, const struct search_index *x,
 		h.ntop += x->terms[i]->ntop;
 		h.str_bytes += x->terms[i]->len + 1;
 	}
-	total = layout(&h, sz);
-	for (off[0] = 0, i = 1; i < STATE_ARRAYS; i++)
-		off[i] = off[i - 1] + pad8(sz[i - 1]);
-	buf = qu_xcalloc(1, sizeof(h) + total);
-	page_key = (uint64_t *)(buf + sizeof(h) + off[0]);
-	page_ndocs = (uint32_t *)(buf + sizeof(h) + off[1]);
-	doc_len = (uint32_t *)(buf + sizeof(h) + off[2]);
-	rsize = (uint32_t *)(buf + sizeof(h) + off[3]);
-	tok_hash = (uint64_t *)(buf + sizeof(h) + off[4]);
-	rhash = (uint64_t *)(buf + sizeof(h) + off[5]);
-	term_str = (uint32_t *)(buf + sizeof(h) + off[6]);
-	post_off = (uint32_t *)(buf + sizeof(h) + off[7]);
-	kept = (uint32_t *)(buf + sizeof(h) + off[8]);
-	top_off = (uint32_t *)(buf + sizeof(h) + off[9]);
-	top = (uint32_t *)(buf + sizeof(h) + off[10]);
-	first = (uint32_t *)(buf + sizeof(h) + off[11]);
-	post_doc = (uint32_t *)(buf + sizeof(h) + off[12]);
-	post_tf = (float *)(buf + sizeof(h) + off[13]);
-	str = buf + sizeof(h) + off[14];
-
-	memcpy(page_key, page_keys, h.npages * sizeof(*page_key));
-	memcpy(rsize, rec_size, h.ndocs * sizeof(*rsize));
-	memcpy(rhash, rec_hash, h.ndocs * sizeof(*rhash));
+	if (qu_file_out_open(&f, path, err) < 0)
+		return -1;
+	qu_file_out_add(&f, &h, sizeof(h));
+	qu_file_out_sum_reset(&f);
+	put_array(&f, page_keys, h.npages * sizeof(*page_keys));
+	page_ndocs = qu_xcalloc(h.npages + 1, sizeof(*page_ndocs));
 	for (i = 0; i < x->ndocs; i++) {
 		page_ndocs[x->docs[i].page]++;
-		doc_len[i] = x->docs[i].len;
-		tok_hash[i] = x->docs[i].tok_hash;
 		h.sum_len += x->docs[i].len;
 	}
-	term_str[0] = post_off[0] = top_off[0] = 0;
-	for (i = 0; i < x->nterms; i++) {
-		const struct search_term *t = x->terms[i];
+	put_array(&f, page_ndocs, h.npages * sizeof(*page_ndocs));
+	free(page_ndocs);
+	for (i = 0; i < x->ndocs; i++) {
+		uint32_t len = x->docs[i].len;
 
-		memcpy(str + term_str[i], t->term, t->len);
-		term_str[i + 1] = term_str[i] + t->len + 1;
-		term_postings(t, prev, post_doc + post_off[i],
-			      post_tf + post_off[i]);
-		post_off[i + 1] = post_off[i] + t->nfull;
-		kept[i] = t->npost;
-		memcpy(top + top_off[i], t->top, t->ntop * sizeof(*top));
-		top_off[i + 1] = top_off[i] + t->ntop;
+		qu_buf_add(&f.b, &len, sizeof(len));
+		qu_file_out_spill(&f);
 	}
-	for (i = 0; i <= nshards; i++)
-		first[i] = (uint32_t)shard_first[i];
-	h.checksum = XXH3_64bits(buf + sizeof(h), total);
-	memcpy(buf, &h, sizeof(h));
-	r = qu_file_write_atomic(path, buf, sizeof(h) + total, err);
-	free(buf);
-	return r;
+	put_pad(&f, h.ndocs * sizeof(uint32_t));
+	put_array(&f, rec_size, h.ndocs * sizeof(*rec_size));
+	for (i = 0; i < x->ndocs; i++) {
+		qu_buf_add(&f.b, &x->docs[i].tok_hash, sizeof(uint64_t));
+		qu_file_out_spill(&f);
+	}
+	put_array(&f, rec_hash, h.ndocs * sizeof(*rec_hash));
+	put_offsets(&f, x, str_len);
+	put_offsets(&f, x, full_len);
+	for (i = 0; i < x->nterms; i++) {
+		uint32_t kept = (uint32_t)x->terms[i]->npost;
+
+		qu_buf_add(&f.b, &kept, sizeof(kept));
+		qu_file_out_spill(&f);
+	}
+	put_pad(&f, h.nterms * sizeof(uint32_t));
+	put_offsets(&f, x, top_len);
+	for (i = 0; i < x->nterms; i++)
+		qu_file_out_add(&f, x->terms[i]->top,
+				x->terms[i]->ntop * sizeof(uint32_t));
+	put_pad(&f, h.ntop * sizeof(uint32_t));
+	for (i = 0; i <= nshards; i++) {
+		uint32_t s = (uint32_t)shard_first[i];
+
+		qu_buf_add(&f.b, &s, sizeof(s));
+	}
+	put_pad(&f, (nshards + 1) * sizeof(uint32_t));
+	for (i = 0; i < x->nterms; i++)
+		put_postings(&f, x->terms[i], prev, false);
+	put_pad(&f, h.npost * sizeof(uint32_t));
+	for (i = 0; i < x->nterms; i++)
+		put_postings(&f, x->terms[i], prev, true);
+	put_pad(&f, h.npost * sizeof(float));
+	for (i = 0; i < x->nterms; i++) {
+		qu_buf_add(&f.b, x->terms[i]->term, x->terms[i]->len);
+		qu_buf_addc(&f.b, 0);
+		qu_file_out_spill(&f);
+	}
+	put_pad(&f, h.str_bytes);
+	h.checksum = qu_file_out_sum(&f);
+	qu_file_out_put_at(&f, 0, &h, sizeof(h));
+	return qu_file_out_commit(&f, err);
 }
