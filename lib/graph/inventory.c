@@ -73,6 +73,18 @@ int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		    "# Version: %s\n"
 		    "# The remainder of this file is compressed using zlib.\n",
 		    project, version ? version : "");
+	/*
+	 * room for the lines at once, rather than copying a kernel tree's
+	 * 12 MB as it grows: more than the lines take is never touched
+	 */
+	{
+		size_t room = g->nsyms * 96;
+
+		for (i = 0; i < g->site->npages; i++)
+			room += 256 + (g->site->pages[i].nheadings +
+				       g->site->pages[i].nlabels) * 192;
+		qu_buf_grow(&body, room);
+	}
 	/* the symbols' lines: the same as the last for the same placement */
 	if (memo && g->place_id && memo->place_id == g->place_id) {
 		qu_buf_add(&body, memo->syms.buf, memo->syms.len);

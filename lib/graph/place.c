@@ -542,7 +542,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    unsigned threads)
 {
 	uint32_t **homes;
-	size_t p, k, i, ndiags;
+	size_t p, k, i, n, ndiags;
 
 	g->site = site;
 	g->units = units;
@@ -560,17 +560,24 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	 * room for a symbol of every item and member, as a zero-config site
 	 * places them: the table grows no more, and is no larger than that
 	 */
-	for (i = 0, k = 0; i < g->nunits; i++)
+	for (i = 0, k = 0, n = 0; i < g->nunits; i++)
 		for (p = 0; p < units[i].nitems; p++) {
 			const struct qu_item *it = &units[i].items[p];
 
 			k += 1;
+			n += 1;
 			if (it->kind == QU_KIND_STRUCT ||
 			    it->kind == QU_KIND_UNION ||
 			    it->kind == QU_KIND_ENUM)
 				k += it->nparams;
 		}
 	qu_map_reserve(&g->map, k);
+	/* and the symbols themselves: a kernel tree's 180,000 would grow
+	 * the array, copying it, seventeen times */
+	g->sym_alloc = k ? k : 1;
+	g->syms = qu_xmalloc(g->sym_alloc * sizeof(*g->syms));
+	g->placed_alloc = n ? n : 1;
+	g->placed = qu_xmalloc(g->placed_alloc * sizeof(*g->placed));
 	g->page_ids = qu_xcalloc(site->npages + 1, sizeof(*g->page_ids));
 	g->npage_ids = qu_xcalloc(site->npages + 1, sizeof(*g->npage_ids));
 	for (i = 0; i < g->nunits; i++) {

@@ -151,6 +151,16 @@ static bool take(const char **p, size_t *left, void *out, size_t n)
 	return true;
 }
 
+/* Step over @n bytes of @p; false when there are fewer. */
+static bool skip(const char **p, size_t *left, size_t n)
+{
+	if (*left < n)
+		return false;
+	*p += n;
+	*left -= n;
+	return true;
+}
+
 static bool get_str(const char **p, size_t *left, char **s, size_t *len)
 {
 	uint32_t n;
@@ -170,8 +180,32 @@ static bool get_str(const char **p, size_t *left, char **s, size_t *len)
 	return true;
 }
 
+/* How many items the memo's bytes hold, as far as they can be walked. */
+static size_t count_items(const char *p, size_t left)
+{
+	size_t count = 0;
+	uint32_t n, k, len;
+
+	while (left) {
+		if (!skip(&p, &left, sizeof(((struct memo_item *)0)->key)) ||
+		    !take(&p, &left, &n, sizeof(n)))
+			break;
+		for (k = 0; k < n; k++)
+			if (!skip(&p, &left, 2) ||
+			    !take(&p, &left, &len, sizeof(len)) ||
+			    (len != UINT32_MAX && !skip(&p, &left, len)) ||
+			    !take(&p, &left, &len, sizeof(len)) ||
+			    (len != UINT32_MAX && !skip(&p, &left, len)))
+				return count;
+		count++;
+	}
+	return count;
+}
+
 bool qu_graph_memo_read(struct qu_graph_memo *m, const char *p, size_t left)
 {
+	/* the table at its size: a kernel tree's 60,000 items grew it 13 times */
+	qu_map_reserve(&m->items, count_items(p, left));
 	while (left) {
 		struct memo_item *mi = qu_xcalloc(1, sizeof(*mi));
 		uint32_t n, k;
