@@ -293,13 +293,17 @@ struct build_stamp {
  * @seen: what build_stamp_check() found of each input, or NULL: an input
  *	with no struct build_dep.st of its own takes it from there, and
  *	only one found nowhere is stat(2)ed again
+ * @out: receives the file, written but not in place: the caller puts it
+ *	there (qu_file_out_commit()) once the site it describes is OUT, or
+ *	drops it (qu_file_out_abort())
  * @err: receives a one-line message on failure
  *
- * Return: 0, or -1.
+ * Return: 0, or -1 (nothing to commit or abort).
  */
 int build_stamp_write(const struct build_stamp *s, const char *dir,
 		      const char *site, double started,
-		      const struct qu_map *seen, struct qu_buf *err);
+		      const struct qu_map *seen, struct qu_file_out *out,
+		      struct qu_buf *err);
 
 /**
  * build_stamp_check() - whether nothing changed since the stamp was written
@@ -569,6 +573,7 @@ struct build_units {
 	bool synced;
 	struct sqlite3_stmt *get;
 	pthread_mutex_t lock;
+	const atomic_bool *cancel;
 };
 
 /*
@@ -585,10 +590,12 @@ const char *build_units_read(struct build_units *u, const char *dir,
  * whole, with bodies, making, changing and removing nothing (SQLite's
  * -wal and -shm files aside): a build reads it on a thread of its own
  * while it lists the site, before it has checked the cache folder as a
- * whole. Return: whether @u holds it; else @u is empty, and
- * build_units_read() notes why and starts afresh.
+ * whole. The read stops, holding nothing, once *@cancel is true (the
+ * build has nothing to do). Return: whether @u holds it; else @u is
+ * empty, and build_units_read() notes why and starts afresh.
  */
-bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe);
+bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe,
+		      const atomic_bool *cancel);
 /* build_units_find() - the entry of a source path, or NULL */
 const struct build_unit_entry *build_units_find(const struct build_units *u,
 						const char *path);

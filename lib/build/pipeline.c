@@ -81,10 +81,16 @@ struct qu_build {
 	/* the unit cache, read on a thread while the site is listed */
 	struct qu_thread peek;
 	char *peek_dir;	/* when it was started */
+	atomic_bool peek_cancel;	/* the build has nothing to do */
 	bool peeked;
 	/* every diagnostic, sorted for the stamp, for qu_build_diags() */
 	struct qu_diags sorted;
 	bool sorted_ok;
+	/* the stamp, written on a thread while the site is put in place */
+	struct qu_thread stamp_thread;
+	struct qu_file_out stamp_out;
+	bool stamp_started;
+	bool stamp_ready;
 	/* the search index's state, read on a thread while the graph is made */
 	struct qu_thread sstate_thread;
 	char *sstate_path;
@@ -427,15 +433,17 @@ static void *peek_job(void *payload)
 {
 	struct qu_build *b = payload;
 
-	b->peeked = build_units_peek(&b->ucache, b->peek_dir, b->exe);
+	b->peeked = build_units_peek(&b->ucache, b->peek_dir, b->exe,
+				     &b->peek_cancel);
 	return NULL;
 }
 
 /*
  * quire build with a cache: its units, read on a thread of their own
- * while the main one lists the site, when the cache folder carries the
- * marker and is neither OUT nor in it nor holding it. The reading makes,
- * changes and removes nothing (build_units_peek()); qu_build_link() takes
+ * while the main one checks the stamp and lists the site, when the cache
+ * folder carries the marker and is neither OUT nor in it nor holding it.
+ * The reading makes, changes and removes nothing (build_units_peek());
+ * qu_build_link() takes
  * what it read once qu_build_new() has checked the folder in full, and
  * reads the cache as usual when it read nothing.
  */
@@ -538,14 +546,21 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 				    b->out_abs + strlen(b->dir_abs));
 		}
 	}
+	/*
+	 * The units read while the stamp's inputs are stat(2)ed, not only
+	 * while the site is listed: a build that does something needs
+	 * nearly all of them, and a kernel tree's (52 MB) took longer to
+	 * read than the listing. A build with nothing to do stops the read.
+	 */
+	start_peek(b);
 	/* a revision has no stat data: it is built, from the cache */
 	if (opts->out && !opts->no_cache && opts->skip_unchanged &&
 	    !opts->rev && up_to_date(b)) {
+		atomic_store(&b->peek_cancel, true);
 		r = 0;
 		goto out;
 	}
 	phase(b, "stamp");
-	start_peek(b);
 	/* lib/markdown reads the pages for lib/site: directives, headings */
 	b->md = qu_md_new(false);
 	b->reader.blocks = qu_md_blocks;
@@ -2047,8 +2062,9 @@ static void copy_diags(struct qu_diags *to, const struct qu_build *b)
  * The stamp that lets the next build stop at once when nothing changed;
  * without one it only does its usual work, so a failure is no error.
  */
-static void write_stamp(struct qu_build *b)
+static void *stamp_job(void *payload)
 {
+	struct qu_build *b = payload;
 	struct qu_buf err = QU_BUF_INIT;
 	struct qu_diags all;
 	struct build_stamp st = {
@@ -2062,13 +2078,56 @@ static void write_stamp(struct qu_build *b)
 	qu_diags_init(&all);
 	copy_diags(&all, b);
 	st.stats = b->stats;
-	if (build_stamp_write(&st, b->cache_dir, b->out_abs, b->started,
-			      &b->seen, &err) < 0)
-		build_stamp_remove(b->cache_dir, b->out_abs);
+	b->stamp_ready = build_stamp_write(&st, b->cache_dir, b->out_abs,
+					   b->started, &b->seen,
+					   &b->stamp_out, &err) == 0;
 	/* kept for qu_build_diags(): the build gives no diagnostic after */
 	qu_diags_fini(&b->sorted);
 	b->sorted = all;
 	b->sorted_ok = true;
+	qu_buf_fini(&err);
+	return NULL;
+}
+
+/*
+ * Only a build that would read a stamp writes one (a stamp is a stat of
+ * every input: most of a small rebuild of quire serve's). It is written
+ * on a thread of its own once the build's inputs and diagnostics are
+ * all known (a kernel tree's: 55,000 inputs and 15,000 diagnostics, 9
+ * MB), while the site is put in place, and is put in place after it.
+ */
+static void start_stamp(struct qu_build *b)
+{
+	if (!b->cache_dir || b->opts->rev || !b->opts->skip_unchanged)
+		return;
+	b->stamp_started = true;
+	qu_thread_start(&b->stamp_thread, b->opts->threads != 1, stamp_job,
+			b);
+}
+
+/*
+ * The stamp in place when the whole build succeeded (@ok); else dropped,
+ * and the last one removed too when the site was put in place (@swapped):
+ * it describes a site that is no longer OUT.
+ */
+static void end_stamp(struct qu_build *b, bool ok, bool swapped)
+{
+	struct qu_buf err = QU_BUF_INIT;
+	bool in_place = false;
+
+	if (!b->stamp_started)
+		return;
+	qu_thread_wait(&b->stamp_thread);
+	b->stamp_started = false;
+	if (b->stamp_ready) {
+		if (ok)
+			in_place = qu_file_out_commit(&b->stamp_out, &err) == 0;
+		else
+			qu_file_out_abort(&b->stamp_out);
+		b->stamp_ready = false;
+	}
+	if ((ok || swapped) && !in_place)
+		build_stamp_remove(b->cache_dir, b->out_abs);
 	qu_buf_fini(&err);
 }
 
@@ -2128,6 +2187,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	const struct qu_build_opts *o = b->opts;
 	struct qu_buf tmp = QU_BUF_INIT;
 	size_t i, ntasks;
+	bool swapped = false;
 	int r = -1;
 
 	assert(b->linked && o->out);
@@ -2222,6 +2282,8 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		}
 	}
 	b->stats.nremoved = count_removed(b);
+	/* every input and diagnostic is known: the stamp, beside the rest */
+	start_stamp(b);
 	/* the cache first: a stale one only costs renders, never bytes */
 	if (b->cache_dir && save_state(b, err) < 0)
 		goto out;
@@ -2240,6 +2302,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	phase(b, "cache");
 	if (finish(b, err) < 0)
 		goto out;
+	swapped = true;
 	/* the index's state is the one of the site now in OUT */
 	if (b->search_state &&
 	    qu_search_state_commit(b->search_state, err) < 0)
@@ -2247,14 +2310,9 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	phase(b, "write");
 	if (write_depfile(b, err) < 0)
 		goto out;
-	/*
-	 * Only a build that would read a stamp writes one (a stamp is a stat
-	 * of every input: most of a small rebuild of quire serve's)
-	 */
-	if (b->cache_dir && !o->rev && o->skip_unchanged)
-		write_stamp(b);
 	r = 0;
 out:
+	end_stamp(b, r == 0, swapped);
 	qu_buf_fini(&tmp);
 	return r;
 }
@@ -2349,6 +2407,8 @@ void qu_build_free(struct qu_build *b)
 
 	if (!b)
 		return;
+	/* a build that stopped before it took the units: no need to read on */
+	atomic_store(&b->peek_cancel, true);
 	end_peek(b);
 	free(b->peek_dir);
 	qu_diags_fini(&b->sorted);

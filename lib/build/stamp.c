@@ -101,56 +101,71 @@ void build_git_version(struct qu_buf *out, const char *from)
 
 int build_stamp_write(const struct build_stamp *s, const char *dir,
 		      const char *site, double started,
-		      const struct qu_map *seen, struct qu_buf *err)
+		      const struct qu_map *seen, struct qu_file_out *out,
+		      struct qu_buf *err)
 {
-	struct qu_buf b = QU_BUF_INIT, path = QU_BUF_INIT;
+	struct qu_buf path = QU_BUF_INIT;
+	struct qu_file_out *f = out;
+	struct qu_buf *b = &f->b;
 	size_t i;
 	int r;
 
-	qu_buf_add(&b, STAMP_MAGIC, sizeof(STAMP_MAGIC) - 1);
-	build_put_u32(&b, STAMP_FORMAT);
-	build_put_str(&b, QU_VERSION);
-	build_put_u64(&b, s->key);
-	build_put_str(&b, s->version_from);
-	build_put_str(&b, s->version);
-	build_put_u64(&b, s->deps->n);
+	/* written as it is made: a kernel tree's stamp is 9 MB */
+	stamp_file(&path, dir, site);
+	r = qu_file_out_open(f, path.buf, err);
+	qu_buf_fini(&path);
+	if (r < 0)
+		return -1;
+	qu_buf_add(b, STAMP_MAGIC, sizeof(STAMP_MAGIC) - 1);
+	build_put_u32(b, STAMP_FORMAT);
+	build_put_str(b, QU_VERSION);
+	build_put_u64(b, s->key);
+	build_put_str(b, s->version_from);
+	build_put_str(b, s->version);
+	build_put_u64(b, s->deps->n);
 	for (i = 0; i < s->deps->n; i++) {
 		const struct build_dep *d = &s->deps->v[i];
 		const struct build_fstamp *was =
 			seen ? qu_map_get(seen, d->path, strlen(d->path))
 			     : NULL;
-		struct build_fstamp f;
+		struct build_fstamp fs;
 
 		/* what the build saw: stat it again only if it never did */
 		if (d->have_st)
-			f = d->st;
+			fs = d->st;
 		else if (was)
-			f = *was;
+			fs = *was;
 		else
-			build_fstamp_of(&f, d->path);
+			build_fstamp_of(&fs, d->path);
 		/*
 		 * Changed in the second the build started or later: it may
 		 * have changed while it was read, within one tick of the
 		 * file system's clock, so it is never trusted.
 		 */
-		if (f.ctime_s >= (int64_t)started)
-			f.ino = f.dev = UINT64_MAX;
-		build_put_str(&b, d->path);
-		build_put_u32(&b, d->dir);
-		put_fstamp(&b, &f);
+		if (fs.ctime_s >= (int64_t)started)
+			fs.ino = fs.dev = UINT64_MAX;
+		build_put_str(b, d->path);
+		build_put_u32(b, d->dir);
+		put_fstamp(b, &fs);
+		qu_file_out_spill(f);
 	}
-	build_put_u64(&b, s->stats.npages);
-	build_put_u64(&b, s->stats.nitems);
-	build_put_u64(&b, s->stats.nunits);
-	build_put_u64(&b, s->diags->n);
-	for (i = 0; i < s->diags->n; i++)
-		build_put_diag(&b, &s->diags->v[i]);
-	build_put_u64(&b, XXH3_64bits(b.buf, b.len));
-	stamp_file(&path, dir, site);
-	r = qu_file_write_atomic(path.buf, b.buf, b.len, err);
-	qu_buf_fini(&b);
-	qu_buf_fini(&path);
-	return r;
+	build_put_u64(b, s->stats.npages);
+	build_put_u64(b, s->stats.nitems);
+	build_put_u64(b, s->stats.nunits);
+	build_put_u64(b, s->diags->n);
+	for (i = 0; i < s->diags->n; i++) {
+		build_put_diag(b, &s->diags->v[i]);
+		qu_file_out_spill(f);
+	}
+	build_put_u64(b, qu_file_out_sum(f));
+	/* a write that failed on the way shows here, and at the commit */
+	if (f->error) {
+		qu_buf_addf(err, "%s: cannot write: %s", f->path,
+			    strerror(f->error));
+		qu_file_out_abort(f);
+		return -1;
+	}
+	return 0;
 }
 
 void build_stamp_remove(const char *dir, const char *site)
@@ -234,6 +249,8 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			qu_pool_run(threads, (n + STAT_CHUNK - 1) / STAT_CHUNK,
 				    stat_chunk, &sr);
 		same = !r->bad;
+		if (!r->bad)
+			qu_map_reserve(seen, seen->n + n);
 		for (i = 0; i < n && !r->bad; i++) {
 			const char *p = sr.paths[i];
 			void **slot = qu_map_slot(seen, p, strlen(p));

@@ -304,6 +304,11 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 		const char *path = col_text(st, 0, &pl);
 		const void *body = sqlite3_column_blob(st, 7);
 
+		if (u->cancel && !(u->n & 255) &&
+		    atomic_load_explicit(u->cancel, memory_order_relaxed)) {
+			why = "not needed";
+			goto out;
+		}
 		bl = (size_t)sqlite3_column_bytes(st, 7);
 		if (bodies && (uint64_t)sqlite3_column_int64(st, 8) !=
 				      XXH3_64bits(body ? body : "", bl)) {
@@ -407,13 +412,15 @@ out:
 	return why;
 }
 
-bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe)
+bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe,
+		      const atomic_bool *cancel)
 {
 	struct qu_buf m = QU_BUF_INIT;
 	struct stat st;
 	bool ok;
 
 	units_init(u, dir);
+	u->cancel = cancel;
 	/*
 	 * an existing database that some build finished writing, which this
 	 * read leaves as it found it

@@ -369,6 +369,20 @@ def docs_tree(work, root, env):
         f.truncate(10)
     step(work, docs, 'a truncated stamp', env, want_rendered=0,
          want_unchanged=False)
+    # a build that fails once its site is in place (its depfile cannot be
+    # written): the stamp it wrote beside the rest is dropped, and so is
+    # the last one, which describes a site no longer in OUT
+    edit(util_h, 'malloc(), edited,', 'malloc(), edited again,')
+    r = build(docs, os.path.join(work, 'site'), '--depfile',
+              os.path.join(work, 'none', 'site.d'), env=env)
+    if r.returncode == 0 or 'site.d' not in r.stderr:
+        fail('a depfile that cannot be written: exit %d, %s' %
+             (r.returncode, r.stderr[-300:]))
+    left = sorted(n for n in os.listdir(cache) if n.startswith('stamp-'))
+    if left:
+        fail('a build that failed after its swap left %s' % left)
+    step(work, docs, 'after a build that failed', env, want_rendered=0,
+         want_unchanged=False)
 
     def spoil(data, name, note):
         unstamp()
