@@ -541,7 +541,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_graph_reader *rd, struct qu_diags *diags,
 		    unsigned threads)
 {
-	uint32_t **homes;
+	uint32_t **homes, *home_block;
 	size_t p, k, i, n, ndiags;
 
 	g->site = site;
@@ -580,10 +580,12 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	g->placed = qu_xmalloc(g->placed_alloc * sizeof(*g->placed));
 	g->page_ids = qu_xcalloc(site->npages + 1, sizeof(*g->page_ids));
 	g->npage_ids = qu_xcalloc(site->npages + 1, sizeof(*g->npage_ids));
-	for (i = 0; i < g->nunits; i++) {
-		homes[i] = qu_xmalloc((units[i].nitems + 1) * sizeof(uint32_t));
-		memset(homes[i], 0xff,
-		       (units[i].nitems + 1) * sizeof(uint32_t));
+	/* each unit's slice of one block: a kernel tree has 55,000 units */
+	home_block = qu_xmalloc((n + g->nunits + 1) * sizeof(uint32_t));
+	memset(home_block, 0xff, (n + g->nunits + 1) * sizeof(uint32_t));
+	for (i = 0, k = 0; i < g->nunits; i++) {
+		homes[i] = home_block + k;
+		k += units[i].nitems + 1;
 	}
 	g->part_start = qu_xcalloc(site->npages ? site->npages : 1,
 				   sizeof(*g->part_start));
@@ -606,8 +608,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		g->part_start[p][pg->nparts] = (uint32_t)g->nplaced;
 		page_done(g, p);
 	}
-	for (i = 0; i < g->nunits; i++)
-		free(homes[i]);
+	free(home_block);
 	free(homes);
 	g->nplace_diags = diags->n - ndiags;
 	/*
