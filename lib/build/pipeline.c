@@ -91,6 +91,11 @@ struct qu_build {
 	struct qu_file_out stamp_out;
 	bool stamp_started;
 	bool stamp_ready;
+	/* the comments' references, read on a thread while units are loaded */
+	struct qu_thread memo_thread;
+	bool memo_started;
+	uint64_t memo_key;
+	const char *gmemo_why;
 	/* the search index's state, read on a thread while the graph is made */
 	struct qu_thread sstate_thread;
 	char *sstate_path;
@@ -928,17 +933,38 @@ static void site_runs(void *ctx, const char *text, size_t len, bool comment,
  * What the comments named in the builds before (opts->memo): kept while
  * Markdown is read the same way, which allow_html changes.
  */
+static void *memo_job(void *payload)
+{
+	struct qu_build *b = payload;
+
+	b->gmemo = qu_graph_memo_new();
+	b->gmemo_why = build_refs_read(b->gmemo, b->cache_dir, b->exe,
+				       b->memo_key);
+	return NULL;
+}
+
+/*
+ * A build with a cache reads what the last one's comments named on a
+ * thread of its own while the units are loaded (a kernel tree's: 60,000
+ * items, 2 MB); graph_memo() takes it.
+ */
+static void start_memo(struct qu_build *b)
+{
+	if (b->opts->memo || !b->cache_dir)
+		return;
+	b->memo_started = true;
+	b->memo_key = refs_key(b);
+	qu_thread_start(&b->memo_thread, b->opts->threads != 1, memo_job, b);
+}
+
 static struct qu_graph_memo *graph_memo(struct qu_build *b)
 {
 	/* a build with a cache reads what the last one kept there */
-	if (!b->opts->memo && b->cache_dir) {
-		const char *why;
-
-		b->gmemo = qu_graph_memo_new();
-		why = build_refs_read(b->gmemo, b->cache_dir, b->exe,
-				      refs_key(b));
-		if (why && !b->stats.cache_note)
-			b->stats.cache_note = why;
+	if (b->memo_started) {
+		qu_thread_wait(&b->memo_thread);
+		b->memo_started = false;
+		if (b->gmemo_why && !b->stats.cache_note)
+			b->stats.cache_note = b->gmemo_why;
 		return b->gmemo;
 	}
 	if (!b->opts->memo)
@@ -1028,6 +1054,7 @@ void qu_build_link(struct qu_build *b)
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
 	b->taken = qu_xcalloc(b->site.nsources + 1, sizeof(*b->taken));
 	start_sstate(b);
+	start_memo(b);
 	/* quire serve: the last build's open cache, as it left it */
 	if (!end_peek(b) && b->cache_dir &&
 	    !(b->prev && b->prev->cache_dir &&
@@ -2411,6 +2438,7 @@ void qu_build_free(struct qu_build *b)
 	atomic_store(&b->peek_cancel, true);
 	end_peek(b);
 	free(b->peek_dir);
+	qu_thread_wait(&b->memo_thread);
 	qu_diags_fini(&b->sorted);
 	qu_search_state_free(end_sstate(b));
 	free(b->sstate_path);

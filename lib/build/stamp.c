@@ -233,13 +233,17 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		return false;
 	/* the entries first, then their stats on the pool, then compared */
 	{
-		struct stat_run sr = {qu_xcalloc(n + 1, sizeof(*sr.paths)),
-				      qu_xcalloc(n + 1, sizeof(*sr.now)), n};
-		struct build_fstamp *was = qu_xcalloc(n + 1, sizeof(*was));
-		bool *dir = qu_xcalloc(n + 1, sizeof(*dir));
+		/* the stats now are @seen's values: they live as long as @a */
+		struct stat_run sr = {qu_xmalloc((n + 1) * sizeof(*sr.paths)),
+				      qu_arena_alloc(a, (n + 1) *
+							       sizeof(*sr.now)),
+				      n};
+		struct build_fstamp *was = qu_xmalloc((n + 1) * sizeof(*was));
+		size_t *len = qu_xmalloc((n + 1) * sizeof(*len));
+		bool *dir = qu_xmalloc((n + 1) * sizeof(*dir));
 
 		for (i = 0; i < n && !r->bad; i++) {
-			sr.paths[i] = build_get_str(r, a, NULL);
+			sr.paths[i] = build_get_str(r, a, &len[i]);
 			dir[i] = build_get_u32(r);
 			get_fstamp(r, &was[i]);
 			if (!sr.paths[i])
@@ -252,23 +256,21 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		if (!r->bad)
 			qu_map_reserve(seen, seen->n + n);
 		for (i = 0; i < n && !r->bad; i++) {
-			const char *p = sr.paths[i];
-			void **slot = qu_map_slot(seen, p, strlen(p));
+			void **slot = qu_map_slot(seen, sr.paths[i], len[i]);
 
-			if (!*slot) {
-				*slot = qu_arena_alloc(a, sizeof(*sr.now));
-				memcpy(*slot, &sr.now[i], sizeof(sr.now[i]));
-			}
+			if (!*slot)
+				*slot = &sr.now[i];
 			if (memcmp(&was[i], *slot, sizeof(was[i])))
 				same = false;
-			if (same) {
-				build_deps_add(s->deps, p);
-				s->deps->v[s->deps->n - 1].dir = dir[i];
-			}
+		}
+		/* the inputs, for the depfile, only when the build stops here */
+		for (i = 0; same && i < n; i++) {
+			build_deps_add(s->deps, sr.paths[i]);
+			s->deps->v[s->deps->n - 1].dir = dir[i];
 		}
 		free(sr.paths);
-		free(sr.now);
 		free(was);
+		free(len);
 		free(dir);
 	}
 	if (!same)
