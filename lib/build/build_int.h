@@ -200,12 +200,19 @@ void build_deps_add_folders(struct build_deps *d);
 void build_deps_fini(struct build_deps *d);
 
 /**
+ * build_deps_sort() - ready the inputs for build_deps_write(): sorted, and
+ * the folder the output lies in left out (its path made empty), since
+ * every build renames the output inside it
+ * @d: the inputs
+ * @out_parent: that folder, resolved
+ */
+void build_deps_sort(struct build_deps *d, const char *out_parent);
+
+/**
  * build_deps_write() - write a depfile "TARGET: INPUT..." atomically
- * @d: the inputs; sorted and deduplicated here
+ * @d: the inputs, as build_deps_sort() left them; deduplicated here
  * @path: the depfile
  * @target: the target it names
- * @out_parent: the folder the output lies in, resolved: left out of the
- *	folders, since every build renames the output inside it
  * @err: receives a one-line message on failure
  *
  * Spaces, '#', '$' and backslashes in paths are escaped as ninja's and
@@ -213,9 +220,8 @@ void build_deps_fini(struct build_deps *d);
  *
  * Return: 0, or -1.
  */
-int build_deps_write(struct build_deps *d, const char *path,
-		     const char *target, const char *out_parent,
-		     struct qu_buf *err);
+int build_deps_write(const struct build_deps *d, const char *path,
+		     const char *target, struct qu_buf *err);
 
 /**
  * struct build_page_state - what the last build knew of one page

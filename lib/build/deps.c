@@ -83,13 +83,9 @@ static void add_escaped(struct qu_buf *b, const char *p)
 	}
 }
 
-int build_deps_write(struct build_deps *d, const char *path,
-		     const char *target, const char *out_parent,
-		     struct qu_buf *err)
+void build_deps_sort(struct build_deps *d, const char *out_parent)
 {
-	struct qu_buf b = QU_BUF_INIT;
 	size_t i;
-	int r;
 
 	for (i = 0; i < d->n; i++) {
 		char *abs;
@@ -102,6 +98,15 @@ int build_deps_write(struct build_deps *d, const char *path,
 		free(abs);
 	}
 	qsort(d->v, d->n, sizeof(*d->v), cmp);
+}
+
+int build_deps_write(const struct build_deps *d, const char *path,
+		     const char *target, struct qu_buf *err)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	size_t i;
+	int r;
+
 	add_escaped(&b, target);
 	qu_buf_addc(&b, ':');
 	for (i = 0; i < d->n; i++) {

@@ -91,6 +91,7 @@ struct qu_build {
 	struct qu_file_out stamp_out;
 	bool stamp_started;
 	bool stamp_ready;
+	bool deps_sorted;	/* build_deps_sort() done */
 	/* the comments' references, read on a thread while units are loaded */
 	struct qu_thread memo_thread;
 	bool memo_started;
@@ -2038,21 +2039,33 @@ static int save_state(struct qu_build *b, struct qu_buf *err)
 }
 
 /* The depfile, when asked for: every input the build read. */
+/*
+ * The inputs ready for the depfile, when one is asked for: sorted, OUT's
+ * folder left out. Done once, before the stamp is written from them.
+ */
+static void sort_deps(struct qu_build *b)
+{
+	char *parent;
+
+	if (!b->opts->depfile || b->deps_sorted)
+		return;
+	parent = qu_xstrdup(b->out_abs);
+	*strrchr(parent, '/') = 0;
+	build_deps_sort(&b->deps, *parent ? parent : "/");
+	free(parent);
+	b->deps_sorted = true;
+}
+
 static int write_depfile(struct qu_build *b, struct qu_buf *err)
 {
 	const struct qu_build_opts *o = b->opts;
-	char *parent;
-	int r;
 
 	if (!o->depfile)
 		return 0;
-	parent = qu_xstrdup(b->out_abs);
-	*strrchr(parent, '/') = 0;
-	r = build_deps_write(&b->deps, o->depfile,
-			     o->depfile_target ? o->depfile_target : o->out,
-			     *parent ? parent : "/", err);
-	free(parent);
-	return r;
+	sort_deps(b);
+	return build_deps_write(&b->deps, o->depfile,
+				o->depfile_target ? o->depfile_target : o->out,
+				err);
 }
 
 /* A copy of every diagnostic the build gives, as qu_build_diags() sorts. */
@@ -2309,7 +2322,11 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		}
 	}
 	b->stats.nremoved = count_removed(b);
-	/* every input and diagnostic is known: the stamp, beside the rest */
+	/*
+	 * every input and diagnostic is known: the stamp, beside the rest,
+	 * from the inputs as the depfile has them (never changed after)
+	 */
+	sort_deps(b);
 	start_stamp(b);
 	/* the cache first: a stale one only costs renders, never bytes */
 	if (b->cache_dir && save_state(b, err) < 0)

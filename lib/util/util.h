@@ -702,8 +702,13 @@ int qu_file_write_atomic(const char *path, const void *data, size_t len,
  * struct qu_file_out - a file written in pieces and put in place at once
  * @b: bytes not yet written: append to it with qu_buf_add() and the like,
  *	then call qu_file_out_spill()
+ * @path: the file it will replace (private, as the rest)
+ * @tmp: the temporary file beside it
+ * @fd: the temporary file, open
+ * @error: errno of the first write that failed, or 0
+ * @sum: XXH3's streaming state, for qu_file_out_sum()
  *
- * The rest is private. What qu_file_write_atomic() does for bytes held
+ * What qu_file_write_atomic() does for bytes held
  * whole in memory, this does for a file made piece by piece: the pieces
  * go to a temporary file beside the path, QU_FILE_OUT_CHUNK bytes at a
  * time, and qu_file_out_commit() renames it over the path. A 20 MB cache

@@ -262,6 +262,20 @@ def ninja(work, root, env):
     touch(os.path.join(proj, 'docs'))
     nin('a page added', True)
     nin('and nothing after', False)
+    # quire run by hand with the depfile, settled: its stamp, written from
+    # the inputs the depfile lists, says nothing changed
+    time.sleep(1.1)
+    for what in ('settles', 'nothing changed'):
+        r = subprocess.run([QUIRE, 'build', '../docs', '-o', 'site',
+                            '--depfile', 'site.d'], cwd=b, env=env,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            fail('quire with the depfile, %s: exit %d: %s' %
+                 (what, r.returncode, r.stderr[-300:]))
+    if '(nothing changed)' not in r.stderr:
+        fail('quire with the depfile, run again: %s' % r.stderr[-300:])
+    else:
+        print('ok: quire with the depfile, run again: nothing changed')
     r = subprocess.run(['ninja', '-t', 'deps', 'site'], cwd=b,
                        capture_output=True, text=True)
     if '../docs/added.md' not in r.stdout or 'util/util.h' not in r.stdout:
