@@ -580,17 +580,25 @@ struct build_units {
 	struct sqlite3_stmt *get;
 	pthread_mutex_t lock;
 	const atomic_bool *cancel;
+	/* units loaded from @data point into it, which lives as long as @u */
+	bool borrow;
+	char **kept;
+	size_t nkept;
+	size_t kept_alloc;
 };
 
 /*
  * build_units_read() - load the unit cache of @dir, written by the quire
  * whose executable hashes to @exe; with @bodies false only each entry's
  * key (a build that takes nearly every unit from the build before, in
- * memory, reads the few others' bodies when it loads them). Return:
+ * memory, reads the few others' bodies when it loads them); with
+ * @borrow, units loaded from the bodies point into the bytes read rather
+ * than copying their strings, and those bytes live as long as @u (a build
+ * whose units do not outlive it: quire build, not quire serve). Return:
  * NULL, or why it was ignored.
  */
 const char *build_units_read(struct build_units *u, const char *dir,
-			     uint64_t exe, bool bodies);
+			     uint64_t exe, bool bodies, bool borrow);
 /*
  * build_units_peek() - build_units_read() of a cache that is there and
  * whole, with bodies, making, changing and removing nothing (SQLite's

@@ -1063,7 +1063,7 @@ void qu_build_link(struct qu_build *b)
 	      build_units_take(&b->ucache, &b->prev->ucache))) {
 		const char *why =
 			build_units_read(&b->ucache, b->cache_dir, b->exe,
-					 !b->prev);
+					 !b->prev, !o->memo);
 
 		if (why)
 			b->stats.cache_note = why;

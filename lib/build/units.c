@@ -27,7 +27,7 @@
 #include "build_int.h"
 #include "qu_config.h"
 
-#define UNITS_FORMAT "2"
+#define UNITS_FORMAT "3"
 #define UNITS_FILE "units.sqlite"
 /* a file changed this close to the cache's writing is checked by hash */
 #define RACY_NS (2ull * 1000000000ull)
@@ -61,12 +61,50 @@ void build_stat_of(struct build_stat *out, const struct qu_fstat *st)
 	out->ino = st->ino;
 }
 
-/* The arena bytes build_units_load() takes for a string of the body */
-static size_t str_need(struct build_rd *r)
+/*
+ * A unit's strings are written with their NUL, so that a unit loaded
+ * from the bytes read can point into them instead of copying each.
+ */
+static void put_str0(struct qu_buf *b, const char *s)
+{
+	build_put_str(b, s);
+	if (s)
+		qu_buf_addc(b, 0);
+}
+
+/*
+ * The next string, or NULL (written as NULL, or malformed: then @r->bad):
+ * copied into @a when given, else pointing into the bytes
+ */
+static const char *get_str0(struct build_rd *r, struct qu_arena *a,
+			    size_t *len)
+{
+	size_t n;
+	const char *s = build_get_str(r, NULL, &n);
+
+	if (len)
+		*len = n;
+	if (!s)
+		return NULL;
+	if (!r->left || *r->p) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p++;
+	r->left--;
+	return a ? qu_arena_strndup(a, s, n) : s;
+}
+
+/*
+ * The arena bytes build_units_load() takes for a string of the body: none
+ * when it points into the bytes (@borrow)
+ */
+static size_t str_need(struct build_rd *r, bool borrow)
 {
 	size_t len;
 
-	return build_get_str(r, NULL, &len) ? qu_arena_need(len + 1) : 0;
+	return get_str0(r, NULL, &len) && !borrow ? qu_arena_need(len + 1)
+						  : 0;
 }
 
 static size_t array_need(uint32_t n, size_t size)
@@ -79,7 +117,7 @@ static size_t array_need(uint32_t n, size_t size)
  * is what build_units_load() will allocate for it, so that the unit's
  * arena takes one block of that size.
  */
-static bool skip_body(struct build_rd *r, size_t *need)
+static bool skip_body(struct build_rd *r, size_t *need, bool borrow)
 {
 	uint32_t n, k, j;
 	size_t sum;
@@ -88,45 +126,45 @@ static bool skip_body(struct build_rd *r, size_t *need)
 	sum = array_need(n, sizeof(struct qu_item));
 	for (k = 0; k < n && !r->bad; k++) {
 		build_get_u32(r);
-		sum += str_need(r);
-		sum += str_need(r);
-		sum += str_need(r);
+		sum += str_need(r, borrow);
+		sum += str_need(r, borrow);
+		sum += str_need(r, borrow);
 		build_get_u32(r);
 		build_get_u32(r);
-		sum += str_need(r);
+		sum += str_need(r, borrow);
 		j = build_get_u32(r);
 		sum += array_need(j, sizeof(struct qu_param));
 		for (; j && !r->bad; j--) {
-			sum += str_need(r);
-			sum += str_need(r);
-			sum += str_need(r);
+			sum += str_need(r, borrow);
+			sum += str_need(r, borrow);
+			sum += str_need(r, borrow);
 			build_get_u32(r);
 		}
 		j = build_get_u32(r);
 		sum += array_need(j, sizeof(struct qu_section));
 		for (; j && !r->bad; j--) {
-			sum += str_need(r);
-			sum += str_need(r);
+			sum += str_need(r, borrow);
+			sum += str_need(r, borrow);
 			build_get_u32(r);
 		}
 	}
 	n = build_get_u32(r);
 	sum += array_need(n, sizeof(struct qu_export));
 	for (; n && !r->bad; n--) {
-		sum += str_need(r);
-		sum += str_need(r);
+		sum += str_need(r, borrow);
+		sum += str_need(r, borrow);
 		build_get_u32(r);
 	}
 	for (n = build_get_u32(r); n && !r->bad; n--) {
 		size_t len;
-		const char *name = build_get_str(r, NULL, &len);
+		const char *name = get_str0(r, NULL, &len);
 		enum qu_diag_id id;
 
 		if (!name || !build_diag_by_name(&id, name, len))
 			r->bad = true;
 		build_get_u32(r);
 		build_get_u32(r);
-		build_get_str(r, NULL, NULL);
+		get_str0(r, NULL, NULL);
 	}
 	*need = sum;
 	return !r->bad;
@@ -354,7 +392,7 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 		r.p = e->body;
 		r.left = e->body_len;
 		r.bad = false;
-		if (!skip_body(&r, &e->need) || r.left) {
+		if (!skip_body(&r, &e->need, u->borrow) || r.left) {
 			why = "corrupt (a unit does not parse)";
 			goto out;
 		}
@@ -375,12 +413,13 @@ out:
 }
 
 const char *build_units_read(struct build_units *u, const char *dir,
-			     uint64_t exe, bool bodies)
+			     uint64_t exe, bool bodies, bool borrow)
 {
 	struct qu_buf err = QU_BUF_INIT;
 	const char *why = NULL;
 
 	units_init(u, dir);
+	u->borrow = borrow && bodies;
 	if (qu_mkdir_p(dir, &err) < 0) {
 		why = "its folder cannot be made";
 		goto out;
@@ -421,6 +460,7 @@ bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe,
 
 	units_init(u, dir);
 	u->cancel = cancel;
+	u->borrow = true;
 	/*
 	 * an existing database that some build finished writing, which this
 	 * read leaves as it found it
@@ -511,7 +551,7 @@ static bool read_body(struct build_units *u, const struct build_unit_entry *e,
 		struct build_rd r = {(const unsigned char *)out->buf, out->len,
 				     false};
 
-		ok = skip_body(&r, need) && !r.left;
+		ok = skip_body(&r, need, false) && !r.left;
 	}
 	return ok;
 }
@@ -524,6 +564,8 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 	struct build_rd r = {e->body, e->body_len, false};
 	size_t need = e->need;
 	uint32_t n, k, j;
+	/* the strings point into the bytes read, or are copied */
+	struct qu_arena *sa = e->body && u->borrow ? NULL : &unit->arena;
 
 	if (!e->body) {
 		if (!read_body(u, e, &lazy, &need)) {
@@ -550,12 +592,12 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 
 		memset(it, 0, sizeof(*it));
 		it->kind = (enum qu_kind)build_get_u32(&r);
-		it->name = build_get_str(&r, &unit->arena, NULL);
-		it->brief = build_get_str(&r, &unit->arena, NULL);
-		it->decl = build_get_str(&r, &unit->arena, NULL);
+		it->name = get_str0(&r, sa, NULL);
+		it->brief = get_str0(&r, sa, NULL);
+		it->decl = get_str0(&r, sa, NULL);
 		it->line = build_get_u32(&r);
 		it->decl_line = build_get_u32(&r);
-		it->exported = build_get_str(&r, &unit->arena, NULL);
+		it->exported = get_str0(&r, sa, NULL);
 		it->nparams = build_get_u32(&r);
 		it->params = it->nparams
 				     ? qu_arena_alloc(&unit->arena,
@@ -563,9 +605,9 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 							      sizeof(*it->params))
 				     : NULL;
 		for (j = 0; j < it->nparams; j++) {
-			it->params[j].name = build_get_str(&r, &unit->arena, NULL);
-			it->params[j].type = build_get_str(&r, &unit->arena, NULL);
-			it->params[j].desc = build_get_str(&r, &unit->arena, NULL);
+			it->params[j].name = get_str0(&r, sa, NULL);
+			it->params[j].type = get_str0(&r, sa, NULL);
+			it->params[j].desc = get_str0(&r, sa, NULL);
 			it->params[j].line = build_get_u32(&r);
 		}
 		it->nsections = build_get_u32(&r);
@@ -577,8 +619,8 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 				: NULL;
 		for (j = 0; j < it->nsections; j++) {
 			it->sections[j].title =
-				build_get_str(&r, &unit->arena, NULL);
-			it->sections[j].body = build_get_str(&r, &unit->arena, NULL);
+				get_str0(&r, sa, NULL);
+			it->sections[j].body = get_str0(&r, sa, NULL);
 			it->sections[j].line = build_get_u32(&r);
 		}
 	}
@@ -588,8 +630,8 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 			qu_arena_alloc(&unit->arena, n * sizeof(*v));
 
 		for (k = 0; k < n; k++) {
-			v[k].name = build_get_str(&r, &unit->arena, NULL);
-			v[k].macro = build_get_str(&r, &unit->arena, NULL);
+			v[k].name = get_str0(&r, sa, NULL);
+			v[k].macro = get_str0(&r, sa, NULL);
 			v[k].line = build_get_u32(&r);
 		}
 		ex->v = v;
@@ -597,7 +639,7 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 	}
 	for (n = build_get_u32(&r); n; n--) {
 		size_t len, mlen;
-		const char *name = build_get_str(&r, NULL, &len);
+		const char *name = get_str0(&r, NULL, &len);
 		enum qu_diag_id id = QU_W_UNREADABLE;
 		uint32_t line, col;
 		const char *msg;
@@ -605,7 +647,7 @@ bool build_units_load(struct build_units *u, struct qu_unit *unit,
 		build_diag_by_name(&id, name, len);
 		line = build_get_u32(&r);
 		col = build_get_u32(&r);
-		msg = build_get_str(&r, NULL, &mlen);
+		msg = get_str0(&r, NULL, &mlen);
 		qu_diag_text(&unit->diags, id, diag_path, line, col,
 			     msg ? msg : "", msg ? mlen : 0);
 	}
@@ -624,38 +666,38 @@ static void put_unit(struct qu_buf *b, const struct qu_unit *u,
 		const struct qu_item *it = &u->items[k];
 
 		build_put_u32(b, (uint32_t)it->kind);
-		build_put_str(b, it->name);
-		build_put_str(b, it->brief);
-		build_put_str(b, it->decl);
+		put_str0(b, it->name);
+		put_str0(b, it->brief);
+		put_str0(b, it->decl);
 		build_put_u32(b, it->line);
 		build_put_u32(b, it->decl_line);
-		build_put_str(b, it->exported);
+		put_str0(b, it->exported);
 		build_put_u32(b, (uint32_t)it->nparams);
 		for (j = 0; j < it->nparams; j++) {
-			build_put_str(b, it->params[j].name);
-			build_put_str(b, it->params[j].type);
-			build_put_str(b, it->params[j].desc);
+			put_str0(b, it->params[j].name);
+			put_str0(b, it->params[j].type);
+			put_str0(b, it->params[j].desc);
 			build_put_u32(b, it->params[j].line);
 		}
 		build_put_u32(b, (uint32_t)it->nsections);
 		for (j = 0; j < it->nsections; j++) {
-			build_put_str(b, it->sections[j].title);
-			build_put_str(b, it->sections[j].body);
+			put_str0(b, it->sections[j].title);
+			put_str0(b, it->sections[j].body);
 			build_put_u32(b, it->sections[j].line);
 		}
 	}
 	build_put_u32(b, (uint32_t)ex->n);
 	for (k = 0; k < ex->n; k++) {
-		build_put_str(b, ex->v[k].name);
-		build_put_str(b, ex->v[k].macro);
+		put_str0(b, ex->v[k].name);
+		put_str0(b, ex->v[k].macro);
 		build_put_u32(b, ex->v[k].line);
 	}
 	build_put_u32(b, (uint32_t)u->diags.n);
 	for (k = 0; k < u->diags.n; k++) {
-		build_put_str(b, qu_diag_info(u->diags.v[k].id)->name);
+		put_str0(b, qu_diag_info(u->diags.v[k].id)->name);
 		build_put_u32(b, u->diags.v[k].line);
 		build_put_u32(b, u->diags.v[k].col);
-		build_put_str(b, u->diags.v[k].msg);
+		put_str0(b, u->diags.v[k].msg);
 	}
 }
 
@@ -704,6 +746,11 @@ static void mirror(struct build_units *u, const char *const *paths,
 	if (k > 1 && !sorted)
 		qsort(v, k, sizeof(*v), cmp_entry);
 	free(u->v);
+	/* the units loaded from the bytes point into them */
+	if (u->borrow) {
+		QU_VEC_GROW(u->kept, u->nkept, u->kept_alloc);
+		u->kept[u->nkept++] = qu_buf_detach(&u->data, NULL);
+	}
 	qu_buf_fini(&u->data);
 	u->v = v;
 	u->n = k;
@@ -847,6 +894,9 @@ void build_units_fini(struct build_units *u)
 	free(u->path);
 	free(u->v);
 	qu_buf_fini(&u->data);
+	for (size_t i = 0; i < u->nkept; i++)
+		free(u->kept[i]);
+	free(u->kept);
 	pthread_mutex_destroy(&u->lock);
 	memset(u, 0, sizeof(*u));
 }
