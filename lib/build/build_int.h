@@ -312,6 +312,16 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
 		      struct qu_buf *err);
 
 /**
+ * struct build_map - a file of the cache, mapped (qu_file_map())
+ * @p: its bytes, or NULL
+ * @size: how many
+ */
+struct build_map {
+	const void *p;
+	size_t size;
+};
+
+/**
  * build_stamp_check() - whether nothing changed since the stamp was written
  * @s: @key set; @deps and @diags empty, filled when it returns true
  * @dir: the cache folder
@@ -320,13 +330,16 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
  * @seen: receives, by path, what stat(2) says of each input now (in @a):
  *	the build that follows a stamp that did not match stats none again
  * @threads: worker threads for the stats (0: one per processor)
+ * @map: receives the stamp's file, mapped: @seen's paths point into it,
+ *	so the caller unmaps it (qu_file_unmap()) only when done with @seen
  *
  * Return: true when every input is as recorded, the version is the same
  * and @site still holds a site.
  */
 bool build_stamp_check(struct build_stamp *s, const char *dir,
 		       const char *site, struct qu_arena *a,
-		       struct qu_map *seen, unsigned threads);
+		       struct qu_map *seen, unsigned threads,
+		       struct build_map *map);
 
 /**
  * build_stamp_remove() - forget a site's stamp

@@ -51,6 +51,7 @@ struct qu_build {
 	struct build_deps deps;
 	struct build_cache cache;
 	struct qu_arena cache_paths;
+	struct build_map stamp_map;	/* the last stamp: @seen's paths */
 	/* what the stamp's check found of each input, by path (stamp.c) */
 	struct qu_map seen;
 	/* per source, its entry in @deps */
@@ -367,7 +368,8 @@ static bool up_to_date(struct qu_build *b)
 	qu_buf_fini(&k);
 	b->cache_dir = cache_folder(b->opts, b->out_abs);
 	if (!build_stamp_check(&st, b->cache_dir, b->out_abs,
-			       &b->cache_paths, &b->seen, b->opts->threads)) {
+			       &b->cache_paths, &b->seen, b->opts->threads,
+			       &b->stamp_map)) {
 		free(b->cache_dir);
 		b->cache_dir = NULL;
 		return false;
@@ -2515,6 +2517,7 @@ void qu_build_free(struct qu_build *b)
 	build_deps_fini(&b->deps);
 	qu_arena_fini(&b->cache_paths);
 	qu_map_fini(&b->seen);
+	qu_file_unmap(b->stamp_map.p, b->stamp_map.size);
 	free(b->src_dep);
 	qu_diags_fini(&b->diags);
 	qu_site_fini(&b->site);

@@ -26,7 +26,7 @@
 #include "qu_config.h"
 
 #define STAMP_MAGIC "quire-stamp\n"
-#define STAMP_FORMAT 1
+#define STAMP_FORMAT 2
 
 static void stamp_file(struct qu_buf *b, const char *dir, const char *site)
 {
@@ -144,7 +144,9 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
 		 */
 		if (fs.ctime_s >= (int64_t)started)
 			fs.ino = fs.dev = UINT64_MAX;
+		/* with its NUL: the check points into the file it maps */
 		build_put_str(b, d->path);
+		qu_buf_addc(b, 0);
 		build_put_u32(b, d->dir);
 		put_fstamp(b, &fs);
 		qu_file_out_spill(f);
@@ -243,7 +245,11 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		bool *dir = qu_xmalloc((n + 1) * sizeof(*dir));
 
 		for (i = 0; i < n && !r->bad; i++) {
-			sr.paths[i] = build_get_str(r, a, &len[i]);
+			sr.paths[i] = build_get_str(r, NULL, &len[i]);
+			if (!sr.paths[i] || !r->left || *r->p)
+				r->bad = true;
+			else
+				r->p++, r->left--;
 			dir[i] = build_get_u32(r);
 			get_fstamp(r, &was[i]);
 			if (!sr.paths[i])
@@ -305,22 +311,24 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 
 bool build_stamp_check(struct build_stamp *s, const char *dir,
 		       const char *site, struct qu_arena *a,
-		       struct qu_map *seen, unsigned threads)
+		       struct qu_map *seen, unsigned threads,
+		       struct build_map *map)
 {
-	struct qu_buf path = QU_BUF_INIT, data = QU_BUF_INIT,
-		      err = QU_BUF_INIT;
+	struct qu_buf path = QU_BUF_INIT;
+	const char *data;
 	struct build_rd r;
 	uint64_t sum;
 	bool ok = false;
 
 	stamp_file(&path, dir, site);
-	if (qu_file_read(&data, path.buf, &err) < 0 || data.len < 8)
+	if (qu_file_map(path.buf, &map->p, &map->size) < 0 || map->size < 8)
 		goto out;
-	memcpy(&sum, data.buf + data.len - 8, 8);
-	if (le64toh(sum) != XXH3_64bits(data.buf, data.len - 8))
+	data = map->p;
+	memcpy(&sum, data + map->size - 8, 8);
+	if (le64toh(sum) != XXH3_64bits(data, map->size - 8))
 		goto out;
-	r.p = (const unsigned char *)data.buf;
-	r.left = data.len - 8;
+	r.p = (const unsigned char *)data;
+	r.left = map->size - 8;
 	r.bad = false;
 	ok = check(&r, s, a, site, seen, threads);
 out:
@@ -332,8 +340,6 @@ out:
 		memset(&s->stats, 0, sizeof(s->stats));
 	}
 	qu_buf_fini(&path);
-	qu_buf_fini(&data);
-	qu_buf_fini(&err);
 	return ok;
 }
 

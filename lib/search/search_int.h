@@ -242,7 +242,7 @@ struct state_hdr {
  * @str: the terms, each ending in a NUL, sorted
  */
 struct search_state {
-	void *map;
+	const void *map;
 	size_t size;
 	const struct state_hdr *hdr;
 	const uint64_t *page_key;

@@ -173,25 +173,19 @@ const char *search_state_use(struct search_state *s, const void *p,
 
 const char *search_state_open(struct search_state *s, const char *path)
 {
+	const void *map;
 	const char *why;
-	struct stat st;
-	int fd;
+	size_t size;
 
 	memset(s, 0, sizeof(*s));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (qu_file_map(path, &map, &size) < 0)
 		return errno == ENOENT ? "" : "unreadable";
-	if (fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(struct state_hdr)) {
-		close(fd);
+	if (size < sizeof(struct state_hdr)) {
+		qu_file_unmap(map, size);
 		return "truncated";
 	}
-	s->size = (size_t)st.st_size;
-	s->map = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (s->map == MAP_FAILED) {
-		s->map = NULL;
-		return "unreadable";
-	}
+	s->map = map;
+	s->size = size;
 	if ((why = search_state_use(s, s->map, s->size)))
 		search_state_close(s);
 	return why;
@@ -233,8 +227,7 @@ void qu_search_state_free(struct qu_search_state *st)
 
 void search_state_close(struct search_state *s)
 {
-	if (s->map)
-		munmap(s->map, s->size);
+	qu_file_unmap(s->map, s->size);
 	memset(s, 0, sizeof(*s));
 }
 

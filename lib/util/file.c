@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -137,6 +138,46 @@ int qu_file_write_atomic(const char *path, const void *data, size_t len,
 	}
 	qu_buf_fini(&tmp);
 	return 0;
+}
+
+int qu_file_map(const char *path, const void **map, size_t *size)
+{
+	struct stat st;
+	void *m = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*map = NULL;
+	*size = 0;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = S_ISREG(st.st_mode) ? errno : EINVAL;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (st.st_size > 0) {
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			 0);
+		if (m == MAP_FAILED) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			return -1;
+		}
+	}
+	close(fd);
+	*map = m;
+	*size = (size_t)st.st_size;
+	return 0;
+}
+
+void qu_file_unmap(const void *map, size_t size)
+{
+	if (map)
+		munmap((void *)map, size);
 }
 
 int qu_file_out_open(struct qu_file_out *f, const char *path,

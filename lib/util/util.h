@@ -699,6 +699,22 @@ int qu_file_write_atomic(const char *path, const void *data, size_t len,
 			 struct qu_buf *err);
 
 /**
+ * qu_file_map() - map a whole regular file, read-only
+ * @path: the file
+ * @map: receives the mapping (NULL for an empty file)
+ * @size: receives its size
+ *
+ * For the cache's large files, read once and pointed into rather than
+ * copied: the pages are the page cache's, faulted in a few at a time.
+ *
+ * Return: 0, or -1 with errno set (ENOENT when there is no such file).
+ */
+int qu_file_map(const char *path, const void **map, size_t *size);
+
+/** qu_file_unmap() - undo qu_file_map() (a NULL @map is fine) */
+void qu_file_unmap(const void *map, size_t size);
+
+/**
  * struct qu_file_out - a file written in pieces and put in place at once
  * @b: bytes not yet written: append to it with qu_buf_add() and the like,
  *	then call qu_file_out_spill()
