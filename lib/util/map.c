@@ -7,8 +7,57 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util.h"
+
+/*
+ * A table of 4 MB or more (a kernel tree's symbol table is 16 MB) is
+ * mapped on its own, in 2 MB huge pages where the system gives them
+ * (MADV_HUGEPAGE): its probes land anywhere in it, and with 4 KB pages
+ * each was a page fault when new and a TLB miss after. Fresh pages are
+ * zero, so it is not cleared either. The size tells how it was made.
+ */
+#define BIG_TABLE (4u << 20)
+#define HUGE_PAGE (2u << 20)
+
+static size_t big_size(size_t cap)
+{
+	size_t n = cap * sizeof(struct qu_map_slot);
+
+	return (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+}
+
+static struct qu_map_slot *slots_new(size_t cap)
+{
+	size_t n = big_size(cap), head;
+	char *p;
+
+	if (cap * sizeof(struct qu_map_slot) < BIG_TABLE)
+		return qu_xcalloc(cap, sizeof(struct qu_map_slot));
+	/* aligned to a huge page: map more, give back the ends */
+	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		qu_die_oom();
+	head = (HUGE_PAGE - ((uintptr_t)p & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
+	if (head)
+		munmap(p, head);
+	munmap(p + head + n, HUGE_PAGE - head);
+	p += head;
+	madvise(p, n, MADV_HUGEPAGE);
+	return (struct qu_map_slot *)p;
+}
+
+static void slots_free(struct qu_map_slot *slots, size_t cap)
+{
+	if (!slots)
+		return;
+	if (cap * sizeof(struct qu_map_slot) < BIG_TABLE)
+		free(slots);
+	else
+		munmap(slots, big_size(cap));
+}
 
 void qu_map_init(struct qu_map *m)
 {
@@ -19,7 +68,7 @@ void qu_map_init(struct qu_map *m)
 
 void qu_map_fini(struct qu_map *m)
 {
-	free(m->slots);
+	slots_free(m->slots, m->cap);
 	qu_map_init(m);
 }
 
@@ -80,13 +129,13 @@ static void grow(struct qu_map *m)
 	struct qu_map old = *m;
 
 	m->cap = old.cap ? old.cap * 2 : 16;
-	m->slots = qu_xcalloc(m->cap, sizeof(*m->slots));
+	m->slots = slots_new(m->cap);
 	for (size_t i = 0; i < old.cap; i++) {
 		struct qu_map_slot *s = &old.slots[i];
 		if (s->key)
 			*find(m, s->key, s->klen, s->hash) = *s;
 	}
-	free(old.slots);
+	slots_free(old.slots, old.cap);
 }
 
 /* The slot of @key, added (with a NULL value and @key itself) if new. */
@@ -138,8 +187,8 @@ void qu_map_reserve(struct qu_map *m, size_t n)
 		return;
 	if (!m->n) {
 		/* nothing to move: the table is made at its size at once */
-		free(m->slots);
-		m->slots = qu_xcalloc(cap, sizeof(*m->slots));
+		slots_free(m->slots, m->cap);
+		m->slots = slots_new(cap);
 		m->cap = cap;
 		return;
 	}

@@ -128,6 +128,36 @@ static void test_map(struct tap *t)
 	CHECK(t, m.n == 5001);
 	qu_map_fini(&m);
 	CHECK(t, qu_map_get(&m, "key1", 4) == NULL);
+	/*
+	 * Tables of 4 MB and more are mapped apart: grown into, reserved at
+	 * once, reset and freed, they hold what a small one holds.
+	 */
+	for (int way = 0; way < 2; way++) {
+		enum { BIG = 300000 };
+		char (*big)[16] = qu_xmalloc(BIG * sizeof(*big));
+
+		qu_map_init(&m);
+		if (way)
+			qu_map_reserve(&m, BIG);
+		for (int i = 0; i < BIG; i++) {
+			snprintf(big[i], sizeof(big[i]), "big%d", i);
+			qu_map_put(&m, big[i], (void *)(uintptr_t)(i + 1));
+		}
+		ok = m.n == BIG && m.cap * sizeof(*m.slots) >= (4u << 20);
+		for (int i = 0; i < BIG; i++)
+			if (qu_map_get(&m, big[i], strlen(big[i])) !=
+			    (void *)(uintptr_t)(i + 1))
+				ok = false;
+		CHECK(t, ok);
+		qu_map_reset(&m);
+		CHECK(t, m.n == 0 && !qu_map_get(&m, big[5], strlen(big[5])));
+		qu_map_put(&m, big[5], (void *)"again");
+		CHECK_STR(t, (const char *)qu_map_get(&m, big[5],
+						      strlen(big[5])),
+			  "again");
+		qu_map_fini(&m);
+		free(big);
+	}
 }
 
 static void test_diag(struct tap *t)
