@@ -595,7 +595,12 @@ struct build_units {
 	const atomic_bool *cancel;
 	/* units loaded from @data point into it, which lives as long as @u */
 	bool borrow;
-	char **kept;
+	/* @data's size when qu_big_alloc() made it, else 0 */
+	size_t big;
+	struct {
+		char *p;
+		size_t big;
+	} *kept;
 	size_t nkept;
 	size_t kept_alloc;
 };

@@ -7,56 +7,28 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "util.h"
 
 /*
- * A table of 4 MB or more (a kernel tree's symbol table is 16 MB) is
- * mapped on its own, in 2 MB huge pages where the system gives them
- * (MADV_HUGEPAGE): its probes land anywhere in it, and with 4 KB pages
- * each was a page fault when new and a TLB miss after. Fresh pages are
- * zero, so it is not cleared either. The size tells how it was made.
+ * A table of 4 MB or more (a kernel tree's symbol table is 16 MB) takes
+ * huge pages where the system gives them (qu_big_alloc()): its probes
+ * land anywhere in it, and with 4 KB pages each was a page fault when
+ * new and a TLB miss after. The size tells how it was made.
  */
-#define BIG_TABLE (4u << 20)
-#define HUGE_PAGE (2u << 20)
-
-static size_t big_size(size_t cap)
-{
-	size_t n = cap * sizeof(struct qu_map_slot);
-
-	return (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-}
-
 static struct qu_map_slot *slots_new(size_t cap)
 {
-	size_t n = big_size(cap), head;
-	char *p;
-
-	if (cap * sizeof(struct qu_map_slot) < BIG_TABLE)
+	if (cap * sizeof(struct qu_map_slot) < QU_BIG_MIN)
 		return qu_xcalloc(cap, sizeof(struct qu_map_slot));
-	/* aligned to a huge page: map more, give back the ends */
-	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		qu_die_oom();
-	head = (HUGE_PAGE - ((uintptr_t)p & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
-	if (head)
-		munmap(p, head);
-	munmap(p + head + n, HUGE_PAGE - head);
-	p += head;
-	madvise(p, n, MADV_HUGEPAGE);
-	return (struct qu_map_slot *)p;
+	return qu_big_alloc(cap * sizeof(struct qu_map_slot));
 }
 
 static void slots_free(struct qu_map_slot *slots, size_t cap)
 {
-	if (!slots)
-		return;
-	if (cap * sizeof(struct qu_map_slot) < BIG_TABLE)
+	if (cap * sizeof(struct qu_map_slot) < QU_BIG_MIN)
 		free(slots);
 	else
-		munmap(slots, big_size(cap));
+		qu_big_free(slots, cap * sizeof(struct qu_map_slot));
 }
 
 void qu_map_init(struct qu_map *m)

@@ -4,8 +4,10 @@
  *
  * Out of memory is fatal and uniform, so no caller checks for NULL.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -67,4 +69,36 @@ void *qu_xgrow(void *v, size_t n, size_t size)
 	if (n & (n - 1))
 		return v;
 	return qu_xrealloc(v, (n ? 2 * n : 1) * size);
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static size_t big_size(size_t size)
+{
+	return (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
+void *qu_big_alloc(size_t size)
+{
+	size_t n = big_size(size ? size : 1), head;
+	char *p;
+
+	/* aligned to a huge page: map one more, give back the ends */
+	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		qu_die_oom();
+	head = (HUGE_PAGE - ((uintptr_t)p & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
+	if (head)
+		munmap(p, head);
+	munmap(p + head + n, HUGE_PAGE - head);
+	p += head;
+	madvise(p, n, MADV_HUGEPAGE);
+	return p;
+}
+
+void qu_big_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, big_size(size ? size : 1));
 }

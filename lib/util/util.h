@@ -82,6 +82,27 @@ void *qu_xrealloc(void *ptr, size_t size);
 void *qu_xgrow(void *v, size_t n, size_t size);
 
 /**
+ * qu_big_alloc() - a large block of zeroed memory, in huge pages where the
+ *	system gives them
+ * @size: bytes wanted
+ *
+ * For the few blocks of megabytes a build fills or probes all over (a
+ * kernel tree's symbol table, the unit cache's rows): mapped apart,
+ * aligned to 2 MB and marked MADV_HUGEPAGE, so that 2 MB take one page
+ * fault and one TLB entry instead of 512. Fresh pages are zero: nothing
+ * is cleared.
+ *
+ * Return: the memory; the caller frees it with qu_big_free(), never free().
+ */
+void *qu_big_alloc(size_t size);
+
+/** qu_big_free() - free qu_big_alloc()'s @p of @size bytes (NULL is fine) */
+void qu_big_free(void *p, size_t size);
+
+/* Below this, qu_big_alloc() saves nothing over the heap. */
+#define QU_BIG_MIN (4u << 20)
+
+/**
  * qu_xstrdup() - strdup() that never returns NULL
  * @s: a NUL-terminated string
  *

@@ -131,6 +131,72 @@ static void compare(const struct qu_unit *a, const struct qu_graph_exports *ea,
 
 #define N 9
 
+/*
+ * A cache of more than QU_BIG_MIN bytes, whose rows a build reads into
+ * huge pages (or, when the rows outgrow the database's file, the WAL
+ * holding the rest, into the heap): every unit loads as it was written.
+ */
+static void large(const char *dir)
+{
+	enum { L = 2500 };
+	char (*paths)[16] = qu_xmalloc(L * sizeof(*paths));
+	const char **pp = qu_xmalloc(L * sizeof(*pp));
+	struct qu_unit *units = qu_xcalloc(L, sizeof(*units)), back;
+	struct qu_graph_exports *ex = qu_xcalloc(L, sizeof(*ex)), exb;
+	struct build_stat *st = qu_xcalloc(L, sizeof(*st));
+	bool *ok = qu_xcalloc(L, sizeof(*ok)), *dirty = qu_xcalloc(L, sizeof(*dirty));
+	char *text = qu_xmalloc(3001);
+	struct build_units u;
+	struct qu_buf err = QU_BUF_INIT, sub = QU_BUF_INIT;
+	size_t k, loaded = 0;
+
+	memset(text, 'w', 3000);
+	text[3000] = 0;
+	qu_buf_addf(&sub, "%s/large", dir);
+	for (k = 0; k < L; k++) {
+		snprintf(paths[k], sizeof(paths[k]), "l%05zu.c", k);
+		pp[k] = paths[k];
+		make(&units[k], &ex[k], 2);
+		units[k].items[0].brief = text;
+		units[k].hash.lo = 100 + k;
+		st[k].size = k;
+		ok[k] = dirty[k] = true;
+	}
+	CHECK(!build_units_read(&u, sub.buf, 1, true, true));
+	CHECK(build_units_write(&u, 1, pp, st, units, ex, ok, dirty, L,
+				&err) == 0);
+	build_units_fini(&u);
+	CHECK(!build_units_read(&u, sub.buf, 1, true, true) && u.n == L);
+	CHECK(u.data.len > QU_BIG_MIN);
+	for (k = 0; k < L && k < u.n; k++) {
+		const struct build_unit_entry *e = build_units_find(&u, pp[k]);
+
+		memset(&exb, 0, sizeof(exb));
+		if (!e || !build_units_load(&u, &back, &exb, e, pp[k]))
+			continue;
+		compare(&units[k], &ex[k], &back, &exb);
+		loaded++;
+		qu_arena_fini(&back.arena);
+		qu_diags_fini(&back.diags);
+	}
+	CHECK(loaded == L);
+	build_units_fini(&u);
+	for (k = 0; k < L; k++) {
+		qu_arena_fini(&units[k].arena);
+		qu_diags_fini(&units[k].diags);
+	}
+	free(paths);
+	free(pp);
+	free(units);
+	free(ex);
+	free(st);
+	free(ok);
+	free(dirty);
+	free(text);
+	qu_buf_fini(&err);
+	qu_buf_fini(&sub);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const paths[N] = {"a.c", "b.c", "c.c", "d.c", "e.c",
@@ -204,6 +270,7 @@ int main(int argc, char **argv)
 		qu_arena_fini(&units[k].arena);
 		qu_diags_fini(&units[k].diags);
 	}
+	large(dir.buf);
 	qu_buf_fini(&err);
 	if (qu_rm_tree(dir.buf) < 0) {
 		perror(dir.buf);
