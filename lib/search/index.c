@@ -1178,6 +1178,7 @@ void search_fini(struct search_index *x)
 	free(x->terms);
 	free(x->tstore);
 	free(x->pstore);
+	qu_big_free(x->kept, x->nkept_alloc * sizeof(*x->kept));
 	free(x->docs);
 	for (i = 0; i < x->narenas; i++)
 		qu_arena_fini(&x->arenas[i]);

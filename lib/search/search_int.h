@@ -119,6 +119,9 @@ struct search_term {
  * @narenas: how many
  * @tstore: the terms, when gathered from a memo (memo.c)
  * @pstore: their postings, likewise
+ * @kept: the terms an update took unchanged from the state (update.c),
+ *	in one block of qu_big_alloc()'s
+ * @nkept_alloc: how many @kept has room for
  * @want_full: the index has a state for the next build (state.c):
  *	keep every term's postings (struct search_term.full), and hash each
  *	document's terms and each record, which the state compares them by
@@ -139,6 +142,8 @@ struct search_index {
 	size_t narenas;
 	struct search_term *tstore;
 	struct search_posting *pstore;
+	struct search_term *kept;
+	size_t nkept_alloc;
 	bool want_full;
 	struct search_chunk *some;
 	double avgdl;

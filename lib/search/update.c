@@ -250,6 +250,12 @@ bool search_update(struct search_index *x, const struct search_state *s,
 
 	/* the terms in order: the state's and the new, merged */
 	x->terms = qu_xcalloc(h->nterms + nnew + 1, sizeof(*x->terms));
+	/*
+	 * the state's unchanged terms in one zeroed block (a kernel tree
+	 * has 160,000 of 104 bytes: 17 MB of small allocations before)
+	 */
+	x->nkept_alloc = h->nterms + 1;
+	x->kept = qu_big_alloc(x->nkept_alloc * sizeof(*x->kept));
 	for (i = 0, k = 0; i < h->nterms || k < nnew;) {
 		const char *si = i < h->nterms ? s->str + s->term_str[i] : NULL;
 		struct search_term *t;
@@ -267,7 +273,7 @@ bool search_update(struct search_index *x, const struct search_state *s,
 			t = rescore(x, s, (int64_t)i, by_prev[i], changed);
 			i++;
 		} else {
-			t = qu_arena_zalloc(&x->arena, sizeof(*t));
+			t = &x->kept[i];
 			t->term = si;
 			t->len = s->term_str[i + 1] - s->term_str[i] - 1;
 			t->npost = s->kept[i];

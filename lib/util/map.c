@@ -14,21 +14,16 @@
  * A table of 4 MB or more (a kernel tree's symbol table is 16 MB) takes
  * huge pages where the system gives them (qu_big_alloc()): its probes
  * land anywhere in it, and with 4 KB pages each was a page fault when
- * new and a TLB miss after. The size tells how it was made.
+ * new and a TLB miss after.
  */
 static struct qu_map_slot *slots_new(size_t cap)
 {
-	if (cap * sizeof(struct qu_map_slot) < QU_BIG_MIN)
-		return qu_xcalloc(cap, sizeof(struct qu_map_slot));
 	return qu_big_alloc(cap * sizeof(struct qu_map_slot));
 }
 
 static void slots_free(struct qu_map_slot *slots, size_t cap)
 {
-	if (cap * sizeof(struct qu_map_slot) < QU_BIG_MIN)
-		free(slots);
-	else
-		qu_big_free(slots, cap * sizeof(struct qu_map_slot));
+	qu_big_free(slots, cap * sizeof(struct qu_map_slot));
 }
 
 void qu_map_init(struct qu_map *m)

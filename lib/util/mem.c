@@ -83,6 +83,9 @@ void *qu_big_alloc(size_t size)
 	size_t n = big_size(size ? size : 1), head;
 	char *p;
 
+	if (size < QU_BIG_MIN)
+		return qu_xcalloc(1, size);
+
 	/* aligned to a huge page: map one more, give back the ends */
 	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -99,6 +102,8 @@ void *qu_big_alloc(size_t size)
 
 void qu_big_free(void *p, size_t size)
 {
-	if (p)
-		munmap(p, big_size(size ? size : 1));
+	if (size < QU_BIG_MIN)
+		free(p);
+	else if (p)
+		munmap(p, big_size(size));
 }

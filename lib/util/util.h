@@ -90,7 +90,7 @@ void *qu_xgrow(void *v, size_t n, size_t size);
  * kernel tree's symbol table, the unit cache's rows): mapped apart,
  * aligned to 2 MB and marked MADV_HUGEPAGE, so that 2 MB take one page
  * fault and one TLB entry instead of 512. Fresh pages are zero: nothing
- * is cleared.
+ * is cleared. Below QU_BIG_MIN, where that saves nothing, the heap's.
  *
  * Return: the memory; the caller frees it with qu_big_free(), never free().
  */
@@ -99,7 +99,7 @@ void *qu_big_alloc(size_t size);
 /** qu_big_free() - free qu_big_alloc()'s @p of @size bytes (NULL is fine) */
 void qu_big_free(void *p, size_t size);
 
-/* Below this, qu_big_alloc() saves nothing over the heap. */
+/* Below this, qu_big_alloc() takes the heap's memory. */
 #define QU_BIG_MIN (4u << 20)
 
 /**
