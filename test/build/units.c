@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "build/build_int.h"
 
 static int failures;
@@ -133,8 +135,10 @@ static void compare(const struct qu_unit *a, const struct qu_graph_exports *ea,
 
 /*
  * A cache of more than QU_BIG_MIN bytes, whose rows a build reads into
- * huge pages (or, when the rows outgrow the database's file, the WAL
- * holding the rest, into the heap): every unit loads as it was written.
+ * huge pages: every unit loads as it was written. Then the same units
+ * with texts twice as long, written while another reader holds the
+ * database as it was, so that the rows stay in the WAL and outgrow the
+ * database's file: they are moved to the heap, and load all the same.
  */
 static void large(const char *dir)
 {
@@ -145,42 +149,65 @@ static void large(const char *dir)
 	struct qu_graph_exports *ex = qu_xcalloc(L, sizeof(*ex)), exb;
 	struct build_stat *st = qu_xcalloc(L, sizeof(*st));
 	bool *ok = qu_xcalloc(L, sizeof(*ok)), *dirty = qu_xcalloc(L, sizeof(*dirty));
-	char *text = qu_xmalloc(3001);
+	char *text = qu_xmalloc(6001);
 	struct build_units u;
-	struct qu_buf err = QU_BUF_INIT, sub = QU_BUF_INIT;
-	size_t k, loaded = 0;
+	struct qu_buf err = QU_BUF_INIT, sub = QU_BUF_INIT, db = QU_BUF_INIT;
+	sqlite3 *reader = NULL;
+	sqlite3_stmt *snap = NULL;
+	size_t k, loaded;
 
-	memset(text, 'w', 3000);
-	text[3000] = 0;
 	qu_buf_addf(&sub, "%s/large", dir);
+	qu_buf_addf(&db, "%s/units.sqlite", sub.buf);
 	for (k = 0; k < L; k++) {
 		snprintf(paths[k], sizeof(paths[k]), "l%05zu.c", k);
 		pp[k] = paths[k];
 		make(&units[k], &ex[k], 2);
 		units[k].items[0].brief = text;
-		units[k].hash.lo = 100 + k;
 		st[k].size = k;
 		ok[k] = dirty[k] = true;
 	}
-	CHECK(!build_units_read(&u, sub.buf, 1, true, true));
-	CHECK(build_units_write(&u, 1, pp, st, units, ex, ok, dirty, L,
-				&err) == 0);
-	build_units_fini(&u);
-	CHECK(!build_units_read(&u, sub.buf, 1, true, true) && u.n == L);
-	CHECK(u.data.len > QU_BIG_MIN);
-	for (k = 0; k < L && k < u.n; k++) {
-		const struct build_unit_entry *e = build_units_find(&u, pp[k]);
+	for (int round = 0; round < 2; round++) {
+		memset(text, 'a' + round, 3000 * (round + 1));
+		text[3000 * (round + 1)] = 0;
+		for (k = 0; k < L; k++)
+			units[k].hash.lo = 100 + k + round * L;
+		if (round) {
+			/* a reader that keeps the database as it was */
+			CHECK(sqlite3_open_v2(db.buf, &reader, SQLITE_OPEN_READONLY,
+					      NULL) == SQLITE_OK);
+			CHECK(sqlite3_exec(reader, "BEGIN", NULL, NULL, NULL) ==
+			      SQLITE_OK);
+			CHECK(sqlite3_prepare_v2(reader,
+						 "SELECT count(*) FROM units",
+						 -1, &snap, NULL) == SQLITE_OK &&
+			      sqlite3_step(snap) == SQLITE_ROW);
+		}
+		CHECK(!build_units_read(&u, sub.buf, 1, true, true));
+		CHECK(build_units_write(&u, 1, pp, st, units, ex, ok, dirty, L,
+					&err) == 0);
+		build_units_fini(&u);
+		CHECK(!build_units_read(&u, sub.buf, 1, true, true) && u.n == L);
+		CHECK(u.data.len > QU_BIG_MIN);
+		/* in huge pages the first time, moved to the heap the second */
+		CHECK(round ? !u.big : u.big > 0);
+		loaded = 0;
+		for (k = 0; k < L && k < u.n; k++) {
+			const struct build_unit_entry *e =
+				build_units_find(&u, pp[k]);
 
-		memset(&exb, 0, sizeof(exb));
-		if (!e || !build_units_load(&u, &back, &exb, e, pp[k]))
-			continue;
-		compare(&units[k], &ex[k], &back, &exb);
-		loaded++;
-		qu_arena_fini(&back.arena);
-		qu_diags_fini(&back.diags);
+			memset(&exb, 0, sizeof(exb));
+			if (!e || !build_units_load(&u, &back, &exb, e, pp[k]))
+				continue;
+			compare(&units[k], &ex[k], &back, &exb);
+			loaded++;
+			qu_arena_fini(&back.arena);
+			qu_diags_fini(&back.diags);
+		}
+		CHECK(loaded == L);
+		build_units_fini(&u);
 	}
-	CHECK(loaded == L);
-	build_units_fini(&u);
+	sqlite3_finalize(snap);
+	sqlite3_close(reader);
 	for (k = 0; k < L; k++) {
 		qu_arena_fini(&units[k].arena);
 		qu_diags_fini(&units[k].diags);
@@ -195,6 +222,7 @@ static void large(const char *dir)
 	free(text);
 	qu_buf_fini(&err);
 	qu_buf_fini(&sub);
+	qu_buf_fini(&db);
 }
 
 int main(int argc, char **argv)
