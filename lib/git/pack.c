@@ -21,12 +21,9 @@
  */
 #include <dirent.h>
 #include <stdatomic.h>
-#include <fcntl.h>
 #include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "git/git_int.h"
@@ -564,24 +561,17 @@ struct git_packs *git_packs_from_memory(const unsigned char *idx,
 	return ps;
 }
 
-/* Map a whole file read-only; NULL when it cannot be read or is empty. */
-static void *map_file(size_t *len_out, int dirfd, const char *name)
+/* Map @dir/@name read-only; NULL when it cannot be read or is empty. */
+static const unsigned char *map_file(size_t *len_out, const char *dir,
+				     const char *name)
 {
-	struct stat st;
-	void *m;
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	struct qu_buf path = QU_BUF_INIT;
+	const void *m = NULL;
 
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
-		close(fd);
-		return NULL;
-	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return NULL;
-	*len_out = (size_t)st.st_size;
+	qu_buf_addf(&path, "%s/%s", dir, name);
+	if (qu_file_map(path.buf, &m, len_out) < 0)
+		m = NULL;
+	qu_buf_fini(&path);
 	return m;
 }
 
@@ -598,7 +588,6 @@ struct git_packs *git_packs_open(const char *objects)
 	size_t n = 0, i;
 	struct dirent *e;
 	DIR *d;
-	int fd;
 
 	qu_buf_adds(&dir, objects);
 	qu_buf_adds(&dir, "/pack");
@@ -618,26 +607,23 @@ struct git_packs *git_packs_open(const char *objects)
 	/* the same order every time, whatever the folder's */
 	if (n)
 		qsort(names, n, sizeof(*names), by_name);
-	fd = dirfd(d);
 	for (i = 0; i < n; i++) {
 		size_t idx_len = 0, data_len = 0;
-		unsigned char *idx = map_file(&idx_len, fd, names[i]);
-		unsigned char *data;
+		const unsigned char *idx = map_file(&idx_len, dir.buf, names[i]);
+		const unsigned char *data;
 		struct pack p;
 
 		qu_buf_reset(&name);
 		qu_buf_add(&name, names[i], strlen(names[i]) - 4);
 		qu_buf_adds(&name, ".pack");
-		data = idx ? map_file(&data_len, fd, name.buf) : NULL;
+		data = idx ? map_file(&data_len, dir.buf, name.buf) : NULL;
 		if (data && pack_init(&p, idx, idx_len, data, data_len)) {
 			p.mapped = true;
 			packs_add(ps, &p);
 			continue;
 		}
-		if (idx)
-			munmap(idx, idx_len);
-		if (data)
-			munmap(data, data_len);
+		qu_file_unmap(idx, idx_len);
+		qu_file_unmap(data, data_len);
 	}
 	closedir(d);
 out:
@@ -660,10 +646,9 @@ void git_packs_free(struct git_packs *ps)
 
 		for (i = 0; i < set->n; i++)
 			if (set->v[i].mapped) {
-				munmap((void *)set->v[i].idx,
-				       set->v[i].idx_len);
-				munmap((void *)set->v[i].data,
-				       set->v[i].data_len);
+				qu_file_unmap(set->v[i].idx, set->v[i].idx_len);
+				qu_file_unmap(set->v[i].data,
+					      set->v[i].data_len);
 			}
 		free(set->v);
 		free(set);

@@ -121,23 +121,40 @@ int qu_file_write(const char *path, const void *data, size_t len, bool excl,
 	return -1;
 }
 
+/* the temporary file that will replace @path, beside it */
+static void tmp_name(struct qu_buf *tmp, const char *path)
+{
+	qu_buf_addf(tmp, "%s.tmp.%ld", path, (long)getpid());
+}
+
+/*
+ * Rename the written @tmp over @path, unless writing it failed with
+ * errno @error; the temporary file is removed when either fails.
+ */
+static int put_in_place(const char *tmp, const char *path, int error,
+			struct qu_buf *err)
+{
+	if (!error && rename(tmp, path) < 0)
+		error = errno;
+	if (!error)
+		return 0;
+	unlink(tmp);
+	qu_buf_addf(err, "%s: cannot write: %s", path, strerror(error));
+	return -1;
+}
+
 int qu_file_write_atomic(const char *path, const void *data, size_t len,
 			 struct qu_buf *err)
 {
 	struct qu_buf tmp = QU_BUF_INIT;
+	int r;
 
-	qu_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (write_to(tmp.buf, O_TRUNC, data, len) < 0 ||
-	    rename(tmp.buf, path) < 0) {
-		int e = errno;
-
-		unlink(tmp.buf);
-		qu_buf_addf(err, "%s: cannot write: %s", path, strerror(e));
-		qu_buf_fini(&tmp);
-		return -1;
-	}
+	tmp_name(&tmp, path);
+	r = put_in_place(tmp.buf, path,
+			 write_to(tmp.buf, O_TRUNC, data, len) < 0 ? errno : 0,
+			 err);
 	qu_buf_fini(&tmp);
-	return 0;
+	return r;
 }
 
 int qu_file_map(const char *path, const void **map, size_t *size)
@@ -187,7 +204,7 @@ int qu_file_out_open(struct qu_file_out *f, const char *path,
 
 	memset(f, 0, sizeof(*f));
 	qu_buf_init(&f->b);
-	qu_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	tmp_name(&tmp, path);
 	f->fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (f->fd < 0) {
 		qu_buf_addf(err, "%s: cannot write: %s", path,
@@ -283,21 +300,15 @@ static void out_free(struct qu_file_out *f)
 
 int qu_file_out_commit(struct qu_file_out *f, struct qu_buf *err)
 {
+	int r;
+
 	out_flush(f);
 	if (!f->error && close(f->fd) < 0)
 		f->error = errno;
 	f->fd = -1;
-	if (!f->error && rename(f->tmp, f->path) < 0)
-		f->error = errno;
-	if (f->error) {
-		qu_buf_addf(err, "%s: cannot write: %s", f->path,
-			    strerror(f->error));
-		unlink(f->tmp);
-		out_free(f);
-		return -1;
-	}
+	r = put_in_place(f->tmp, f->path, f->error, err);
 	out_free(f);
-	return 0;
+	return r;
 }
 
 void qu_file_out_abort(struct qu_file_out *f)
