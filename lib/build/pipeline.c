@@ -2148,8 +2148,8 @@ static void start_stamp(struct qu_build *b)
 }
 
 /*
- * The stamp in place when the whole build succeeded (@ok); else dropped,
- * and the last one removed too when the site was put in place (@swapped):
+ * The stamp in place when the whole build succeeded (@ok); else dropped
+ * with the diagnostics it kept, and the last one removed too when the site was put in place (@swapped):
  * it describes a site that is no longer OUT.
  */
 static void end_stamp(struct qu_build *b, bool ok, bool swapped)
@@ -2167,6 +2167,13 @@ static void end_stamp(struct qu_build *b, bool ok, bool swapped)
 		else
 			qu_file_out_abort(&b->stamp_out);
 		b->stamp_ready = false;
+	}
+	/* the diagnostics the stamp was written from are this build's
+	 * only when it went on to the end */
+	if (!ok) {
+		qu_diags_fini(&b->sorted);
+		qu_diags_init(&b->sorted);
+		b->sorted_ok = false;
 	}
 	if ((ok || swapped) && !in_place)
 		build_stamp_remove(b->cache_dir, b->out_abs);
