@@ -207,7 +207,8 @@ struct rec {
 /*
  * @prev, @changed: an index updated from the last build's state, and
  * how each document changed (SEARCH_*_CHANGED); @tkeep and @dkeep: the
- * shards it leaves as they are; @strs: the numbered strings as JSON,
+ * shards it leaves as they are; @last_ok: the last site's index is the
+ * state's, so its shards may stay; @strs: the numbered strings as JSON,
  * string N from @str_at[N] to @str_at[N + 1]; @level: by score, its
  * digit's level (score_level())
  */
@@ -219,6 +220,7 @@ struct writer {
 	bool *dkeep;
 	const char *dir;
 	const char *last;
+	bool last_ok;
 	bool *tkept;
 	bool *dkept;
 	struct rec *records;
@@ -616,6 +618,8 @@ static bool last_has(const struct writer *w, const char *fmt, size_t i)
 	struct stat st;
 	bool r;
 
+	if (!w->last_ok)
+		return false;
 	qu_buf_addf(&p, "%s/_search/", w->last);
 	qu_buf_addf(&p, fmt, i);
 	r = !stat(p.buf, &st) && S_ISREG(st.st_mode);
@@ -792,7 +796,9 @@ int qu_search_state_commit(const char *path, struct qu_buf *err)
 }
 
 /*
- * Read the last build's state, when there is one for the last site; it
+ * Read the last build's state, when there is one for the last site or
+ * the last site has no index (removed with the site, say: the state
+ * still gives every unchanged page's postings, and no shard stays); it
  * is removed either way, and the next one written once this index is
  * in the site (qu_search_state_commit()).
  */
@@ -804,10 +810,15 @@ static bool begin_update(struct writer *w, struct search_state *prev,
 					 : search_state_open(prev, cache->path);
 	uint8_t *changed;
 
-	if (!why && last_manifest(w->last) != prev->hdr->manifest) {
-		/* the state of an index that did not reach OUT */
-		search_state_close(prev);
-		why = "";
+	if (!why) {
+		uint64_t h = last_manifest(w->last);
+
+		if (h && h != prev->hdr->manifest) {
+			/* the state of an index that did not reach OUT */
+			search_state_close(prev);
+			why = "";
+		}
+		w->last_ok = h != 0;
 	}
 	unlink(cache->path);
 	if (why) {

@@ -519,6 +519,15 @@ def search_state(work, docs, env, unstamp):
     touch()
     step(work, docs, 'search state: a shard lost', env, want_rendered=1,
          want_updated=True)
+    # OUT removed (rm -rf site): the state still gives every unchanged
+    # page's postings, and no shard is taken from a site that is gone
+    touch()
+    shutil.rmtree(os.path.join(work, 'site'))
+    step(work, docs, 'search state: the site removed', env, want_kept=False,
+         want_updated=True)
+    touch()
+    step(work, docs, 'search state: the site removed, then', env,
+         want_rendered=1, want_updated=True)
 
 
 def first_build(work, src, env, what):
