@@ -200,7 +200,8 @@ void build_deps_add_folders(struct build_deps *d);
 void build_deps_fini(struct build_deps *d);
 
 /**
- * build_deps_sort() - ready the inputs for build_deps_write(): sorted, and
+ * build_deps_sort() - ready the inputs for build_deps_write(): sorted, each
+ * once, and
  * the folder the output lies in left out (its path made empty), since
  * every build renames the output inside it
  * @d: the inputs

@@ -83,14 +83,42 @@ static void add_escaped(struct qu_buf *b, const char *p)
 	}
 }
 
+/* The last component of @p, "." for a path ending in "/". */
+static const char *last_name(const char *p, size_t *len)
+{
+	size_t n = strlen(p);
+	const char *sl;
+
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	sl = memrchr(p, '/', n);
+	*len = sl ? n - (size_t)(sl + 1 - p) : n;
+	return sl ? sl + 1 : p;
+}
+
 void build_deps_sort(struct build_deps *d, const char *out_parent)
 {
-	size_t i;
+	size_t i, k, plen;
+	const char *pname = last_name(out_parent, &plen);
 
 	for (i = 0; i < d->n; i++) {
+		const char *name;
+		size_t len;
 		char *abs;
 
 		if (!d->v[i].dir)
+			continue;
+		/*
+		 * Only a folder named as OUT's parent, or "." or "..", can
+		 * be it (a kernel tree lists 5,000 folders: realpath(3)
+		 * reads each component of each); the walk does not follow
+		 * links to folders, so a folder it listed is named as what
+		 * it is.
+		 */
+		name = last_name(d->v[i].path, &len);
+		if (!((len == plen && !memcmp(name, pname, len)) ||
+		      (len == 1 && name[0] == '.') ||
+		      (len == 2 && name[0] == '.' && name[1] == '.')))
 			continue;
 		abs = qu_path_resolve(d->v[i].path);
 		if (!strcmp(abs, out_parent))
@@ -98,6 +126,19 @@ void build_deps_sort(struct build_deps *d, const char *out_parent)
 		free(abs);
 	}
 	qsort(d->v, d->n, sizeof(*d->v), cmp);
+	/* a folder both listed and holding an input is there twice */
+	for (i = k = 0; i < d->n; i++) {
+		if (k && !strcmp(d->v[i].path, d->v[k - 1].path)) {
+			if (!d->v[k - 1].have_st && d->v[i].have_st) {
+				d->v[k - 1].st = d->v[i].st;
+				d->v[k - 1].have_st = true;
+			}
+			free(d->v[i].path);
+			continue;
+		}
+		d->v[k++] = d->v[i];
+	}
+	d->n = k;
 }
 
 int build_deps_write(const struct build_deps *d, const char *path,

@@ -110,6 +110,8 @@ struct qu_build {
 	atomic_size_t nparsed;
 	atomic_size_t nreused;
 	char *dir_abs;
+	/* the folder OUT lies in, as the walk names it, when it walked it */
+	char *out_walked_parent;
 	char *out_abs;
 	char *cache_dir;
 	/* the search index's state file, when this build wrote one */
@@ -582,6 +584,13 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, &b->reader,
 			 err) < 0)
 		goto out;
+	if (skip.len) {
+		char *sl = strrchr(skip.buf, '/');
+
+		b->out_walked_parent = sl ? qu_xstrndup(skip.buf,
+						       (size_t)(sl - skip.buf))
+					  : qu_xstrdup(".");
+	}
 	phase(b, "site");
 	/* a broken quire.yml or front matter: its errors, nothing written */
 	if (b->site.broken)
@@ -1040,9 +1049,18 @@ void qu_build_link(struct qu_build *b)
 	if (b->site.cfg.conf_py)
 		build_deps_add(&b->deps, b->site.cfg.conf_py);
 	/*
-	 * The folders the walk listed are inputs too, so that a new page
-	 * (or, without quire.yml, a new source) makes the site out of date.
+	 * Every folder the walk listed is an input too, so that a new page
+	 * (or, without quire.yml, a new source) makes the site out of date,
+	 * even in a new folder below one that held none; and the folder of
+	 * every other input (a source a directive names), for the same.
 	 */
+	for (i = 0; i < b->site.nfolders; i++) {
+		/* not the folder OUT lies in: every build renames OUT there */
+		if (b->out_walked_parent &&
+		    !strcmp(b->site.folders[i], b->out_walked_parent))
+			continue;
+		build_deps_add_dir(&b->deps, b->site.folders[i]);
+	}
 	if (!b->site.zero_config)
 		build_deps_add_folders(&b->deps);
 	b->src_dep = qu_xcalloc(b->site.nsources + 1, sizeof(*b->src_dep));
@@ -1050,8 +1068,6 @@ void qu_build_link(struct qu_build *b)
 		b->src_dep[i] = b->deps.n;
 		build_deps_add(&b->deps, b->src_paths[i]);
 	}
-	if (b->site.zero_config)
-		build_deps_add_folders(&b->deps);
 	b->st = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st));
 	b->st_ok = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st_ok));
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
@@ -2464,6 +2480,7 @@ void qu_build_free(struct qu_build *b)
 	atomic_store(&b->peek_cancel, true);
 	end_peek(b);
 	free(b->peek_dir);
+	free(b->out_walked_parent);
 	qu_thread_wait(&b->memo_thread);
 	qu_diags_fini(&b->sorted);
 	qu_search_state_free(end_sstate(b));

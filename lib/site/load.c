@@ -156,6 +156,11 @@ static int walk(struct qu_site *s, const char *dir, const char *rel,
 				strerror(errno));
 		return 0;
 	}
+	/* every folder listed, once (the other walks list the same) */
+	if (want == want_md || want == want_c) {
+		QU_VEC_GROW(s->folders, s->nfolders, s->folders_alloc);
+		s->folders[s->nfolders++] = site_strdup(s, dir);
+	}
 	for (i = 0; i < nnames; i++) {
 		const char *name = names[i];
 		struct qu_fstat st;
@@ -770,6 +775,7 @@ void qu_site_fini(struct qu_site *s)
 	free(s->pages);
 	free(s->sources);
 	free(s->assets);
+	free(s->folders);
 	qu_config_fini(&s->cfg);
 	qu_diags_fini(&s->diags);
 	qu_arena_fini(&s->arena);

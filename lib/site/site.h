@@ -546,6 +546,11 @@ struct qu_site_reader {
  *	PDF, plain text), relative to @root, sorted; copied as they are,
  *	but for graphs (".dot"), which lib/build draws as SVG
  * @nassets: how many
+ * @folders: every folder the walk for pages (or, without quire.yml,
+ *	for sources) listed, as opened (below @root, @root first): a name
+ *	added to or removed from any of them may change the site
+ * @nfolders: how many
+ * @folders_alloc: how many allocated
  * @arena: owns every string and array above
  * @diags: diagnostics of the configuration, front matter and directives
  * @reader: how the pages' markup is read (must outlive the site)
@@ -571,6 +576,9 @@ struct qu_site {
 	size_t nsources;
 	const char **assets;
 	size_t nassets;
+	const char **folders;
+	size_t nfolders;
+	size_t folders_alloc;
 	struct qu_arena arena;
 	struct qu_diags diags;
 	const struct qu_site_reader *reader;

@@ -715,6 +715,21 @@ def zero_tree(work, env):
     step(work, src, 'zero-config: a new file', env, want_kept=False)
     os.remove(os.path.join(src, 'lib', 'c.c'))
     step(work, src, 'zero-config: a removed file', env, want_kept=False)
+    # a source in a new folder below a folder that holds no source (nor
+    # does the root): every folder the walk listed is in the stamp
+    os.makedirs(os.path.join(src, 'drivers', 'one'))
+    with open(os.path.join(src, 'drivers', 'one', 'd1.h'), 'w') as f:
+        f.write('/**\n * d1() - one\n */\nvoid d1(void);\n')
+    # older than the next build's start, so that its stamp trusts them
+    time.sleep(1.1)
+    step(work, src, 'zero-config: a folder of folders', env, want_kept=False)
+    step(work, src, 'zero-config: a folder of folders, again', env,
+         want_rendered=0, want_unchanged=True)
+    os.makedirs(os.path.join(src, 'drivers', 'two'))
+    with open(os.path.join(src, 'drivers', 'two', 'd2.h'), 'w') as f:
+        f.write('/**\n * d2() - two\n */\nvoid d2(void);\n')
+    step(work, src, 'zero-config: a source in a new folder', env,
+         want_kept=False, want_unchanged=False)
 
 
 def graph_tree(work, env):
