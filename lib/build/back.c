@@ -81,51 +81,65 @@ static int from_live(struct compose *c, const char *rel,
 
 /*
  * Visit every regular file below @root/@rel (a folder), depth first, in
- * no particular order; @fn gets the path relative to @root. Folders are
- * given to @dir_done after their contents, for removing emptied ones.
+ * no particular order; @fn gets the path relative to @root and says
+ * whether the file stays (1), is gone (0) or failed (-1). A folder with
+ * nothing left in it is given to @dir_done after its contents, which
+ * says whether it removed it; a folder where something stays is not (a
+ * kernel site has 1,500 of them). *@stays: whether @rel is still there.
  */
 static int walk(struct compose *c, const char *root, struct qu_buf *rel,
 		int (*fn)(struct compose *, const char *, const struct stat *),
-		void (*dir_done)(struct compose *, const char *))
+		bool (*dir_done)(struct compose *, const char *), bool *stays)
 {
 	struct qu_buf p = QU_BUF_INIT;
 	struct dirent *de;
 	DIR *d;
 	size_t keep = rel->len;
+	bool some = false;
 	int r = 0;
 
+	*stays = true;
 	qu_buf_addf(&p, "%s%s%s", root, rel->len ? "/" : "",
 		    rel->len ? rel->buf : "");
 	d = opendir(p.buf);
 	if (!d) {
 		qu_buf_fini(&p);
-		return errno == ENOENT ? 0 : -1;
+		if (errno != ENOENT)
+			return -1;
+		*stays = false;
+		return 0;
 	}
 	while (!r && (de = readdir(d))) {
 		struct stat st;
+		bool sub;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		truncate_to(rel, keep);
 		qu_buf_addf(rel, "%s%s", keep ? "/" : "", de->d_name);
-		qu_buf_reset(&p);
-		qu_buf_add_path(&p, root, rel->buf);
-		if (lstat(p.buf, &st) < 0) {
+		/* beside the folder open: no walk of the whole path again */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			r = -1;
 			break;
 		}
 		if (S_ISDIR(st.st_mode) && fn == from_live && c->skip &&
-		    !strcmp(rel->buf, c->skip))
+		    !strcmp(rel->buf, c->skip)) {
+			some = true;
 			continue;
-		if (S_ISDIR(st.st_mode))
-			r = walk(c, root, rel, fn, dir_done);
-		else
+		}
+		if (S_ISDIR(st.st_mode)) {
+			r = walk(c, root, rel, fn, dir_done, &sub);
+			some |= sub;
+		} else {
 			r = fn(c, rel->buf, &st);
+			some |= r > 0;
+			r = r < 0 ? -1 : 0;
+		}
 	}
 	closedir(d);
 	truncate_to(rel, keep);
-	if (!r && dir_done && keep)
-		dir_done(c, rel->buf);
+	if (!r && dir_done && keep && !some)
+		*stays = !dir_done(c, rel->buf);
 	qu_buf_fini(&p);
 	return r;
 }
@@ -135,14 +149,14 @@ static int from_sparse(struct compose *c, const char *rel,
 {
 	(void)st;
 	want_add(c, rel, FROM_NEW);
-	return 0;
+	return 1;
 }
 
 static int from_live(struct compose *c, const char *rel, const struct stat *st)
 {
 	(void)st;
 	want_add(c, rel, FROM_LIVE);
-	return 0;
+	return 1;
 }
 
 /* A file of the back tree: kept (noting its inode) or removed. */
@@ -154,7 +168,7 @@ static int back_file(struct compose *c, const char *rel, const struct stat *st)
 		w->in_back = true;
 		w->dev = st->st_dev;
 		w->ino = st->st_ino;
-		return 0;
+		return 1;
 	}
 	qu_buf_reset(&c->a);
 	qu_buf_add_path(&c->a, c->back, rel);
@@ -162,12 +176,11 @@ static int back_file(struct compose *c, const char *rel, const struct stat *st)
 	return unlink(c->a.buf) < 0 && errno != ENOENT ? -1 : 0;
 }
 
-static void back_dir_done(struct compose *c, const char *rel)
+static bool back_dir_done(struct compose *c, const char *rel)
 {
 	qu_buf_reset(&c->a);
 	qu_buf_add_path(&c->a, c->back, rel);
-	/* only an emptied folder goes; a full one says ENOTEMPTY */
-	rmdir(c->a.buf);
+	return rmdir(c->a.buf) == 0;
 }
 
 /* Whether two files hold the same bytes. */
@@ -355,6 +368,7 @@ int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
 {
 	struct compose c;
 	struct qu_buf rel = QU_BUF_INIT;
+	bool stays;
 	size_t i;
 	int r = -1;
 
@@ -365,18 +379,18 @@ int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
 	c.sparse = o->tmp;
 	c.back = o->back;
 	c.skip = skip;
-	if (walk(&c, o->tmp, &rel, from_sparse, NULL) < 0)
+	if (walk(&c, o->tmp, &rel, from_sparse, NULL, &stays) < 0)
 		goto io;
 	for (i = 0; i < nkept; i++)
 		want_add(&c, kept[i], FROM_LIVE);
 	for (i = 0; i < nkept_dirs; i++) {
 		qu_buf_reset(&rel);
 		qu_buf_adds(&rel, kept_dirs[i]);
-		if (walk(&c, o->abs, &rel, from_live, NULL) < 0)
+		if (walk(&c, o->abs, &rel, from_live, NULL, &stays) < 0)
 			goto io;
 	}
 	qu_buf_reset(&rel);
-	if (walk(&c, o->back, &rel, back_file, back_dir_done) < 0)
+	if (walk(&c, o->back, &rel, back_file, back_dir_done, &stays) < 0)
 		goto io;
 	if (compose_all(&c, o->threads, err) < 0)
 		goto out;
@@ -421,19 +435,20 @@ static int list_file(struct compose *c, const char *rel, const struct stat *st)
 	(void)st;
 	l->v = qu_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n++] = qu_xstrdup(rel);
-	return 0;
+	return 1;
 }
 
 int qu_out_list_read(struct qu_out_list *l, const char *dir)
 {
 	struct compose c;
 	struct qu_buf rel = QU_BUF_INIT;
+	bool stays;
 	int r;
 
 	qu_out_list_fini(l);
 	memset(&c, 0, sizeof(c));
 	c.list = l;
-	r = walk(&c, dir, &rel, list_file, NULL);
+	r = walk(&c, dir, &rel, list_file, NULL, &stays);
 	qu_buf_fini(&rel);
 	qu_buf_fini(&c.a);
 	if (l->n > 1)
@@ -472,6 +487,7 @@ int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
 {
 	struct compose c;
 	struct qu_buf rel = QU_BUF_INIT, p = QU_BUF_INIT, q = QU_BUF_INIT;
+	bool stays;
 	size_t root_len = strlen(o->abs), i, k;
 	char **next = NULL;
 	size_t nnext = 0;
@@ -481,7 +497,7 @@ int qu_out_apply(struct qu_out *o, const char *const *kept, size_t nkept,
 	memset(&c, 0, sizeof(c));
 	qu_map_init(&c.want);
 	qu_arena_init(&c.arena);
-	if (walk(&c, o->tmp, &rel, from_sparse, NULL) < 0) {
+	if (walk(&c, o->tmp, &rel, from_sparse, NULL, &stays) < 0) {
 		qu_buf_addf(err, "%s: cannot read: %s", o->tmp,
 			    strerror(errno));
 		goto out;
