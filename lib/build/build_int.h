@@ -280,6 +280,9 @@ int build_cache_write(const struct build_cache *c, const char *dir,
  * @deps: the inputs read (written), or filled from the stamp (read)
  * @diags: the diagnostics printed, sorted (written), or filled (read)
  * @stats: the summary (npages, nitems, nunits)
+ * @listings: NULL, or the walk's folder listings: each folder's is kept
+ *	with it (written), or, when the stamp does not match, given back
+ *	for each folder whose stat(2) data does (read)
  */
 struct build_stamp {
 	uint64_t key;
@@ -288,6 +291,7 @@ struct build_stamp {
 	struct build_deps *deps;
 	struct qu_diags *diags;
 	struct qu_build_stats stats;
+	struct qu_files_memo *listings;
 };
 
 /**

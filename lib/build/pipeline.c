@@ -112,6 +112,8 @@ struct qu_build {
 	char *dir_abs;
 	/* the folder OUT lies in, as the walk names it, when it walked it */
 	char *out_walked_parent;
+	/* the walk's folder listings, kept in the stamp for the next build */
+	struct qu_files_memo *listings;
 	char *out_abs;
 	char *cache_dir;
 	/* the search index's state file, when this build wrote one */
@@ -362,7 +364,8 @@ static bool up_to_date(struct qu_build *b)
 {
 	const char *themes = getenv("QUIRE_THEMES");
 	struct qu_buf k = QU_BUF_INIT;
-	struct build_stamp st = {.deps = &b->deps, .diags = &b->diags};
+	struct build_stamp st = {.deps = &b->deps, .diags = &b->diags,
+				 .listings = b->listings};
 
 	qu_buf_addf(&k, "%016llx\n%s\n%s\n%s", (unsigned long long)b->exe,
 		    b->dir_abs, b->out_abs, themes ? themes : "");
@@ -563,6 +566,14 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	 * read than the listing. A build with nothing to do stops the read.
 	 */
 	start_peek(b);
+	/*
+	 * The folders whose stat(2) data is as the stamp recorded list as
+	 * they did then (a kernel tree: 5,000 folders); quire serve's
+	 * watcher keeps its own.
+	 */
+	if (opts->out && !opts->no_cache && opts->skip_unchanged &&
+	    !opts->rev && !opts->lister)
+		b->listings = qu_files_memo_new();
 	/* a revision has no stat data: it is built, from the cache */
 	if (opts->out && !opts->no_cache && opts->skip_unchanged &&
 	    !opts->rev && up_to_date(b)) {
@@ -580,7 +591,9 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	b->reader.rst = qu_rst_site_read;
 	b->reader.rst_ctx = NULL;
 	if (!opts->rev)
-		b->site.lister = opts->lister;
+		b->site.lister = opts->lister	? opts->lister
+				 : b->listings ? qu_files_memo_files(b->listings)
+					       : NULL;
 	if (qu_site_load(&b->site, dir, skip.len ? skip.buf : NULL, &b->reader,
 			 err) < 0)
 		goto out;
@@ -2131,6 +2144,7 @@ static void *stamp_job(void *payload)
 		.version = b->version,
 		.deps = &b->deps,
 		.diags = &all,
+		.listings = b->listings,
 	};
 
 	qu_diags_init(&all);
@@ -2545,6 +2559,8 @@ void qu_build_free(struct qu_build *b)
 	free(b->src_dep);
 	qu_diags_fini(&b->diags);
 	qu_site_fini(&b->site);
+	/* after the site, which lists through it */
+	qu_files_memo_free(b->listings);
 	build_history_fini(&b->hist);
 	qu_git_fs_free(b->rev_files);
 	qu_git_tree_free(b->rev);

@@ -26,7 +26,7 @@
 #include "qu_config.h"
 
 #define STAMP_MAGIC "quire-stamp\n"
-#define STAMP_FORMAT 2
+#define STAMP_FORMAT 3
 
 static void stamp_file(struct qu_buf *b, const char *dir, const char *site)
 {
@@ -99,6 +99,34 @@ void build_git_version(struct qu_buf *out, const char *from)
 	qu_buf_fini(&wd);
 }
 
+#define NO_LISTING UINT32_MAX
+
+/*
+ * What the walk listed in folder @path, when it did and the stat kept
+ * for it can be trusted (@trusted): each name with its NUL (the check
+ * points into the file it maps) and its kind.
+ */
+static void put_listing(struct qu_buf *b, struct qu_files_memo *listings,
+			const char *path, bool trusted)
+{
+	char *const *names;
+	const enum qu_fkind *kinds;
+	size_t n, i;
+
+	if (!listings || !trusted ||
+	    qu_files_memo_get(listings, path, &names, &kinds, &n) < 0 ||
+	    n >= NO_LISTING) {
+		build_put_u32(b, NO_LISTING);
+		return;
+	}
+	build_put_u32(b, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		build_put_str(b, names[i]);
+		qu_buf_addc(b, 0);
+		qu_buf_addc(b, (char)kinds[i]);
+	}
+}
+
 int build_stamp_write(const struct build_stamp *s, const char *dir,
 		      const char *site, double started,
 		      const struct qu_map *seen, struct qu_file_out *out,
@@ -149,6 +177,9 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
 		qu_buf_addc(b, 0);
 		build_put_u32(b, d->dir);
 		put_fstamp(b, &fs);
+		if (d->dir)
+			put_listing(b, s->listings, d->path,
+				    fs.ino != UINT64_MAX);
 		qu_file_out_spill(f);
 	}
 	build_put_u64(b, s->stats.npages);
@@ -198,6 +229,57 @@ static void stat_chunk(struct qu_job *job, size_t c, void *payload)
 		build_fstamp_of(&sr->now[i], sr->paths[i]);
 }
 
+/* Past a folder's listing (put_listing()), checking its form. */
+static void skip_listing(struct build_rd *r)
+{
+	uint32_t n = build_get_u32(r), i;
+	unsigned char kind;
+
+	if (n == NO_LISTING)
+		return;
+	for (i = 0; i < n && !r->bad; i++) {
+		size_t len;
+		const char *name = build_get_str(r, NULL, &len);
+
+		/* a name of a folder: never empty, ".", ".." nor a path */
+		if (!name || !len || memchr(name, '/', len) ||
+		    (name[0] == '.' && (len == 1 || (len == 2 &&
+						     name[1] == '.'))) ||
+		    !r->left || *r->p) {
+			r->bad = true;
+			break;
+		}
+		r->p++, r->left--;
+		if (!build_get(r, &kind, 1) || kind > QU_FK_UNKNOWN)
+			r->bad = true;
+	}
+}
+
+/* A folder's listing, checked by skip_listing(), into @listings. */
+static void keep_listing(struct build_rd *r, struct qu_files_memo *listings,
+			 const char *path)
+{
+	uint32_t n = build_get_u32(r), i;
+	const char **names;
+	enum qu_fkind *kinds;
+
+	if (n == NO_LISTING)
+		return;
+	names = qu_xmalloc((n + 1) * sizeof(*names));
+	kinds = qu_xmalloc((n + 1) * sizeof(*kinds));
+	for (i = 0; i < n; i++) {
+		unsigned char kind = 0;
+
+		names[i] = build_get_str(r, NULL, NULL);
+		r->p++, r->left--;
+		build_get(r, &kind, 1);
+		kinds[i] = (enum qu_fkind)kind;
+	}
+	qu_files_memo_put(listings, path, names, kinds, n);
+	free(names);
+	free(kinds);
+}
+
 /*
  * Read the stamp. Every input is stat(2)ed, even past the first that
  * changed, into @seen: the build that follows needs them all.
@@ -243,6 +325,8 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		struct build_fstamp *was = qu_xmalloc((n + 1) * sizeof(*was));
 		size_t *len = qu_xmalloc((n + 1) * sizeof(*len));
 		bool *dir = qu_xmalloc((n + 1) * sizeof(*dir));
+		/* where each folder's listing starts, or NULL */
+		struct build_rd *lst = qu_xcalloc(n + 1, sizeof(*lst));
 
 		for (i = 0; i < n && !r->bad; i++) {
 			sr.paths[i] = build_get_str(r, NULL, &len[i]);
@@ -254,6 +338,10 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			get_fstamp(r, &was[i]);
 			if (!sr.paths[i])
 				r->bad = true;
+			if (dir[i] && !r->bad) {
+				lst[i] = *r;
+				skip_listing(r);
+			}
 		}
 		if (!r->bad)
 			qu_pool_run(threads, (n + STAT_CHUNK - 1) / STAT_CHUNK,
@@ -274,10 +362,20 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			build_deps_add(s->deps, sr.paths[i]);
 			s->deps->v[s->deps->n - 1].dir = dir[i];
 		}
+		/*
+		 * else the walk that follows lists each folder as it was
+		 * listed last time, when its stat(2) data is as it was
+		 */
+		for (i = 0; !same && !r->bad && s->listings && i < n; i++)
+			if (lst[i].p &&
+			    !memcmp(&was[i], &sr.now[i], sizeof(was[i])))
+				keep_listing(&lst[i], s->listings,
+					     sr.paths[i]);
 		free(sr.paths);
 		free(was);
 		free(len);
 		free(dir);
+		free(lst);
 	}
 	if (!same)
 		return false;

@@ -163,6 +163,25 @@ static int memo_real(void *ctx, struct qu_buf *out, const char *path)
 	return qu_files_real(NULL, out, path);
 }
 
+/* Keep a listing of @dir; @m is locked. */
+static struct listing *memo_keep(struct qu_files_memo *m, const char *dir,
+				 const char *const *names,
+				 const enum qu_fkind *kinds, size_t n)
+{
+	struct listing *l = qu_arena_alloc(&m->arena, sizeof(*l));
+	size_t i;
+
+	l->n = n;
+	l->names = qu_arena_alloc(&m->arena, (n + 1) * sizeof(*l->names));
+	l->kinds = qu_arena_alloc(&m->arena, (n + 1) * sizeof(*l->kinds));
+	for (i = 0; i < n; i++) {
+		l->names[i] = qu_arena_strdup(&m->arena, names[i]);
+		l->kinds[i] = kinds[i];
+	}
+	qu_map_put(&m->dirs, qu_arena_strdup(&m->arena, dir), l);
+	return l;
+}
+
 static int memo_list(void *ctx, char ***names, enum qu_fkind **kinds,
 		     size_t *n, const char *dir)
 {
@@ -185,20 +204,11 @@ static int memo_list(void *ctx, char ***names, enum qu_fkind **kinds,
 			errno = e;
 			return -1;
 		}
-		l = qu_arena_alloc(&m->arena, sizeof(*l));
-		l->n = nn;
-		l->names = qu_arena_alloc(&m->arena,
-					  (nn + 1) * sizeof(*l->names));
-		l->kinds = qu_arena_alloc(&m->arena,
-					  (nn + 1) * sizeof(*l->kinds));
-		for (i = 0; i < nn; i++) {
-			l->names[i] = qu_arena_strdup(&m->arena, nv[i]);
-			l->kinds[i] = kv[i];
+		l = memo_keep(m, dir, (const char *const *)nv, kv, nn);
+		for (i = 0; i < nn; i++)
 			free(nv[i]);
-		}
 		free(nv);
 		free(kv);
-		qu_map_put(&m->dirs, qu_arena_strdup(&m->arena, dir), l);
 	}
 	*n = l->n;
 	*names = qu_xcalloc(l->n + 1, sizeof(**names));
@@ -209,6 +219,33 @@ static int memo_list(void *ctx, char ***names, enum qu_fkind **kinds,
 		memcpy(*kinds, l->kinds, l->n * sizeof(**kinds));
 	}
 	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+void qu_files_memo_put(struct qu_files_memo *m, const char *dir,
+		       const char *const *names, const enum qu_fkind *kinds,
+		       size_t n)
+{
+	pthread_mutex_lock(&m->lock);
+	if (!qu_map_get(&m->dirs, dir, strlen(dir)))
+		memo_keep(m, dir, names, kinds, n);
+	pthread_mutex_unlock(&m->lock);
+}
+
+int qu_files_memo_get(struct qu_files_memo *m, const char *dir,
+		      char *const **names, const enum qu_fkind **kinds,
+		      size_t *n)
+{
+	struct listing *l;
+
+	pthread_mutex_lock(&m->lock);
+	l = qu_map_get(&m->dirs, dir, strlen(dir));
+	pthread_mutex_unlock(&m->lock);
+	if (!l)
+		return -1;
+	*names = l->names;
+	*kinds = l->kinds;
+	*n = l->n;
 	return 0;
 }
 

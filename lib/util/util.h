@@ -996,6 +996,35 @@ struct qu_files_memo *qu_files_memo_new(void);
  */
 const struct qu_files *qu_files_memo_files(struct qu_files_memo *m);
 
+/**
+ * qu_files_memo_put() - keep a listing of @dir as if it had been read
+ * @m: the memo
+ * @dir: the folder, as the walk names it
+ * @names: its names, sorted as qu_files_list() sorts them (copied)
+ * @kinds: what each is (copied)
+ * @n: how many
+ *
+ * For quire build, whose stamp keeps the listings of the last walk: a
+ * folder whose stat(2) data is as it was then lists as it did.
+ */
+void qu_files_memo_put(struct qu_files_memo *m, const char *dir,
+		       const char *const *names, const enum qu_fkind *kinds,
+		       size_t n);
+
+/**
+ * qu_files_memo_get() - the listing the memo keeps of @dir
+ * @m: the memo
+ * @dir: the folder
+ * @names: receives its names (the memo's: valid until cleared or freed)
+ * @kinds: receives what each is (likewise)
+ * @n: receives how many
+ *
+ * Return: 0, or -1 when the memo has none.
+ */
+int qu_files_memo_get(struct qu_files_memo *m, const char *dir,
+		      char *const **names, const enum qu_fkind **kinds,
+		      size_t *n);
+
 /** qu_files_memo_clear() - forget every listing: the next are read anew */
 void qu_files_memo_clear(struct qu_files_memo *m);
 
