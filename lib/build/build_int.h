@@ -283,6 +283,8 @@ int build_cache_write(const struct build_cache *c, const char *dir,
  * @listings: NULL, or the walk's folder listings: each folder's is kept
  *	with it (written), or, when the stamp does not match, given back
  *	for each folder whose stat(2) data does (read)
+ * @no_version: read without asking git for the version (the stamp's
+ *	fuzz harness, which must not open the repositories it names)
  */
 struct build_stamp {
 	uint64_t key;
@@ -292,6 +294,7 @@ struct build_stamp {
 	struct qu_diags *diags;
 	struct qu_build_stats stats;
 	struct qu_files_memo *listings;
+	bool no_version;
 };
 
 /**
@@ -345,6 +348,18 @@ bool build_stamp_check(struct build_stamp *s, const char *dir,
 		       const char *site, struct qu_arena *a,
 		       struct qu_map *seen, unsigned threads,
 		       struct build_map *map);
+
+/**
+ * build_stamp_read() - build_stamp_check() on a stamp's bytes
+ * @s, @site, @a, @seen, @threads: as build_stamp_check()'s
+ * @data: the stamp's bytes, checksum last; @seen's paths point into them
+ * @size: how many
+ *
+ * Return: as build_stamp_check().
+ */
+bool build_stamp_read(struct build_stamp *s, const void *data, size_t size,
+		      const char *site, struct qu_arena *a,
+		      struct qu_map *seen, unsigned threads);
 
 /**
  * build_stamp_remove() - forget a site's stamp

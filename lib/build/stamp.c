@@ -305,7 +305,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 	if (r->bad)
 		return false;
 	/* the version comes from git: a commit or a tag changes it */
-	if (from && *from) {
+	if (from && *from && !s->no_version) {
 		build_git_version(&v, from);
 		same = !strcmp(v.len ? v.buf : "", ver ? ver : "");
 		qu_buf_fini(&v);
@@ -407,29 +407,23 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 	return same && !r->bad && !r->left;
 }
 
-bool build_stamp_check(struct build_stamp *s, const char *dir,
-		       const char *site, struct qu_arena *a,
-		       struct qu_map *seen, unsigned threads,
-		       struct build_map *map)
+bool build_stamp_read(struct build_stamp *s, const void *data, size_t size,
+		      const char *site, struct qu_arena *a,
+		      struct qu_map *seen, unsigned threads)
 {
-	struct qu_buf path = QU_BUF_INIT;
-	const char *data;
 	struct build_rd r;
 	uint64_t sum;
 	bool ok = false;
 
-	stamp_file(&path, dir, site);
-	if (qu_file_map(path.buf, &map->p, &map->size) < 0 || map->size < 8)
-		goto out;
-	data = map->p;
-	memcpy(&sum, data + map->size - 8, 8);
-	if (le64toh(sum) != XXH3_64bits(data, map->size - 8))
-		goto out;
-	r.p = (const unsigned char *)data;
-	r.left = map->size - 8;
-	r.bad = false;
-	ok = check(&r, s, a, site, seen, threads);
-out:
+	if (size >= 8) {
+		memcpy(&sum, (const char *)data + size - 8, 8);
+		if (le64toh(sum) == XXH3_64bits(data, size - 8)) {
+			r.p = data;
+			r.left = size - 8;
+			r.bad = false;
+			ok = check(&r, s, a, site, seen, threads);
+		}
+	}
 	if (!ok) {
 		/* nothing of a stamp that did not match is used */
 		build_deps_fini(s->deps);
@@ -437,8 +431,24 @@ out:
 		qu_diags_init(s->diags);
 		memset(&s->stats, 0, sizeof(s->stats));
 	}
-	qu_buf_fini(&path);
 	return ok;
+}
+
+bool build_stamp_check(struct build_stamp *s, const char *dir,
+		       const char *site, struct qu_arena *a,
+		       struct qu_map *seen, unsigned threads,
+		       struct build_map *map)
+{
+	struct qu_buf path = QU_BUF_INIT;
+
+	stamp_file(&path, dir, site);
+	if (qu_file_map(path.buf, &map->p, &map->size) < 0) {
+		map->p = NULL;
+		map->size = 0;
+	}
+	qu_buf_fini(&path);
+	return build_stamp_read(s, map->p, map->size, site, a, seen,
+				threads);
 }
 
 const char *build_stamp_version_from(const struct qu_site *s,

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz_stamp.c - fuzz harness of quire build's stamp reader
+ * (lib/build/stamp.c, build_stamp_read()): the inputs with their stat(2)
+ * data, each folder's listing, the summary and the diagnostics. The key
+ * is taken from the input and its checksum made right before it is read,
+ * so that the fuzzer reaches the checks behind them, and the version is
+ * not asked of git (the input names the repository). The inputs it names
+ * are stat(2)ed, as a build would; the site it names is none, so the
+ * stamp never matches and the listings of folders whose stat data does
+ * are kept, as a build that goes on would keep them. The corpus holds
+ * the stamps of small trees as quire wrote them.
+ */
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "build/build_int.h"
+#include "fuzz.h"
+
+/* where the key lies: after the magic (12 bytes), the format (4) and
+ * quire's version (4 and its bytes) */
+#define VERSION_AT 16
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct build_deps deps;
+	struct qu_diags diags;
+	struct qu_arena a;
+	struct qu_map seen;
+	struct build_stamp st;
+	uint8_t *copy = malloc(size + 1);
+	uint32_t vlen;
+	uint64_t v;
+
+	if (!copy)
+		abort();
+	memcpy(copy, data, size);
+	memset(&deps, 0, sizeof(deps));
+	memset(&st, 0, sizeof(st));
+	qu_diags_init(&diags);
+	qu_arena_init(&a);
+	qu_map_init(&seen);
+	st.deps = &deps;
+	st.diags = &diags;
+	st.listings = qu_files_memo_new();
+	st.no_version = true;
+	if (size >= VERSION_AT + 4) {
+		memcpy(&vlen, copy + VERSION_AT, 4);
+		vlen = le32toh(vlen);
+		if (vlen <= size - VERSION_AT - 4 &&
+		    size - VERSION_AT - 4 - vlen >= 8) {
+			memcpy(&v, copy + VERSION_AT + 4 + vlen, 8);
+			st.key = le64toh(v);
+		}
+	}
+	if (size >= 8) {
+		v = htole64(XXH3_64bits(copy, size - 8));
+		memcpy(copy + size - 8, &v, 8);
+	}
+	build_stamp_read(&st, copy, size, "/nonexistent/quire-fuzz-site", &a,
+			 &seen, 1);
+	build_deps_fini(&deps);
+	qu_diags_fini(&diags);
+	qu_map_fini(&seen);
+	qu_arena_fini(&a);
+	qu_files_memo_free(st.listings);
+	free(copy);
+	return 0;
+}
