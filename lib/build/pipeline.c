@@ -532,6 +532,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	struct qu_buf skip = QU_BUF_INIT, tmp = QU_BUF_INIT;
 	const char *dir = opts->dir;
 	char *src_abs = NULL, *cfg = NULL;
+	bool stamped;
 	int r = -1;
 
 	*out = b;
@@ -566,17 +567,17 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	 * read than the listing. A build with nothing to do stops the read.
 	 */
 	start_peek(b);
+	/* a revision has no stat data: it is built, from the cache */
+	stamped = opts->out && !opts->no_cache && opts->skip_unchanged &&
+		  !opts->rev;
 	/*
 	 * The folders whose stat(2) data is as the stamp recorded list as
 	 * they did then (a kernel tree: 5,000 folders); quire serve's
 	 * watcher keeps its own.
 	 */
-	if (opts->out && !opts->no_cache && opts->skip_unchanged &&
-	    !opts->rev && !opts->lister)
+	if (stamped && !opts->lister)
 		b->listings = qu_files_memo_new();
-	/* a revision has no stat data: it is built, from the cache */
-	if (opts->out && !opts->no_cache && opts->skip_unchanged &&
-	    !opts->rev && up_to_date(b)) {
+	if (stamped && up_to_date(b)) {
 		atomic_store(&b->peek_cancel, true);
 		r = 0;
 		goto out;

@@ -229,17 +229,27 @@ static void stat_chunk(struct qu_job *job, size_t c, void *payload)
 		build_fstamp_of(&sr->now[i], sr->paths[i]);
 }
 
-/* Past a folder's listing (put_listing()), checking its form. */
-static void skip_listing(struct build_rd *r)
+/*
+ * Read a folder's listing (put_listing()), checking its form, and when
+ * @listings is not NULL keep it there as @path's.
+ */
+static void read_listing(struct build_rd *r, struct qu_files_memo *listings,
+			 const char *path)
 {
 	uint32_t n = build_get_u32(r), i;
-	unsigned char kind;
+	const char **names = NULL;
+	enum qu_fkind *kinds = NULL;
 
 	if (n == NO_LISTING)
 		return;
+	if (listings && n <= r->left) {
+		names = qu_xmalloc(((size_t)n + 1) * sizeof(*names));
+		kinds = qu_xmalloc(((size_t)n + 1) * sizeof(*kinds));
+	}
 	for (i = 0; i < n && !r->bad; i++) {
 		size_t len;
 		const char *name = build_get_str(r, NULL, &len);
+		unsigned char kind = 0;
 
 		/* a name of a folder: never empty, ".", ".." nor a path */
 		if (!name || !len || memchr(name, '/', len) ||
@@ -252,30 +262,13 @@ static void skip_listing(struct build_rd *r)
 		r->p++, r->left--;
 		if (!build_get(r, &kind, 1) || kind > QU_FK_UNKNOWN)
 			r->bad = true;
+		if (names) {
+			names[i] = name;
+			kinds[i] = (enum qu_fkind)kind;
+		}
 	}
-}
-
-/* A folder's listing, checked by skip_listing(), into @listings. */
-static void keep_listing(struct build_rd *r, struct qu_files_memo *listings,
-			 const char *path)
-{
-	uint32_t n = build_get_u32(r), i;
-	const char **names;
-	enum qu_fkind *kinds;
-
-	if (n == NO_LISTING)
-		return;
-	names = qu_xmalloc((n + 1) * sizeof(*names));
-	kinds = qu_xmalloc((n + 1) * sizeof(*kinds));
-	for (i = 0; i < n; i++) {
-		unsigned char kind = 0;
-
-		names[i] = build_get_str(r, NULL, NULL);
-		r->p++, r->left--;
-		build_get(r, &kind, 1);
-		kinds[i] = (enum qu_fkind)kind;
-	}
-	qu_files_memo_put(listings, path, names, kinds, n);
+	if (names && !r->bad)
+		qu_files_memo_put(listings, path, names, kinds, n);
 	free(names);
 	free(kinds);
 }
@@ -340,7 +333,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 				r->bad = true;
 			if (dir[i] && !r->bad) {
 				lst[i] = *r;
-				skip_listing(r);
+				read_listing(r, NULL, NULL);
 			}
 		}
 		if (!r->bad)
@@ -369,7 +362,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		for (i = 0; !same && !r->bad && s->listings && i < n; i++)
 			if (lst[i].p &&
 			    !memcmp(&was[i], &sr.now[i], sizeof(was[i])))
-				keep_listing(&lst[i], s->listings,
+				read_listing(&lst[i], s->listings,
 					     sr.paths[i]);
 		free(sr.paths);
 		free(was);
