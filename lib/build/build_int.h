@@ -56,9 +56,20 @@ int qu_out_begin(struct qu_out *o, const char *out, const char *back,
 		 struct qu_buf *err);
 
 /**
+ * struct qu_out_id - a file of OUT as a build saw it, by device and inode
+ * (@ino 0: not seen)
+ */
+struct qu_out_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+/**
  * qu_out_compose() - make the back tree the new site, in place
  * @o: a sparse folder, fully written
  * @kept: the files (relative to the site) the new site keeps from @o->abs
+ * @kept_ids: for each of @kept, the file as the caller saw it in @o->abs,
+ *	which spares asking again; or NULL
  * @nkept: how many
  * @kept_dirs: folders whose every file the new site keeps from @o->abs
  *	("" for all of it)
@@ -72,7 +83,8 @@ int qu_out_begin(struct qu_out *o, const char *out, const char *back,
  *
  * Return: 0 (the commit then swaps @o->back in), or -1.
  */
-int qu_out_compose(struct qu_out *o, const char *const *kept, size_t nkept,
+int qu_out_compose(struct qu_out *o, const char *const *kept,
+		   const struct qu_out_id *kept_ids, size_t nkept,
 		   const char *const *kept_dirs, size_t nkept_dirs,
 		   const char *skip, struct qu_buf *err);
 

@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +61,7 @@ struct qu_build {
 	bool *keep;
 	/* rendered anew with the bytes OUT has: taken from OUT as kept */
 	bool *same;
+	struct qu_out_id *out_ids;	/* keep_one()'s, for the compose */
 	uint64_t search_key;
 	bool keep_search;
 	bool search_pending;
@@ -156,8 +158,14 @@ static void phase(struct qu_build *b, const char *what)
 {
 	double n = now();
 
-	if (b->opts->timing)
-		fprintf(stderr, "quire build: %-8s %6.2f s\n", what, n - b->tp);
+	if (b->opts->timing) {
+		struct rusage ru;
+
+		/* with the process's peak memory so far, for the same */
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "quire build: %-8s %6.2f s  %5ld MB\n", what,
+			n - b->tp, ru.ru_maxrss / 1024);
+	}
 	b->tp = n;
 }
 
@@ -1796,21 +1804,26 @@ static void theme_deps(struct qu_build *b)
 	qu_buf_fini(&p);
 }
 
-/* Whether the last site has a page, as a file that can be kept. */
-static bool in_last_site(const struct qu_build *b, const char *out)
+/*
+ * Whether the last site has a page, as a file that can be kept; *@id:
+ * the file, when it was asked for
+ */
+static bool in_last_site(const struct qu_build *b, const char *out,
+			 struct qu_buf *p, struct qu_out_id *id)
 {
-	struct qu_buf p = QU_BUF_INIT;
 	struct stat st;
-	bool r;
 
 	/* quire serve's folder: the list of its files says */
 	if (b->opts->in_place && b->live.valid)
 		return bsearch(&out, b->live.v, b->live.n, sizeof(char *),
 			       cmp_str) != NULL;
-	qu_buf_add_path(&p, b->out_abs, out);
-	r = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
-	qu_buf_fini(&p);
-	return r;
+	qu_buf_reset(p);
+	qu_buf_add_path(p, b->out_abs, out);
+	if (lstat(p->buf, &st) || !S_ISREG(st.st_mode))
+		return false;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	return true;
 }
 
 /* The output path of page @i, or past the pages, of an extra file. */
@@ -1825,13 +1838,19 @@ static const char *out_of(const struct qu_build *b, size_t i)
  * path ends in "/", as no page's does, so that it is never counted as a
  * page (as SEARCH_STATE is not).
  */
+static void put_state_name(struct qu_buf *n, const struct qu_build *b,
+			   size_t i)
+{
+	qu_buf_adds(n, out_of(b, i));
+	if (i >= b->site.npages)
+		qu_buf_addc(n, '/');
+}
+
 static char *state_name(const struct qu_build *b, size_t i)
 {
 	struct qu_buf n = QU_BUF_INIT;
 
-	qu_buf_adds(&n, out_of(b, i));
-	if (i >= b->site.npages)
-		qu_buf_addc(&n, '/');
+	put_state_name(&n, b, i);
 	return qu_buf_detach(&n, NULL);
 }
 
@@ -1930,6 +1949,28 @@ static int write_graphs(struct qu_build *b, struct qu_buf *err)
 }
 
 /*
+ * Whether page or extra file @i is kept from OUT: its key is the last
+ * build's and OUT has its file (a kernel site: 9,300 stat(2)s, on the
+ * workers). The file as seen goes to the compose, which then need not
+ * ask again.
+ */
+static void keep_one(struct qu_job *job, size_t i, void *payload)
+{
+	struct qu_build *b = payload;
+	const struct build_page_state *ps;
+
+	qu_buf_reset(&job->scratch);
+	put_state_name(&job->scratch, b, i);
+	ps = build_cache_find(&b->cache, job->scratch.buf);
+	b->keep[i] = ps && ps->key == b->keys[i] &&
+		     in_last_site(b, out_of(b, i), &job->scratch,
+				  &b->out_ids[i]);
+	/* its kernel-render pictures are written as it renders */
+	if (i < b->site.npages && b->site.pages[i].draws)
+		b->keep[i] = false;
+}
+
+/*
  * Which pages, and which extra files (the general index, 404.html,
  * search.html), can be taken from the last site, from their fingerprints.
  */
@@ -1983,18 +2024,8 @@ static void decide_pages(struct qu_build *b)
 	/* a page shows a graph, or its DOT when it was not drawn */
 	for (i = 0; i < b->site.npages; i++)
 		b->keys[i] ^= b->graphs_key;
-	for (i = 0; i < n; i++) {
-		char *name = state_name(b, i);
-		const struct build_page_state *ps =
-			build_cache_find(&b->cache, name);
-
-		b->keep[i] = ps && ps->key == b->keys[i] &&
-			     in_last_site(b, out_of(b, i));
-		/* its kernel-render pictures are written as it renders */
-		if (i < b->site.npages && b->site.pages[i].draws)
-			b->keep[i] = false;
-		free(name);
-	}
+	b->out_ids = qu_xcalloc(n + 1, sizeof(*b->out_ids));
+	qu_pool_run(b->opts->threads, n, keep_one, b);
 	/* the search index reads every page: it changes with any of them */
 	b->search_key = XXH3_64bits(b->keys, b->site.npages * sizeof(*b->keys));
 	{
@@ -2223,7 +2254,8 @@ static void begin_in_place(struct qu_build *b)
 		b->out.sparse = true;
 }
 
-static int commit(struct qu_build *b, const char *const *kept, size_t nkept,
+static int commit(struct qu_build *b, const char *const *kept,
+		  const struct qu_out_id *ids, size_t nkept,
 		  const char *const *dirs, size_t ndirs, const char *skip,
 		  struct qu_buf *err)
 {
@@ -2231,8 +2263,8 @@ static int commit(struct qu_build *b, const char *const *kept, size_t nkept,
 		return qu_out_apply(&b->out, kept, nkept, dirs, ndirs, skip,
 				    &b->live, err);
 	qu_out_list_fini(&b->live);
-	if (b->out.sparse && qu_out_compose(&b->out, kept, nkept, dirs, ndirs,
-					    skip, err) < 0)
+	if (b->out.sparse && qu_out_compose(&b->out, kept, ids, nkept, dirs,
+					    ndirs, skip, err) < 0)
 		return -1;
 	if (qu_out_commit(&b->out, err) < 0)
 		return -1;
@@ -2247,17 +2279,25 @@ static int finish(struct qu_build *b, struct qu_buf *err)
 	size_t nout = b->site.npages + b->render.nextras;
 	const char **kept =
 		qu_xcalloc(nout + b->nsearch_kept + 1, sizeof(char *));
+	struct qu_out_id *ids =
+		qu_xcalloc(nout + b->nsearch_kept + 1, sizeof(*ids));
 	const char *dirs[] = {"_search"};
 	size_t i, n = 0;
 	int r;
 
-	for (i = 0; i < nout; i++)
-		if (b->keep[i] || b->same[i])
-			kept[n++] = out_of(b, i);
+	for (i = 0; i < nout; i++) {
+		if (!b->keep[i] && !b->same[i])
+			continue;
+		/* a page rendered with OUT's bytes: its file was not asked */
+		if (b->keep[i])
+			ids[n] = b->out_ids[i];
+		kept[n++] = out_of(b, i);
+	}
 	/* the search index's files it wrote with the same bytes */
 	for (i = 0; i < b->nsearch_kept; i++)
 		kept[n++] = b->search_kept[i];
-	r = commit(b, kept, n, dirs, b->keep_search ? 1 : 0, NULL, err);
+	r = commit(b, kept, ids, n, dirs, b->keep_search ? 1 : 0, NULL, err);
+	free(ids);
 	free(kept);
 	return r;
 }
@@ -2428,7 +2468,7 @@ int qu_build_search(struct qu_build *b, struct qu_buf *err)
 	phase(b, "index");
 	b->search_pending = false;
 	if ((b->cache_dir && save_state(b, err) < 0) ||
-	    commit(b, (const char *const *)b->search_kept, b->nsearch_kept,
+	    commit(b, (const char *const *)b->search_kept, NULL, b->nsearch_kept,
 		   all, 1, "_search", err) < 0)
 		goto out;
 	phase(b, "swap");
@@ -2532,6 +2572,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->keys);
 	free(b->keep);
 	free(b->same);
+	free(b->out_ids);
 	qu_search_memo_free(b->memo);
 	for (i = 0; i < b->nhint; i++)
 		free(b->hint[i]);
