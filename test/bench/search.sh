@@ -45,7 +45,7 @@ while [ $i -lt "$runs" ]; do
 	QUIRE_TIMING=1 QUIRE_NO_PROGRESS=1 /usr/bin/time -f '%e %M' -o "$tmp/time" \
 		"$quire" build "$tree" -o "$site" -q 2>"$tmp/diag" || true
 	read -r wall rss <"$tmp/time"
-	s=$(sed -n 's/^quire build: search *\([0-9.]*\) s$/\1/p' "$tmp/diag")
+	s=$(sed -n 's/^quire build: search *\([0-9.]*\) s.*$/\1/p' "$tmp/diag")
 	echo "quire build run $((i + 1)): wall $wall s, index $s s, peak RSS $((rss / 1024)) MB"
 	echo "$wall" >>"$tmp/walls"
 	echo "$s" >>"$tmp/searches"
