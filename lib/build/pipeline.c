@@ -109,6 +109,8 @@ struct qu_build {
 	bool *dirty;
 	/* per source: the unit is the last build's, taken from memory */
 	bool *taken;
+	/* per source, its unit's content hash in the unit cache, or zero */
+	struct qu_hash128 *was;
 	atomic_size_t nparsed;
 	atomic_size_t nreused;
 	char *dir_abs;
@@ -783,6 +785,8 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	if (b->ucache.n && !stat_source(b, i, &sb)) {
 		build_stat_of(&b->st[i], &sb);
 		e = build_units_find(&b->ucache, b->site.sources[i]);
+		if (e)
+			b->was[i] = e->hash;
 		if (e && build_units_fresh(&b->ucache, e, &b->st[i]) &&
 		    build_units_load(&b->ucache, u, &b->exports[i], e,
 				     b->src_paths[i])) {
@@ -999,6 +1003,10 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
 		b->memo_started = false;
 		if (b->gmemo_why && !b->stats.cache_note)
 			b->stats.cache_note = b->gmemo_why;
+		/* the memo's units are the unit cache's */
+		if (b->gmemo)
+			qu_graph_memo_since(b->gmemo, b->was,
+					    b->site.nsources);
 		return b->gmemo;
 	}
 	if (!b->opts->memo)
@@ -1094,6 +1102,7 @@ void qu_build_link(struct qu_build *b)
 	b->st_ok = qu_xcalloc(b->site.nsources + 1, sizeof(*b->st_ok));
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
 	b->taken = qu_xcalloc(b->site.nsources + 1, sizeof(*b->taken));
+	b->was = qu_xcalloc(b->site.nsources + 1, sizeof(*b->was));
 	start_sstate(b);
 	start_memo(b);
 	/* quire serve: the last build's open cache, as it left it */
@@ -2592,6 +2601,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->st_ok);
 	free(b->dirty);
 	free(b->taken);
+	free(b->was);
 	build_units_fini(&b->ucache);
 	build_cache_fini(&b->cache);
 	build_deps_fini(&b->deps);

@@ -262,6 +262,23 @@ void qu_graph_memo_write(struct qu_graph_memo *m, struct qu_buf *out);
  */
 bool qu_graph_memo_read(struct qu_graph_memo *m, const char *p, size_t len);
 
+/**
+ * qu_graph_memo_since() - the units a memo read from bytes was kept for
+ * @m: a memo that no qu_graph_build() has updated yet
+ * @hashes: each unit's content hash when the memo was written, in the
+ *	order of the units the next qu_graph_build() takes (zero for a
+ *	unit that had none)
+ * @n: how many
+ *
+ * The bytes do not say: without this, the next update checks every
+ * entry against every unit to forget those no unit holds any more; with
+ * it, as quire serve's rebuilds do, only those of the units that changed.
+ * An entry wrongly kept would only be never used: entries are found by
+ * content. The memo copies @hashes.
+ */
+void qu_graph_memo_since(struct qu_graph_memo *m,
+			 const struct qu_hash128 *hashes, size_t n);
+
 /* qu_graph_memo_changed() - an entry was filed or forgotten since written */
 bool qu_graph_memo_changed(const struct qu_graph_memo *m);
 

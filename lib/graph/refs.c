@@ -65,6 +65,17 @@ struct qu_graph_memo *qu_graph_memo_new(void)
 	return m;
 }
 
+void qu_graph_memo_since(struct qu_graph_memo *m,
+			 const struct qu_hash128 *hashes, size_t n)
+{
+	if (m->last)
+		return;
+	m->last = qu_xcalloc(n + 1, sizeof(*m->last));
+	if (n)
+		memcpy(m->last, hashes, n * sizeof(*m->last));
+	m->nlast = n;
+}
+
 static void item_free(struct memo_item *mi)
 {
 	size_t i;
@@ -204,8 +215,15 @@ static size_t count_items(const char *p, size_t left)
 
 bool qu_graph_memo_read(struct qu_graph_memo *m, const char *p, size_t left)
 {
-	/* the table at its size: a kernel tree's 60,000 items grew it 13 times */
-	qu_map_reserve(&m->items, count_items(p, left));
+	/*
+	 * the table at its size: a kernel tree's 60,000 items grew it 13
+	 * times; with room for the items the next build reads anew, which
+	 * would otherwise, one edit of the kernel tree's, move all 60,000
+	 * into a table twice as large
+	 */
+	size_t nitems = count_items(p, left);
+
+	qu_map_reserve(&m->items, nitems + nitems / 8 + 16);
 	while (left) {
 		struct memo_item *mi = qu_xcalloc(1, sizeof(*mi));
 		uint32_t n, k;
