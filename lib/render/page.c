@@ -7,6 +7,7 @@
  * page and qu_render_extra() for every extra file, from any thread.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -233,18 +234,28 @@ static char initial(const char *name)
 	return '_';
 }
 
+/* qu_render.index_sort: the index's order, made by the first who needs it */
+struct qu_index_sort {
+	pthread_mutex_t lock;
+	bool done;
+	struct qu_index_memo *memo;
+};
+
+static const uint32_t *render_index(const struct qu_render *r);
+
 /* The rows of one stretch of the sorted index, a heading per initial. */
 static void index_rows(const struct qu_render *r, xmlDocPtr doc,
 		       xmlNodePtr parent, const struct frame *f, size_t first,
 		       size_t end)
 {
+	const uint32_t *index = render_index(r);
 	struct qu_buf href = QU_BUF_INIT;
 	xmlNodePtr t = NULL, tb = NULL;
 	char cur = 0;
 	size_t i;
 
 	for (i = first; i < end; i++) {
-		const struct qu_sym *s = &r->g->syms[r->index[i]];
+		const struct qu_sym *s = &r->g->syms[index[i]];
 		char c = initial(s->name);
 		xmlNodePtr tr, td, a;
 
@@ -261,7 +272,7 @@ static void index_rows(const struct qu_render *r, xmlDocPtr doc,
 		tr = r_el(doc, tb, "tr", NULL);
 		td = r_el(doc, tr, "td", "qu-name");
 		qu_buf_reset(&href);
-		render_sym_href(&href, r, f->out, r->index[i]);
+		render_sym_href(&href, r, f->out, index[i]);
 		a = r_link(doc, td, href.buf, "");
 		r_text(doc, r_el(doc, a, "code", NULL), s->name);
 		r_text(doc, r_el(doc, tr, "td", "qu-kind"),
@@ -340,8 +351,10 @@ static void extra_body(const struct qu_render *r, xmlDocPtr doc,
 		xmlNodePtr nav = r_el(doc, content, "nav", "qu-letters");
 		char cur = 0;
 
+		const uint32_t *index = render_index(r);
+
 		for (i = 0; i < r->nindex; i++) {
-			char c = initial(r->g->syms[r->index[i]].name);
+			char c = initial(r->g->syms[index[i]].name);
 			char id[4] = {'#', c, 0, 0};
 
 			if (c == cur)
@@ -459,6 +472,94 @@ static void reading_order(struct qu_render *r, uint32_t page, size_t *n)
 		reading_order(r, pg->children[k], n);
 }
 
+/*
+ * The pages of a split index, from how many names each initial has
+ * (@per: A to Z, then "_"): an initial's names in parts of about
+ * GENINDEX_PAGE, each part's stretch of the sorted index
+ */
+static void split_index(struct qu_render *r, const size_t *per,
+			struct qu_buf *b, struct qu_buf *title)
+{
+	size_t start = 0, k;
+
+	for (k = 0; k < 27; start += per[k], k++) {
+		char c = k == 26 ? '_' : (char)('A' + k);
+		size_t nparts = (per[k] + GENINDEX_PAGE - 1) / GENINDEX_PAGE;
+		size_t each, p, s = start;
+
+		if (!per[k])
+			continue;
+		each = (per[k] + nparts - 1) / nparts;
+		for (p = 1; p <= nparts; p++, s += each) {
+			size_t e = s + each < start + per[k] ? s + each
+							     : start + per[k];
+
+			qu_buf_reset(b);
+			qu_buf_addf(b, "genindex-%c", c == '_' ? '_' : c + 32);
+			if (p > 1)
+				qu_buf_addf(b, "-%zu", p);
+			qu_buf_adds(b, ".html");
+			qu_buf_reset(title);
+			qu_buf_addf(title, "Index \xe2\x80\x94 %c", c);
+			if (nparts > 1)
+				qu_buf_addf(title, " (%zu of %zu)", p, nparts);
+			add_extra(r, b->buf, title->buf, 1, s, e);
+			snprintf(r->extras[r->nextras - 1].label,
+				 sizeof(r->extras[0].label),
+				 p > 1 ? "%c%zu" : "%c", c, p);
+		}
+	}
+}
+
+/*
+ * The general index in its order, sorted by the first caller (the
+ * renderer's workers may ask at once); from the memo when the placement
+ * is the one it was sorted from
+ */
+static const uint32_t *render_index(const struct qu_render *r)
+{
+	struct qu_index_sort *o = r->index_sort;
+	const struct qu_graph *g = r->g;
+	struct qu_index_memo *memo = o->memo;
+
+	pthread_mutex_lock(&o->lock);
+	if (o->done) {
+		pthread_mutex_unlock(&o->lock);
+		return r->index;
+	}
+	if (memo && g->place_id && memo->place_id == g->place_id &&
+	    memo->n == r->nindex) {
+		/* the same placement: the same symbols in the same order */
+		memcpy(r->index, memo->index, memo->n * sizeof(uint32_t));
+	} else {
+		struct index_key *keys =
+			qu_xmalloc((r->nindex + 1) * sizeof(*keys));
+		size_t i;
+
+		for (i = 0; i < r->nindex; i++) {
+			keys[i].head = index_head(g->syms[r->index[i]].name);
+			keys[i].sym = r->index[i];
+		}
+		qsort_r(keys, r->nindex, sizeof(*keys), cmp_index_key,
+			(void *)g);
+		for (i = 0; i < r->nindex; i++)
+			r->index[i] = keys[i].sym;
+		free(keys);
+		if (memo) {
+			free(memo->index);
+			memo->index = qu_xmalloc((r->nindex + 1) *
+						 sizeof(uint32_t));
+			memcpy(memo->index, r->index,
+			       r->nindex * sizeof(uint32_t));
+			memo->n = r->nindex;
+			memo->place_id = g->place_id;
+		}
+	}
+	o->done = true;
+	pthread_mutex_unlock(&o->lock);
+	return r->index;
+}
+
 int qu_render_init(struct qu_render *r, const struct qu_site *site,
 		   const struct qu_graph *g, struct qu_md *md,
 		   const struct qu_files *theme_files, const char *theme_dir,
@@ -514,77 +615,28 @@ int qu_render_init(struct qu_render *r, const struct qu_site *site,
 			r->order[n++] = (uint32_t)i;
 		}
 
-	/* the general index: items with a home page */
+	/*
+	 * the general index: items with a home page, sorted when first
+	 * used; its pages split by initial, which comes first in its order
+	 * ("_" for any other), so that how many each has is enough here
+	 */
 	r->index = qu_xmalloc((g->nsyms + 1) * sizeof(uint32_t));
-	if (memo && g->place_id && memo->place_id == g->place_id) {
-		/* the same placement: the same symbols in the same order */
-		memcpy(r->index, memo->index, memo->n * sizeof(uint32_t));
-		r->nindex = memo->n;
-	} else {
-		struct index_key *keys =
-			qu_xmalloc((g->nsyms + 1) * sizeof(*keys));
+	r->index_sort = qu_xcalloc(1, sizeof(*r->index_sort));
+	pthread_mutex_init(&r->index_sort->lock, NULL);
+	r->index_sort->memo = memo;
+	{
+		size_t per[27] = {0};
 
 		for (i = 0; i < g->nsyms; i++)
 			if (g->syms[i].param == QU_NONE) {
-				keys[r->nindex].head =
-					index_head(g->syms[i].name);
-				keys[r->nindex++].sym = (uint32_t)i;
+				char c = initial(g->syms[i].name);
+
+				r->index[r->nindex++] = (uint32_t)i;
+				per[c == '_' ? 26 : c - 'A']++;
 			}
-		qsort_r(keys, r->nindex, sizeof(*keys), cmp_index_key,
-			(void *)g);
-		for (i = 0; i < r->nindex; i++)
-			r->index[i] = keys[i].sym;
-		free(keys);
-		if (memo) {
-			free(memo->index);
-			memo->index = qu_xmalloc((r->nindex + 1) *
-						 sizeof(uint32_t));
-			memcpy(memo->index, r->index,
-			       r->nindex * sizeof(uint32_t));
-			memo->n = r->nindex;
-			memo->place_id = g->place_id;
-		}
-	}
-	add_extra(r, "genindex.html", "Index", 0, 0, r->nindex);
-	if (r->nindex > GENINDEX_SPLIT) {
-		size_t start = 0;
-
-		for (i = 1; i <= r->nindex; i++) {
-			char c = initial(g->syms[r->index[start]].name);
-
-			if (i < r->nindex &&
-			    initial(g->syms[r->index[i]].name) == c)
-				continue;
-			{
-				size_t nparts = (i - start + GENINDEX_PAGE - 1) /
-						GENINDEX_PAGE;
-				size_t per = (i - start + nparts - 1) / nparts;
-				size_t p, s = start;
-
-				for (p = 1; p <= nparts; p++, s += per) {
-					size_t e = s + per < i ? s + per : i;
-
-					qu_buf_reset(&b);
-					qu_buf_addf(&b, "genindex-%c",
-						    c == '_' ? '_' : c + 32);
-					if (p > 1)
-						qu_buf_addf(&b, "-%zu", p);
-					qu_buf_adds(&b, ".html");
-					qu_buf_reset(&tmpl);
-					qu_buf_addf(&tmpl,
-						    "Index \xe2\x80\x94 %c", c);
-					if (nparts > 1)
-						qu_buf_addf(&tmpl, " (%zu of %zu)",
-							    p, nparts);
-					add_extra(r, b.buf, tmpl.buf, 1, s, e);
-					snprintf(r->extras[r->nextras - 1]
-							 .label,
-						 sizeof(r->extras[0].label),
-						 p > 1 ? "%c%zu" : "%c", c, p);
-				}
-			}
-			start = i;
-		}
+		add_extra(r, "genindex.html", "Index", 0, 0, r->nindex);
+		if (r->nindex > GENINDEX_SPLIT)
+			split_index(r, per, &b, &tmpl);
 	}
 	render_rst_numbers(r);
 	add_extra(r, "404.html", "Page not found", 2, 0, 0);
@@ -618,6 +670,10 @@ void qu_render_fini(struct qu_render *r)
 	free(r->secnums);
 	free(r->extras);
 	free(r->index);
+	if (r->index_sort) {
+		pthread_mutex_destroy(&r->index_sort->lock);
+		free(r->index_sort);
+	}
 	free(r->order);
 	free(r->pos);
 	xmlFreeDoc(r->tmpl_doc);

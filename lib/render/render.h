@@ -179,8 +179,11 @@ struct qu_render_version {
  * @tmpl_doc: the template parsed once; every page starts from a copy
  * @title: the site's title
  * @version: the version to show, or NULL
- * @index: the symbols with a home page, sorted by name for genindex
+ * @index: the symbols with a home page, sorted by name for genindex on
+ *	first use (render_index(), page.c): a rebuild that keeps the index's
+ *	pages does not sort a kernel tree's 130,000 names
  * @nindex: how many
+ * @index_sort: how @index is sorted once
  * @extras: the files besides the pages
  * @nextras: how many
  * @order: the pages in reading order (depth first), for prev/next
@@ -217,6 +220,7 @@ struct qu_render {
 	const char *version;
 	uint32_t *index;
 	size_t nindex;
+	struct qu_index_sort *index_sort;
 	struct qu_extra *extras;
 	size_t nextras;
 	uint32_t *order;
