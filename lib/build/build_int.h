@@ -773,6 +773,7 @@ struct build_key_memo {
  * @version: the version shown, or NULL
  * @exe: the hash of the quire executable
  * @hist: what git says of the pages and sources (history.c)
+ * @threads: how many workers hash the pages (0: one a processor)
  * @memo: the symbols' hash of the last call, kept for the same placement
  *	(qu_graph.place_id); NULL to hash them every time
  *
@@ -787,7 +788,8 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_extra *extras, size_t nextras,
 		const struct qu_files *theme_files, const char *theme,
 		const char *version, uint64_t exe,
-		const struct build_history *hist, struct build_key_memo *memo);
+		const struct build_history *hist, unsigned threads,
+		struct build_key_memo *memo);
 
 /**
  * build_link_tree() - hard-link every file of a site's folder into another

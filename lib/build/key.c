@@ -10,6 +10,7 @@
  * version, and the quire executable itself, so a new quire never reuses
  * an old quire's pages).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -100,19 +101,55 @@ static void h_file(struct kh *h, const struct qu_files *fs, const char *path)
 	qu_buf_fini(&err);
 }
 
-/* Every symbol's name, kind, item and home: the same for one placement. */
-static uint64_t syms_key(const struct qu_graph *g, struct build_key_memo *memo)
-{
-	struct kh *h;
-	uint64_t r;
-	size_t i;
+/*
+ * The workers' hashes: one each, made on first use (qu_job.worker is
+ * below @n)
+ */
+struct kh_pool {
+	struct kh **v;
+	unsigned n;
+};
 
-	if (memo && g->place_id && memo->place_id == g->place_id)
-		return memo->syms;
-	h = kh_new();
-	kh_reset(h);
-	h_u64(h, g->nsyms);
-	for (i = 0; i < g->nsyms; i++) {
+static void kh_pool_init(struct kh_pool *kp, unsigned threads)
+{
+	kp->n = threads ? threads : qu_ncpus();
+	kp->v = qu_xcalloc(kp->n, sizeof(*kp->v));
+}
+
+static struct kh *kh_of(struct kh_pool *kp, const struct qu_job *job)
+{
+	assert(job->worker < kp->n);
+	if (!kp->v[job->worker])
+		kp->v[job->worker] = kh_new();
+	kh_reset(kp->v[job->worker]);
+	return kp->v[job->worker];
+}
+
+static void kh_pool_fini(struct kh_pool *kp)
+{
+	for (unsigned i = 0; i < kp->n; i++)
+		if (kp->v[i])
+			kh_free(kp->v[i]);
+	free(kp->v);
+}
+
+/* the symbols hashed a stretch at a time, on the workers */
+#define SYMS_STRETCH 4096
+
+struct syms_run {
+	const struct qu_graph *g;
+	struct kh_pool kp;
+	uint64_t *out;	/* per stretch */
+};
+
+static void syms_stretch(struct qu_job *job, size_t k, void *payload)
+{
+	struct syms_run *run = payload;
+	const struct qu_graph *g = run->g;
+	struct kh *h = kh_of(&run->kp, job);
+	size_t i = k * SYMS_STRETCH, end = i + SYMS_STRETCH;
+
+	for (; i < end && i < g->nsyms; i++) {
 		const struct qu_sym *s = &g->syms[i];
 
 		h_str(h, s->name);
@@ -125,8 +162,29 @@ static uint64_t syms_key(const struct qu_graph *g, struct build_key_memo *memo)
 		h_str(h, s->anchor);
 		h_u64(h, s->next);
 	}
-	r = kh_digest(h);
-	kh_free(h);
+	run->out[k] = kh_digest(h);
+}
+
+/*
+ * Every symbol's name, kind, item and home: the same for one placement.
+ * The hash of their count and of each stretch's hash, in order.
+ */
+static uint64_t syms_key(const struct qu_graph *g, unsigned threads,
+			 struct build_key_memo *memo)
+{
+	struct syms_run run = {.g = g};
+	size_t n = (g->nsyms + SYMS_STRETCH - 1) / SYMS_STRETCH;
+	uint64_t r;
+
+	if (memo && g->place_id && memo->place_id == g->place_id)
+		return memo->syms;
+	kh_pool_init(&run.kp, threads);
+	run.out = qu_xcalloc(n + 2, sizeof(*run.out));
+	qu_pool_run(threads, n, syms_stretch, &run);
+	run.out[n] = g->nsyms;
+	r = XXH3_64bits(run.out, (n + 1) * sizeof(*run.out));
+	free(run.out);
+	kh_pool_fini(&run.kp);
 	if (memo) {
 		memo->place_id = g->place_id;
 		memo->syms = r;
@@ -138,7 +196,7 @@ static uint64_t syms_key(const struct qu_graph *g, struct build_key_memo *memo)
 static uint64_t global_key(const struct qu_site *site,
 			   const struct qu_graph *g,
 			   const struct qu_files *theme_files, const char *theme,
-			   const char *version, uint64_t exe,
+			   const char *version, uint64_t exe, unsigned threads,
 			   struct build_key_memo *memo)
 {
 	struct kh *h = kh_new();
@@ -219,7 +277,7 @@ static uint64_t global_key(const struct qu_site *site,
 		}
 		h_u64(h, g->exports[i].n);
 	}
-	h_u64(h, syms_key(g, memo));
+	h_u64(h, syms_key(g, threads, memo));
 	r = kh_digest(h);
 	kh_free(h);
 	qu_buf_fini(&p);
@@ -279,18 +337,96 @@ static uint64_t extra_key(uint64_t global, const struct qu_extra *e)
 	return r;
 }
 
+struct keys_run {
+	const struct qu_site *site;
+	const struct qu_graph *g;
+	const struct qu_unit *units;
+	const struct build_history *hist;
+	const uint32_t *first, *next;	/* each page's symbols, chained */
+	uint64_t global;
+	struct kh_pool kp;
+	uint64_t *out;
+};
+
+/* One page's fingerprint, on a worker. */
+static void page_key(struct qu_job *job, size_t p, void *payload)
+{
+	struct keys_run *run = payload;
+	const struct qu_graph *g = run->g;
+	const struct build_history *hist = run->hist;
+	const struct qu_page *pg = &run->site->pages[p];
+	struct kh *h = kh_of(&run->kp, job);
+	uint32_t s;
+	size_t k;
+
+	h_u64(h, run->global);
+	/* last changed and "view source" (history.c) */
+	h_str(h, hist->source_url);
+	h_str(h, hist->edit_url);
+	h_u64(h, (uint64_t)hist->pages[p].time);
+	h_str(h, hist->pages[p].commit);
+	h_str(h, hist->pages[p].link);
+	for (k = 0; k < pg->nparts; k++) {
+		const struct qu_part *pt = &pg->parts[k];
+		size_t e;
+
+		h_u64(h, pt->kind);
+		h_u64(h, pt->line);
+		kh_add(h, pt->text ? pt->text : "", pt->text ? pt->len : 0);
+		h_u64(h, pt->len);
+		h_sel(h, &pt->sel);
+		for (e = 0; e < pt->npages; e++)
+			h_u64(h, pt->pages[e]);
+		h_u64(h, pt->npages);
+		h_u64(h, pt->maxdepth);
+		for (e = 0; e < pt->nfiles; e++) {
+			h_str(h, pt->files[e].name);
+			h_u64(h, pt->files[e].page);
+			h_u64(h, pt->files[e].nfiles);
+			h_u64(h, pt->files[e].nitems);
+			h_str(h, pt->files[e].brief);
+		}
+		h_u64(h, pt->nfiles);
+		if (!g->part_start || !g->part_start[p])
+			continue;
+		for (e = g->part_start[p][k]; e < g->part_start[p][k + 1];
+		     e++) {
+			const struct qu_placed *pl = &g->placed[e];
+
+			h_u64(h, pl->unit);
+			h_u64(h, pl->item);
+			h_u64(h, pl->sym);
+			h_str(h, pl->anchor);
+			h_u64(h, pl->home);
+			h_u64(h, (uint64_t)hist->units[pl->unit].time);
+			h_str(h, hist->units[pl->unit].commit);
+			h_str(h, hist->units[pl->unit].link);
+			h_u64(h, run->units[pl->unit].hash.lo);
+			h_u64(h, run->units[pl->unit].hash.hi);
+			if (pl->sym != QU_NONE)
+				h_refs(h, g, pl->sym);
+		}
+	}
+	for (s = run->first[p]; s != QU_NONE; s = run->next[s])
+		h_refs(h, g, s);
+	run->out[p] = kh_digest(h);
+}
+
 void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_graph *g, const struct qu_unit *units,
 		const struct qu_extra *extras, size_t nextras,
 		const struct qu_files *theme_files, const char *theme,
 		const char *version, uint64_t exe,
-		const struct build_history *hist, struct build_key_memo *memo)
+		const struct build_history *hist, unsigned threads,
+		struct build_key_memo *memo)
 {
 	uint64_t global = global_key(site, g, theme_files, theme, version,
-				     exe, memo);
-	struct kh *h = kh_new();
+				     exe, threads, memo);
 	uint32_t *first = qu_xcalloc(site->npages + 1, sizeof(uint32_t));
 	uint32_t *next = qu_xcalloc(g->nsyms + 1, sizeof(uint32_t));
+	struct keys_run run = {.site = site, .g = g, .units = units,
+			       .hist = hist, .first = first, .next = next,
+			       .global = global, .out = out};
 	size_t p, k, j;
 
 	/* the symbols whose home is each page, in symbol order */
@@ -305,67 +441,11 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 			first[pg] = (uint32_t)j;
 		}
 	}
-	for (p = 0; p < site->npages; p++) {
-		const struct qu_page *pg = &site->pages[p];
-		uint32_t s;
-
-		kh_reset(h);
-		h_u64(h, global);
-		/* last changed and "view source" (history.c) */
-		h_str(h, hist->source_url);
-		h_str(h, hist->edit_url);
-		h_u64(h, (uint64_t)hist->pages[p].time);
-		h_str(h, hist->pages[p].commit);
-		h_str(h, hist->pages[p].link);
-		for (k = 0; k < pg->nparts; k++) {
-			const struct qu_part *pt = &pg->parts[k];
-			size_t e;
-
-			h_u64(h, pt->kind);
-			h_u64(h, pt->line);
-			kh_add(h, pt->text ? pt->text : "",
-			       pt->text ? pt->len : 0);
-			h_u64(h, pt->len);
-			h_sel(h, &pt->sel);
-			for (e = 0; e < pt->npages; e++)
-				h_u64(h, pt->pages[e]);
-			h_u64(h, pt->npages);
-			h_u64(h, pt->maxdepth);
-			for (e = 0; e < pt->nfiles; e++) {
-				h_str(h, pt->files[e].name);
-				h_u64(h, pt->files[e].page);
-				h_u64(h, pt->files[e].nfiles);
-				h_u64(h, pt->files[e].nitems);
-				h_str(h, pt->files[e].brief);
-			}
-			h_u64(h, pt->nfiles);
-			if (!g->part_start || !g->part_start[p])
-				continue;
-			for (e = g->part_start[p][k];
-			     e < g->part_start[p][k + 1]; e++) {
-				const struct qu_placed *pl = &g->placed[e];
-
-				h_u64(h, pl->unit);
-				h_u64(h, pl->item);
-				h_u64(h, pl->sym);
-				h_str(h, pl->anchor);
-				h_u64(h, pl->home);
-				h_u64(h, (uint64_t)hist->units[pl->unit].time);
-				h_str(h, hist->units[pl->unit].commit);
-				h_str(h, hist->units[pl->unit].link);
-				h_u64(h, units[pl->unit].hash.lo);
-				h_u64(h, units[pl->unit].hash.hi);
-				if (pl->sym != QU_NONE)
-					h_refs(h, g, pl->sym);
-			}
-		}
-		for (s = first[p]; s != QU_NONE; s = next[s])
-			h_refs(h, g, s);
-		out[p] = kh_digest(h);
-	}
+	kh_pool_init(&run.kp, threads);
+	qu_pool_run(threads, site->npages, page_key, &run);
+	kh_pool_fini(&run.kp);
 	for (k = 0; k < nextras; k++)
 		out[site->npages + k] = extra_key(global, &extras[k]);
-	kh_free(h);
 	free(first);
 	free(next);
 }

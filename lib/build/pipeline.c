@@ -2003,7 +2003,7 @@ static void decide_pages(struct qu_build *b)
 		b->kmemo = qu_xcalloc(1, sizeof(*b->kmemo));
 	build_keys(b->keys, &b->site, &b->graph, b->units, b->render.extras,
 		   b->render.nextras, b->theme_files, b->theme, b->version,
-		   b->exe, &b->hist, b->kmemo);
+		   b->exe, &b->hist, b->opts->threads, b->kmemo);
 	if (b->opts->nversions) {
 		/* the switcher links into every version's pages */
 		const struct qu_build_opts *o = b->opts;
