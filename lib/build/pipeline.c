@@ -122,6 +122,7 @@ struct qu_build {
 	char *cache_dir;
 	/* the search index's state file, when this build wrote one */
 	char *search_state;
+	struct qu_search_next *search_next;	/* being written */
 	char *theme;
 	char *version;
 	struct qu_git_tree *rev;
@@ -1576,6 +1577,8 @@ static int write_search(struct qu_build *b, struct qu_buf *err)
 	/* a build with a cache updates the index from the last one's */
 	free(b->search_state);
 	b->search_state = NULL;
+	qu_search_next_free(b->search_next);
+	b->search_next = NULL;
 	if (b->cache_dir && !b->opts->memo) {
 		struct qu_buf st = QU_BUF_INIT;
 		struct qu_search_cache c = {.page_keys = b->keys,
@@ -1587,6 +1590,8 @@ static int write_search(struct qu_build *b, struct qu_buf *err)
 		r = qu_search_write(b->out.tmp, &b->site, &b->graph,
 				    b->opts->threads, NULL, &c, b->out_abs,
 				    keep_search_file, b, err);
+		/* its state is still being written: the commit waits */
+		b->search_next = c.next;
 		b->stats.search_note = c.note;
 		b->stats.search_updated = c.updated;
 	} else {
@@ -2437,9 +2442,13 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		goto out;
 	swapped = true;
 	/* the index's state is the one of the site now in OUT */
-	if (b->search_state &&
-	    qu_search_state_commit(b->search_state, err) < 0)
-		goto out;
+	if (b->search_state) {
+		struct qu_search_next *next = b->search_next;
+
+		b->search_next = NULL;
+		if (qu_search_state_commit(b->search_state, next, err) < 0)
+			goto out;
+	}
 	phase(b, "write");
 	if (write_depfile(b, err) < 0)
 		goto out;
@@ -2540,6 +2549,8 @@ void qu_build_free(struct qu_build *b)
 
 	if (!b)
 		return;
+	/* the search index's next state reads the pages' keys */
+	qu_search_next_free(b->search_next);
 	/* a build that stopped before it took the units: no need to read on */
 	atomic_store(&b->peek_cancel, true);
 	end_peek(b);

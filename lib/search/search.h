@@ -97,6 +97,9 @@ typedef void (*qu_search_keep_fn)(const char *name, void *payload);
  *	NULL: read by qu_search_write(); either way its caller's to free
  * @note: set to why a state file there was not used (corrupt, foreign)
  * @updated: set when the index was updated from the state, not built whole
+ * @next: set to the next state while it is written, on a thread of its
+ *	own, once the index's files are (a kernel site's is 20 MB): for
+ *	qu_search_state_commit(), or qu_search_next_free()
  *
  * With it, qu_search_write() reads the state the last build left, when
  * it describes the index of @last, and writes the next one to
@@ -109,6 +112,7 @@ struct qu_search_cache {
 	struct qu_search_state *state;
 	const char *note;
 	bool updated;
+	struct qu_search_next *next;
 };
 
 /**
@@ -133,11 +137,20 @@ void qu_search_state_free(struct qu_search_state *st);
  * qu_search_state_commit() - the state written by qu_search_write() is
  * the one of the site now in place
  * @path: struct qu_search_cache's @path
+ * @next: struct qu_search_cache's @next, or NULL; waited for and freed
  * @err: receives a one-line message on failure
  *
  * Return: 0, or -1 (message in @err).
  */
-int qu_search_state_commit(const char *path, struct qu_buf *err);
+int qu_search_state_commit(const char *path, struct qu_search_next *next,
+			   struct qu_buf *err);
+
+/**
+ * qu_search_next_free() - wait for the next state's writing and drop it,
+ * uncommitted
+ * @next: struct qu_search_cache's @next, or NULL
+ */
+void qu_search_next_free(struct qu_search_next *next);
 
 /**
  * qu_search_write() - write the index of a site under DIR/_search/

@@ -780,11 +780,72 @@ static void next_state(struct qu_buf *b, const char *path)
 	qu_buf_addf(b, "%s.next", path);
 }
 
-int qu_search_state_commit(const char *path, struct qu_buf *err)
+/*
+ * The next state, written beside the rest of the build: it needs the
+ * index, which it frees, and the last state, which it closes.
+ */
+struct qu_search_next {
+	struct qu_thread thread;
+	struct search_index x;
+	struct search_state prev;
+	bool has_prev;
+	char *path;
+	const uint64_t *page_keys;
+	uint32_t *sizes;
+	uint64_t *hashes;
+	size_t *shard_first;
+	size_t nshards;
+	uint64_t manifest;
+	struct qu_buf err;
+	int r;
+};
+
+static void *next_job(void *payload)
+{
+	struct qu_search_next *n = payload;
+
+	n->r = search_state_write(n->path, &n->x,
+				  n->has_prev ? &n->prev : NULL, n->page_keys,
+				  n->sizes, n->hashes, n->shard_first,
+				  n->nshards, n->manifest, &n->err);
+	search_fini(&n->x);
+	search_state_close(&n->prev);
+	free(n->sizes);
+	free(n->hashes);
+	free(n->shard_first);
+	free(n->path);
+	return NULL;
+}
+
+/* Wait for the next state's writing; -1 with its message when it failed */
+static int next_wait(struct qu_search_next *n, struct qu_buf *err)
+{
+	int r;
+
+	if (!n)
+		return 0;
+	qu_thread_wait(&n->thread);
+	r = n->r;
+	if (r < 0 && err)
+		qu_buf_adds(err, n->err.buf);
+	qu_buf_fini(&n->err);
+	free(n);
+	return r;
+}
+
+void qu_search_next_free(struct qu_search_next *next)
+{
+	next_wait(next, NULL);
+}
+
+int qu_search_state_commit(const char *path, struct qu_search_next *n,
+			   struct qu_buf *err)
 {
 	struct qu_buf next = QU_BUF_INIT;
 	int r = 0;
 
+	if (next_wait(n, err) < 0)
+		return -1;
 	next_state(&next, path);
 	if (rename(next.buf, path) < 0 && errno != ENOENT) {
 		qu_buf_addf(err, "%s: cannot rename: %s", next.buf,
@@ -914,21 +975,31 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	if (!r && last)
 		tell_kept(&w, ndshards, mkept, keep, payload);
 	if (!r && cache) {
-		uint32_t *sizes = qu_xcalloc(x.ndocs + 1, sizeof(*sizes));
-		uint64_t *hashes = qu_xcalloc(x.ndocs + 1, sizeof(*hashes));
+		/* the next state on a thread, which takes the index */
+		struct qu_search_next *n = qu_xcalloc(1, sizeof(*n));
 
+		n->sizes = qu_xcalloc(x.ndocs + 1, sizeof(*n->sizes));
+		n->hashes = qu_xcalloc(x.ndocs + 1, sizeof(*n->hashes));
 		for (i = 0; i < x.ndocs; i++) {
-			sizes[i] = (uint32_t)w.records[i].size;
-			hashes[i] = w.records[i].hash;
+			n->sizes[i] = (uint32_t)w.records[i].size;
+			n->hashes[i] = w.records[i].hash;
 		}
 		qu_buf_reset(&path);
 		next_state(&path, cache->path);
-		r = search_state_write(path.buf, &x, w.prev, cache->page_keys,
-				       sizes, hashes, w.shard_first,
-				       w.nshards, XXH3_64bits(m.buf, m.len),
-				       err);
-		free(sizes);
-		free(hashes);
+		n->path = qu_buf_detach(&path, NULL);
+		n->page_keys = cache->page_keys;
+		n->shard_first = w.shard_first;
+		w.shard_first = NULL;
+		n->nshards = w.nshards;
+		n->manifest = XXH3_64bits(m.buf, m.len);
+		n->x = x;
+		memset(&x, 0, sizeof(x));
+		n->has_prev = w.prev != NULL;
+		n->prev = prev;
+		memset(&prev, 0, sizeof(prev));
+		qu_buf_init(&n->err);
+		qu_thread_start(&n->thread, threads != 1, next_job, n);
+		cache->next = n;
 	}
 out:
 	for (i = 0; i < x.ndocs; i++)
