@@ -222,7 +222,12 @@ int cmd_build(int argc, char **argv)
 	ret = nerr || (werror && nwarn) ? QU_EXIT_FAIL : QU_EXIT_OK;
 out:
 	/* a failed build leaves the last good site and no half-made one */
+#ifdef QU_MIMALLOC
+	/* quire exits next: the memory goes with it (not under sanitizers) */
+	qu_build_exit(b);
+#else
 	qu_build_free(b);
+#endif
 	qu_diags_fini(&all);
 	qu_build_vstats_fini(&vst);
 	qu_buf_fini(&err);

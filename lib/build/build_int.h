@@ -691,6 +691,8 @@ int build_units_write(struct build_units *u, uint64_t exe,
 		      const struct qu_unit *units,
 		      const struct qu_graph_exports *ex, const bool *ok,
 		      const bool *dirty, size_t n, struct qu_buf *err);
+/* build_units_close() - close the database; the rows read stay */
+void build_units_close(struct build_units *u);
 void build_units_fini(struct build_units *u);
 
 /*

@@ -2543,24 +2543,43 @@ void qu_build_get_stats(struct qu_build_stats *out, const struct qu_build *b)
 	*out = b->stats;
 }
 
+/*
+ * What a build leaves outside its memory: its threads stopped, the folder
+ * it wrote into removed when it did not become the site, the unit cache
+ * closed.
+ */
+static void build_close(struct qu_build *b)
+{
+	/* the search index's next state reads the pages' keys */
+	qu_search_next_free(b->search_next);
+	b->search_next = NULL;
+	/* a build that stopped before it took the units: no need to read on */
+	atomic_store(&b->peek_cancel, true);
+	end_peek(b);
+	qu_thread_wait(&b->memo_thread);
+	qu_search_state_free(end_sstate(b));
+	b->sstate = NULL;
+	qu_out_fini(&b->out);
+	build_units_close(&b->ucache);
+}
+
+void qu_build_exit(struct qu_build *b)
+{
+	if (b)
+		build_close(b);
+}
+
 void qu_build_free(struct qu_build *b)
 {
 	size_t i;
 
 	if (!b)
 		return;
-	/* the search index's next state reads the pages' keys */
-	qu_search_next_free(b->search_next);
-	/* a build that stopped before it took the units: no need to read on */
-	atomic_store(&b->peek_cancel, true);
-	end_peek(b);
+	build_close(b);
 	free(b->peek_dir);
 	free(b->out_walked_parent);
-	qu_thread_wait(&b->memo_thread);
 	qu_diags_fini(&b->sorted);
-	qu_search_state_free(end_sstate(b));
 	free(b->sstate_path);
-	qu_out_fini(&b->out);
 	qu_out_list_fini(&b->live);
 	qu_render_fini(&b->render);
 	for (i = 0; i < b->ngraphs; i++)

@@ -934,10 +934,17 @@ out:
 	return r;
 }
 
-void build_units_fini(struct build_units *u)
+void build_units_close(struct build_units *u)
 {
 	sqlite3_finalize(u->get);
+	u->get = NULL;
 	sqlite3_close(u->db);
+	u->db = NULL;
+}
+
+void build_units_fini(struct build_units *u)
+{
+	build_units_close(u);
 	free(u->path);
 	free(u->v);
 	data_drop(u, false);
