@@ -123,6 +123,11 @@ struct qu_build {
 	/* the search index's state file, when this build wrote one */
 	char *search_state;
 	struct qu_search_next *search_next;	/* being written */
+	/* the references' memo being written (start_refs()) */
+	struct qu_thread refs_thread;
+	bool refs_started;
+	int refs_r;
+	struct qu_buf refs_err;
 	char *theme;
 	char *version;
 	struct qu_git_tree *rev;
@@ -2050,6 +2055,41 @@ static void decide_pages(struct qu_build *b)
 	}
 }
 
+/*
+ * What the comments name, for the next build: written only when it grew
+ * (a kernel tree's, 2 MB), on a thread of its own from when the graph is
+ * done to when the cache is saved
+ */
+static void *refs_job(void *payload)
+{
+	struct qu_build *b = payload;
+
+	b->refs_r = build_refs_write(b->gmemo, b->cache_dir, b->exe,
+				     refs_key(b), &b->refs_err);
+	return NULL;
+}
+
+static void start_refs(struct qu_build *b)
+{
+	if (!b->cache_dir || b->opts->memo || !b->gmemo ||
+	    !qu_graph_memo_changed(b->gmemo))
+		return;
+	b->refs_started = true;
+	qu_thread_start(&b->refs_thread, b->opts->threads != 1, refs_job, b);
+}
+
+static int end_refs(struct qu_build *b, struct qu_buf *err)
+{
+	if (!b->refs_started)
+		return 0;
+	qu_thread_wait(&b->refs_thread);
+	b->refs_started = false;
+	if (b->refs_r < 0 && err)
+		qu_buf_adds(err, b->refs_err.buf);
+	qu_buf_fini(&b->refs_err);
+	return b->refs_r;
+}
+
 /* Pages of the last site that this one no longer has. */
 static size_t count_removed(const struct qu_build *b)
 {
@@ -2343,6 +2383,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 		qu_buf_reset(&tmp);
 	}
 	phase(b, "version");
+	start_refs(b);
 	theme_deps(b);
 	if (o->memo && !b->xmemo)
 		b->xmemo = qu_xcalloc(1, sizeof(*b->xmemo));
@@ -2425,17 +2466,13 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	/* the cache first: a stale one only costs renders, never bytes */
 	if (b->cache_dir && save_state(b, err) < 0)
 		goto out;
-	/* what the comments name, for the next build: only when it grew */
-	if (b->cache_dir && !o->memo && b->gmemo &&
-	    qu_graph_memo_changed(b->gmemo) &&
-	    build_refs_write(b->gmemo, b->cache_dir, b->exe, refs_key(b),
-			     err) < 0)
-		goto out;
 	/* the units parsed anew, in one transaction */
 	if (b->cache_dir &&
 	    build_units_write(&b->ucache, b->exe, b->site.sources, b->st,
 			      b->units, b->exports, b->st_ok, b->dirty,
 			      b->site.nsources, err) < 0)
+		goto out;
+	if (end_refs(b, err) < 0)
 		goto out;
 	phase(b, "cache");
 	if (finish(b, err) < 0)
@@ -2553,6 +2590,7 @@ static void build_close(struct qu_build *b)
 	/* the search index's next state reads the pages' keys */
 	qu_search_next_free(b->search_next);
 	b->search_next = NULL;
+	end_refs(b, NULL);
 	/* a build that stopped before it took the units: no need to read on */
 	atomic_store(&b->peek_cancel, true);
 	end_peek(b);
