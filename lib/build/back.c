@@ -50,6 +50,10 @@ struct compose {
 	struct qu_out_list *list;	/* qu_out_list_read()'s */
 	struct qu_buf a, b;
 	size_t nremoved;
+	/* the root's folders, listed by walk() to be walked apart */
+	bool defer;
+	char **deferred;
+	size_t ndeferred;
 };
 
 static struct want *want_add(struct compose *c, const char *rel,
@@ -160,7 +164,13 @@ static int walk(struct compose *c, const char *root, struct qu_buf *rel,
 			some = true;
 			continue;
 		}
-		if (S_ISDIR(st.st_mode)) {
+		if (S_ISDIR(st.st_mode) && c->defer && !keep) {
+			c->deferred = qu_xrealloc(
+				c->deferred,
+				(c->ndeferred + 1) * sizeof(*c->deferred));
+			c->deferred[c->ndeferred++] = qu_xstrdup(rel->buf);
+			some = true;
+		} else if (S_ISDIR(st.st_mode)) {
 			r = walk(c, root, rel, fn, dir_done, &sub);
 			some |= sub;
 		} else {
@@ -402,6 +412,78 @@ static int compose_all(const struct compose *c, unsigned threads,
 	return r;
 }
 
+/* walk_back()'s: each folder's walk, on a worker of its own */
+struct back_run {
+	const struct compose *c;
+	int *r;
+	int *errs;	/* errno, where @r is -1 */
+	size_t *nremoved;
+};
+
+static void back_task(struct qu_job *job, size_t i, void *payload)
+{
+	struct back_run *run = payload;
+	/* the table of wanted files is only read: a copy of its handle */
+	struct compose c = *run->c;
+	struct qu_buf rel = QU_BUF_INIT;
+	bool stays;
+
+	(void)job;
+	qu_buf_init(&c.a);
+	qu_buf_init(&c.b);
+	c.nremoved = 0;
+	c.defer = false;
+	qu_buf_adds(&rel, run->c->deferred[i]);
+	run->r[i] = walk(&c, c.back, &rel, back_file, back_dir_done, &stays);
+	run->errs[i] = errno;
+	run->nremoved[i] = c.nremoved;
+	qu_buf_fini(&rel);
+	qu_buf_fini(&c.a);
+	qu_buf_fini(&c.b);
+}
+
+/*
+ * The back tree's files noted or removed (back_file()): the root's own,
+ * then each of its folders on the workers (a kernel site's back tree has
+ * 9,300 files in 1,500 folders). Each file's entry in the table is its
+ * own; the first failure in the folders' order is told, errno set.
+ */
+static int walk_back(struct compose *c, unsigned threads)
+{
+	struct qu_buf rel = QU_BUF_INIT;
+	struct back_run run = {c, NULL, NULL, NULL};
+	bool stays;
+	size_t i;
+	int r;
+
+	c->defer = true;
+	r = walk(c, c->back, &rel, back_file, back_dir_done, &stays);
+	c->defer = false;
+	qu_buf_fini(&rel);
+	if (!r && c->ndeferred) {
+		run.r = qu_xcalloc(c->ndeferred, sizeof(*run.r));
+		run.errs = qu_xcalloc(c->ndeferred, sizeof(*run.errs));
+		run.nremoved = qu_xcalloc(c->ndeferred, sizeof(*run.nremoved));
+		qu_pool_run(threads, c->ndeferred, back_task, &run);
+		for (i = 0; i < c->ndeferred; i++) {
+			c->nremoved += run.nremoved[i];
+			if (run.r[i] < 0 && !r) {
+				r = -1;
+				errno = run.errs[i];
+			}
+		}
+		free(run.r);
+		free(run.errs);
+		free(run.nremoved);
+	}
+	for (i = 0; i < c->ndeferred; i++)
+		free(c->deferred[i]);
+	free(c->deferred);
+	c->deferred = NULL;
+	c->ndeferred = 0;
+	return r;
+}
+
 int qu_out_compose(struct qu_out *o, const char *const *kept,
 		   const struct qu_out_id *kept_ids, size_t nkept,
 		   const char *const *kept_dirs, size_t nkept_dirs,
@@ -434,8 +516,7 @@ int qu_out_compose(struct qu_out *o, const char *const *kept,
 		if (walk(&c, o->abs, &rel, from_live, NULL, &stays) < 0)
 			goto io;
 	}
-	qu_buf_reset(&rel);
-	if (walk(&c, o->back, &rel, back_file, back_dir_done, &stays) < 0)
+	if (walk_back(&c, o->threads) < 0)
 		goto io;
 	if (compose_all(&c, o->threads, err) < 0)
 		goto out;

@@ -16,6 +16,7 @@
  * fields: docs/site-search.md.
  */
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -221,6 +222,7 @@ struct writer {
 	const char *dir;
 	const char *last;
 	bool last_ok;
+	bool *last_t, *last_d;	/* last_shards()', read on first use */
 	bool *tkept;
 	bool *dkept;
 	struct rec *records;
@@ -611,20 +613,56 @@ static void cut_shards(struct writer *w)
 	w->shard_first[w->nshards] = x->nterms;
 }
 
-/* Whether the last site has @name under _search/. */
-static bool last_has(const struct writer *w, const char *fmt, size_t i)
+/*
+ * Which shards of one kind (@kind: "t" or "d") the last site's index has
+ * as files, "N.js" for N below @n: its folder read once, where a stat(2)
+ * a shard took as long again (a kernel site has 1,450). A link counts
+ * as what it points to, as stat(2) says.
+ */
+static bool *last_shards(const char *last, const char *kind, size_t n)
 {
+	bool *has = qu_xcalloc(n + 1, sizeof(*has));
 	struct qu_buf p = QU_BUF_INIT;
-	struct stat st;
-	bool r;
+	struct dirent *de;
+	DIR *d;
+
+	qu_buf_addf(&p, "%s/_search/%s", last, kind);
+	d = opendir(p.buf);
+	qu_buf_fini(&p);
+	if (!d)
+		return has;
+	while ((de = readdir(d))) {
+		const char *c = de->d_name;
+		size_t k = 0;
+		struct stat st;
+
+		/* as "%zu.js" writes it: no sign, no leading zero */
+		if (*c < '0' || *c > '9' || (*c == '0' && c[1] != '.'))
+			continue;
+		for (; *c >= '0' && *c <= '9' && k < n; c++)
+			k = k * 10 + (size_t)(*c - '0');
+		if (k >= n || strcmp(c, ".js"))
+			continue;
+		if (de->d_type == DT_REG)
+			has[k] = true;
+		else if (de->d_type == DT_UNKNOWN || de->d_type == DT_LNK)
+			has[k] = !fstatat(dirfd(d), de->d_name, &st, 0) &&
+				 S_ISREG(st.st_mode);
+	}
+	closedir(d);
+	return has;
+}
+
+/* Whether the last site has term shard @i (@doc: document shard) */
+static bool last_has(struct writer *w, bool doc, size_t i, size_t n)
+{
+	bool **has = doc ? &w->last_d : &w->last_t;
 
 	if (!w->last_ok)
 		return false;
-	qu_buf_addf(&p, "%s/_search/", w->last);
-	qu_buf_addf(&p, fmt, i);
-	r = !stat(p.buf, &st) && S_ISREG(st.st_mode);
-	qu_buf_fini(&p);
-	return r;
+	if (!*has)
+		*has = last_shards(w->last, doc ? "d" : "t", n);
+	return i < n && (*has)[i];
 }
 
 static void need_record(struct writer *w, uint32_t d)
@@ -676,7 +714,7 @@ static void plan_update(struct writer *w, size_t ndshards)
 				keep = !(w->changed[t->top[k]] &
 					 SEARCH_RECORD_CHANGED);
 		}
-		if (keep && last_has(w, "t/%zu.js", si)) {
+		if (keep && last_has(w, false, si, w->nshards)) {
 			w->tkeep[si] = true;
 			continue;
 		}
@@ -697,7 +735,7 @@ static void plan_update(struct writer *w, size_t ndshards)
 			end = x->ndocs;
 		for (i = si * DOC_SHARD; keep && i < end; i++)
 			keep = !(w->changed[i] & SEARCH_RECORD_CHANGED);
-		if (keep && last_has(w, "d/%zu.js", si)) {
+		if (keep && last_has(w, true, si, ndshards)) {
 			w->dkeep[si] = true;
 			continue;
 		}
@@ -1008,6 +1046,8 @@ out:
 	free(w.str_at);
 	free(w.changed);
 	free(w.tkeep);
+	free(w.last_t);
+	free(w.last_d);
 	free(w.dkeep);
 	free(w.records);
 	free(w.shard_first);
