@@ -297,6 +297,12 @@ int build_cache_write(const struct build_cache *c, const char *dir,
  *	for each folder whose stat(2) data does (read)
  * @no_version: read without asking git for the version (the stamp's
  *	fuzz harness, which must not open the repositories it names)
+ * @paths: set by a read that stat(2)ed the inputs, matching or not: the
+ *	inputs in the stamp's order (the order the build that wrote it
+ *	added them in, unless sorted for a depfile), an array the caller
+ *	frees whose strings are the stamp's
+ * @now: what stat(2) says of each now, in the arena the read was given
+ * @n: how many
  */
 struct build_stamp {
 	uint64_t key;
@@ -307,6 +313,9 @@ struct build_stamp {
 	struct qu_build_stats stats;
 	struct qu_files_memo *listings;
 	bool no_version;
+	const char **paths;
+	const struct build_fstamp *now;
+	size_t n;
 };
 
 /**
@@ -663,6 +672,15 @@ bool build_units_peek(struct build_units *u, const char *dir, uint64_t exe,
 /* build_units_find() - the entry of a source path, or NULL */
 const struct build_unit_entry *build_units_find(const struct build_units *u,
 						const char *path);
+/*
+ * build_units_find_near() - build_units_find() for paths asked in about
+ * the entries' order (a build's sources, which are mostly in it): the
+ * few entries past *@at, the one after the last found, are tried first,
+ * a comparison or two each in place of a search. *@at is updated.
+ */
+const struct build_unit_entry *
+build_units_find_near(const struct build_units *u, const char *path,
+		      size_t *at);
 /*
  * build_units_fresh() - whether an entry may be used without reading the
  * file: same stat, and not changed within two seconds of the cache

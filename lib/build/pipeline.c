@@ -111,6 +111,12 @@ struct qu_build {
 	bool *taken;
 	/* per source, its unit's content hash in the unit cache, or zero */
 	struct qu_hash128 *was;
+	/* the stamp's inputs in its order (build_stamp.paths) */
+	const char **stamp_paths;
+	const struct build_fstamp *stamp_now;
+	size_t nstamp;
+	/* per worker of the parse, past its last entry of each */
+	size_t *seen_at, *unit_at;
 	atomic_size_t nparsed;
 	atomic_size_t nreused;
 	char *dir_abs;
@@ -388,9 +394,15 @@ static bool up_to_date(struct qu_build *b)
 	b->stamp_key = st.key = XXH3_64bits(k.buf, k.len);
 	qu_buf_fini(&k);
 	b->cache_dir = cache_folder(b->opts, b->out_abs);
-	if (!build_stamp_check(&st, b->cache_dir, b->out_abs,
-			       &b->cache_paths, &b->seen, b->opts->threads,
-			       &b->stamp_map)) {
+	bool ok = build_stamp_check(&st, b->cache_dir, b->out_abs,
+				    &b->cache_paths, &b->seen,
+				    b->opts->threads, &b->stamp_map);
+
+	/* its inputs in order, for parse_one()'s look-ups */
+	b->stamp_paths = st.paths;
+	b->stamp_now = st.now;
+	b->nstamp = st.n;
+	if (!ok) {
 		free(b->cache_dir);
 		b->cache_dir = NULL;
 		return false;
@@ -751,7 +763,35 @@ static bool take_unit(struct qu_build *b, size_t i)
  * looked, else asked now; either way kept for the next stamp, so that a
  * build stats each input once.
  */
-static int stat_source(struct qu_build *b, size_t i, struct qu_fstat *out)
+/* how far past a worker's last input build_seen() looks */
+#define NEAR 4
+
+/*
+ * What the stamp's check found of the input @p, for the worker @worker:
+ * the stamp lists the inputs in the order the last build added them
+ * (its folders, then its sources in site order), so the sources a worker
+ * takes in turn are a few entries past its last one; else the table of
+ * all says (a kernel tree's 60,000 entries, out of the caches).
+ */
+static const struct build_fstamp *build_seen(struct qu_build *b,
+					     unsigned worker, const char *p)
+{
+	size_t *at = &b->seen_at[worker], k;
+	const struct build_fstamp *f;
+
+	for (k = *at; k < *at + NEAR && k < b->nstamp; k++)
+		if (!strcmp(b->stamp_paths[k], p)) {
+			*at = k + 1;
+			return &b->stamp_now[k];
+		}
+	f = qu_map_get(&b->seen, p, strlen(p));
+	if (f && f >= b->stamp_now && f < b->stamp_now + b->nstamp)
+		*at = (size_t)(f - b->stamp_now) + 1;
+	return f;
+}
+
+static int stat_source(struct qu_build *b, size_t i, unsigned worker,
+		       struct qu_fstat *out)
 {
 	const char *p = b->src_paths[i];
 	struct build_dep *d = &b->deps.v[b->src_dep[i]];
@@ -759,7 +799,7 @@ static int stat_source(struct qu_build *b, size_t i, struct qu_fstat *out)
 
 	if (b->site.files)
 		return qu_files_stat(b->site.files, out, p, true);
-	seen = qu_map_get(&b->seen, p, strlen(p));
+	seen = build_seen(b, worker, p);
 	if (seen)
 		d->st = *seen;
 	else
@@ -788,9 +828,10 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 		qu_progress_tick(&b->progress, job);
 		return;
 	}
-	if (b->ucache.n && !stat_source(b, i, &sb)) {
+	if (b->ucache.n && !stat_source(b, i, job->worker, &sb)) {
 		build_stat_of(&b->st[i], &sb);
-		e = build_units_find(&b->ucache, b->site.sources[i]);
+		e = build_units_find_near(&b->ucache, b->site.sources[i],
+					  &b->unit_at[job->worker]);
 		if (e)
 			b->was[i] = e->hash;
 		if (e && build_units_fresh(&b->ucache, e, &b->st[i]) &&
@@ -801,7 +842,7 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 			qu_progress_tick(&b->progress, job);
 			return;
 		}
-	} else if (!stat_source(b, i, &sb)) {
+	} else if (!stat_source(b, i, job->worker, &sb)) {
 		build_stat_of(&b->st[i], &sb);
 	} else {
 		memset(&b->st[i], 0, sizeof(b->st[i]));
@@ -1126,6 +1167,12 @@ void qu_build_link(struct qu_build *b)
 	atomic_init(&b->nparsed, 0);
 	atomic_init(&b->nreused, 0);
 	qu_progress_init(&b->progress, b->site.nsources, o->quiet);
+	{
+		unsigned nw = o->threads ? o->threads : qu_ncpus();
+
+		b->seen_at = qu_xcalloc(nw, sizeof(*b->seen_at));
+		b->unit_at = qu_xcalloc(nw, sizeof(*b->unit_at));
+	}
 	qu_pool_run(o->threads, b->site.nsources, parse_one, b);
 	qu_progress_done(&b->progress);
 	b->stats.nunits = b->site.nsources;
@@ -2670,6 +2717,9 @@ void qu_build_free(struct qu_build *b)
 	free(b->dirty);
 	free(b->taken);
 	free(b->was);
+	free(b->stamp_paths);
+	free(b->seen_at);
+	free(b->unit_at);
 	build_units_fini(&b->ucache);
 	build_cache_fini(&b->cache);
 	build_deps_fini(&b->deps);

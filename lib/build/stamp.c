@@ -364,7 +364,13 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			    !memcmp(&was[i], &sr.now[i], sizeof(was[i])))
 				read_listing(&lst[i], s->listings,
 					     sr.paths[i]);
-		free(sr.paths);
+		if (!r->bad) {
+			s->paths = sr.paths;
+			s->now = sr.now;
+			s->n = n;
+		} else {
+			free(sr.paths);
+		}
 		free(was);
 		free(len);
 		free(dir);

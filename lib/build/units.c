@@ -545,20 +545,22 @@ const struct build_unit_entry *build_units_find(const struct build_units *u,
 	return NULL;
 }
 
-/*
- * build_units_find() for paths asked in sorted order: the entry after
- * the last one found (*@at) is tried first, one comparison in the usual
- * case where the sources are those of the last build.
- */
-static const struct build_unit_entry *find_next(const struct build_units *u,
-						const char *path, size_t *at)
-{
-	const struct build_unit_entry *e;
+/* how far past the last entry found build_units_find_near() looks */
+#define NEAR 4
 
-	if (*at < u->n && !cmp_path(path, strlen(path), u->v[*at].path,
-				    u->v[*at].path_len))
-		e = &u->v[*at];
-	else
+const struct build_unit_entry *
+build_units_find_near(const struct build_units *u, const char *path,
+		      size_t *at)
+{
+	const struct build_unit_entry *e = NULL;
+	size_t pl = strlen(path), k;
+
+	for (k = *at; k < *at + NEAR && k < u->n; k++)
+		if (!cmp_path(path, pl, u->v[k].path, u->v[k].path_len)) {
+			e = &u->v[k];
+			break;
+		}
+	if (!e)
 		e = build_units_find(u, path);
 	if (e)
 		*at = (size_t)(e - u->v) + 1;
@@ -773,7 +775,7 @@ static void mirror(struct build_units *u, const char *const *paths,
 
 		if (!ok[i])
 			continue;
-		e = find_next(u, paths[i], &at);
+		e = build_units_find_near(u, paths[i], &at);
 		if (e && !dirty[i]) {
 			*m = *e;
 		} else {
@@ -861,7 +863,7 @@ int build_units_write(struct build_units *u, uint64_t exe,
 			       &set, NULL) != SQLITE_OK)
 		goto fail;
 	for (i = 0; i < n; i++) {
-		const struct build_unit_entry *e = find_next(u, paths[i], &at);
+		const struct build_unit_entry *e = build_units_find_near(u, paths[i], &at);
 
 		if (e)
 			still[e - u->v] = ok[i];

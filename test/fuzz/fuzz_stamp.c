@@ -66,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qu_map_fini(&seen);
 	qu_arena_fini(&a);
 	qu_files_memo_free(st.listings);
+	free(st.paths);
 	free(copy);
 	return 0;
 }
