@@ -371,14 +371,7 @@ def search_follows(srv, quire, docs, env, work):
     with open(os.path.join(docs, 'json.md'), 'a') as f:
         f.write('\nZyzzyvaword appears once.\n')
     srv.wait_builds(n + 1)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        with srv.cond:
-            done = any('quire serve: search index' in l
-                       for l in srv.lines[-3:])
-        if done:
-            break
-        time.sleep(0.05)
+    settle(srv, n + 1)
     clean = clean_build(quire, docs, env, work, 'search')
     if not clean:
         return
@@ -485,6 +478,20 @@ def wait_search(srv, n, timeout=30):
     return False
 
 
+def settle(srv, n, timeout=30):
+    """Wait for build @n's search index, then until no build follows it
+    for half a second: one change can reach the watcher as events a build
+    apart (a tree removed: its files, then its folder), and the site is
+    compared once the last of those builds is done."""
+    deadline = time.time() + timeout
+    while wait_search(srv, n, max(deadline - time.time(), 0.1)):
+        time.sleep(0.5)
+        if srv.builds() == n:
+            return True
+        n = srv.builds()
+    return False
+
+
 def tree_files(top):
     got = {}
     for d, dirs, names in os.walk(top):
@@ -550,7 +557,7 @@ def site_is_clean_build(srv, quire, docs, env, work, site):
         return
     n = srv.builds()
     shutil.rmtree(sub)
-    if not srv.wait_builds(n + 1) or not wait_search(srv, n + 1):
+    if not srv.wait_builds(n + 1) or not settle(srv, n + 1):
         fail('no rebuild and search index after a folder was removed')
         return
     clean = clean_build(quire, docs, env, work, 'site')
