@@ -62,6 +62,8 @@ struct qu_build {
 	/* rendered anew with the bytes OUT has: taken from OUT as kept */
 	bool *same;
 	struct qu_out_id *out_ids;	/* keep_one()'s, for the compose */
+	/* keep_one()'s: each page's state in the cache, or NULL */
+	const struct build_page_state **kept_state;
 	uint64_t search_key;
 	bool keep_search;
 	bool search_pending;
@@ -2028,6 +2030,7 @@ static void keep_one(struct qu_job *job, size_t i, void *payload)
 	qu_buf_reset(&job->scratch);
 	put_state_name(&job->scratch, b, i);
 	ps = build_cache_find(&b->cache, job->scratch.buf);
+	b->kept_state[i] = ps;
 	b->keep[i] = ps && ps->key == b->keys[i] &&
 		     in_last_site(b, out_of(b, i), &job->scratch,
 				  &b->out_ids[i]);
@@ -2091,6 +2094,7 @@ static void decide_pages(struct qu_build *b)
 	for (i = 0; i < b->site.npages; i++)
 		b->keys[i] ^= b->graphs_key;
 	b->out_ids = qu_xcalloc(n + 1, sizeof(*b->out_ids));
+	b->kept_state = qu_xcalloc(n + 1, sizeof(*b->kept_state));
 	qu_pool_run(b->opts->threads, n, keep_one, b);
 	/* the search index reads every page: it changes with any of them */
 	b->search_key = XXH3_64bits(b->keys, b->site.npages * sizeof(*b->keys));
@@ -2487,8 +2491,8 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	phase(b, "rest");
 	for (i = 0; i < b->site.npages; i++) {
 		if (b->keep[i]) {
-			const struct build_page_state *ps = build_cache_find(
-				&b->cache, b->site.pages[i].out);
+			/* keep_one() found it */
+			const struct build_page_state *ps = b->kept_state[i];
 			size_t k;
 
 			for (k = 0; k < ps->diags.n; k++) {
@@ -2697,6 +2701,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->keep);
 	free(b->same);
 	free(b->out_ids);
+	free(b->kept_state);
 	qu_search_memo_free(b->memo);
 	for (i = 0; i < b->nhint; i++)
 		free(b->hint[i]);

@@ -39,11 +39,10 @@ uint32_t graph_find_unit(const struct qu_graph *g, const char *path)
  * page, where one for the whole site would be large enough to miss the
  * cache on every anchor. Returns the arena copy.
  */
-static const char *claim(struct qu_graph *g, const char *id)
+static const char *claim_n(struct qu_graph *g, const char *id, size_t idlen)
 {
 	struct qu_buf *key = &g->kbuf;
 	struct qu_map_slot *s;
-	size_t idlen = strlen(id);
 	bool added;
 
 	qu_buf_reset(key);
@@ -75,6 +74,11 @@ static const char *claim(struct qu_graph *g, const char *id)
 	QU_VEC_GROW(g->ids, g->nids, g->ids_alloc);
 	g->ids[g->nids++] = s->key;
 	return s->key;
+}
+
+static const char *claim(struct qu_graph *g, const char *id)
+{
+	return claim_n(g, id, strlen(id));
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -121,9 +125,10 @@ bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
  * entry: the map holds the first, so candidates come out in placement
  * order, which is page order and thus independent of the thread count.
  */
-static uint32_t add_sym(struct qu_graph *g, const char *name, enum qu_ns ns,
-			enum qu_kind kind, uint32_t unit, uint32_t item,
-			uint32_t param, uint32_t page, const char *anchor)
+static uint32_t add_sym(struct qu_graph *g, const char *name, size_t nlen,
+			enum qu_ns ns, enum qu_kind kind, uint32_t unit,
+			uint32_t item, uint32_t param, uint32_t page,
+			const char *anchor)
 {
 	struct qu_buf *key = &g->kbuf;
 	struct qu_map_slot *slot;
@@ -145,7 +150,7 @@ static uint32_t add_sym(struct qu_graph *g, const char *name, enum qu_ns ns,
 	s->next = QU_NONE;
 	qu_buf_reset(key);
 	qu_buf_addc(key, (char)('0' + ns));
-	qu_buf_adds(key, name);
+	qu_buf_add(key, name, nlen);
 	slot = qu_map_intern(&g->map, key->buf, key->len, &g->arena, &added);
 	if (added) {
 		slot->value = (void *)(uintptr_t)(idx + 1);
@@ -205,17 +210,24 @@ static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 		     uint32_t item, const char *anchor)
 {
 	const struct qu_item *it = &g->units[unit].items[item];
+	/* "ANCHOR.member" and "NAME.member", their prefixes made once */
+	struct qu_buf ab = QU_BUF_INIT, nb = QU_BUF_INIT;
+	size_t nlen = strlen(it->name), alen, i;
 	uint32_t sym;
-	size_t i;
 
-	sym = add_sym(g, it->name, kind_ns(it->kind), it->kind, unit, item,
-		      QU_NONE, page, anchor);
+	sym = add_sym(g, it->name, nlen, kind_ns(it->kind), it->kind, unit,
+		      item, QU_NONE, page, anchor);
 	if (it->kind != QU_KIND_STRUCT && it->kind != QU_KIND_UNION &&
 	    it->kind != QU_KIND_ENUM)
 		return sym;
+	qu_buf_adds(&ab, anchor);
+	qu_buf_addc(&ab, '.');
+	alen = ab.len;
+	qu_buf_add(&nb, it->name, nlen);
+	qu_buf_addc(&nb, '.');
 	for (i = 0; i < it->nparams; i++) {
 		const struct qu_param *p = &it->params[i];
-		struct qu_buf b = QU_BUF_INIT;
+		size_t plen = strlen(p->name);
 		const char *pa;
 
 		if (i + SYM_AHEAD < it->nparams) {
@@ -226,24 +238,22 @@ static uint32_t home(struct qu_graph *g, uint32_t page, uint32_t unit,
 			else
 				prefetch_sym(g, QU_NS_MEMBER, it->name, ahead);
 		}
-		qu_buf_adds(&b, anchor);
-		qu_buf_addc(&b, '.');
-		qu_buf_adds(&b, p->name);
-		pa = claim(g, b.buf);
+		ab.len = alen;
+		qu_buf_add(&ab, p->name, plen);
+		pa = claim_n(g, ab.buf, ab.len);
 		if (it->kind == QU_KIND_ENUM) {
-			add_sym(g, p->name, QU_NS_ORD, it->kind, unit, item,
-				(uint32_t)i, page, pa);
+			add_sym(g, p->name, plen, QU_NS_ORD, it->kind, unit,
+				item, (uint32_t)i, page, pa);
 		} else {
-			qu_buf_reset(&b);
-			qu_buf_adds(&b, it->name);
-			qu_buf_addc(&b, '.');
-			qu_buf_adds(&b, p->name);
-			add_sym(g, qu_arena_strndup(&g->arena, b.buf, b.len),
-				QU_NS_MEMBER, it->kind, unit, item, (uint32_t)i,
-				page, pa);
+			nb.len = nlen + 1;
+			qu_buf_add(&nb, p->name, plen);
+			add_sym(g, qu_arena_strndup(&g->arena, nb.buf, nb.len),
+				nb.len, QU_NS_MEMBER, it->kind, unit, item,
+				(uint32_t)i, page, pa);
 		}
-		qu_buf_fini(&b);
 	}
+	qu_buf_fini(&ab);
+	qu_buf_fini(&nb);
 	return sym;
 }
 
@@ -255,17 +265,19 @@ static void params_anchors(struct qu_graph *g, uint32_t page,
 			   const struct qu_item *it, const char *anchor)
 {
 	struct qu_buf b = QU_BUF_INIT;
-	size_t i;
+	size_t i, alen;
 
 	if (it->kind == QU_KIND_STRUCT || it->kind == QU_KIND_UNION ||
-	    it->kind == QU_KIND_ENUM)
+	    it->kind == QU_KIND_ENUM || !it->nparams)
 		return;
+	/* "ANCHOR.param", the prefix made once */
+	qu_buf_adds(&b, anchor);
+	qu_buf_addc(&b, '.');
+	alen = b.len;
 	for (i = 0; i < it->nparams; i++) {
-		qu_buf_reset(&b);
-		qu_buf_adds(&b, anchor);
-		qu_buf_addc(&b, '.');
+		b.len = alen;
 		qu_buf_adds(&b, it->params[i].name);
-		claim(g, b.buf);
+		claim_n(g, b.buf, b.len);
 	}
 	qu_buf_fini(&b);
 }
@@ -326,14 +338,14 @@ static void place(struct qu_graph *g, uint32_t **homes, uint32_t page,
 			qu_rst_name_id(&b, it->name, strlen(it->name));
 		if (!b.len)
 			doc_anchor(&b, it->name);
-		pl->anchor = claim(g, b.buf);
+		pl->anchor = claim_n(g, b.buf, b.len);
 		pl->home = true;
 		qu_buf_fini(&b);
 		return;
 	}
 	qu_buf_adds(&b, "c.");
 	qu_buf_adds(&b, it->name);
-	pl->anchor = claim(g, b.buf);
+	pl->anchor = claim_n(g, b.buf, b.len);
 	qu_buf_fini(&b);
 	if (homes[unit][item] != QU_NONE) {
 		const struct qu_sym *s = &g->syms[homes[unit][item]];
@@ -368,11 +380,11 @@ static bool in_list(const char *name, const char *const *v, size_t n)
  * uses of the files the option names, like the kernel's Sphinx extension.
  */
 static void select_items(struct qu_graph *g, uint32_t **homes, uint32_t page,
-			 const struct qu_part *part, struct qu_diags *diags)
+			 const struct qu_part *part, uint32_t unit,
+			 struct qu_diags *diags)
 {
 	const struct qu_kdoc_sel *sel = &part->sel;
 	const struct qu_page *pg = &g->site->pages[page];
-	uint32_t unit = graph_find_unit(g, sel->path);
 	struct qu_kdoc_select ks;
 	struct qu_map exported;
 	const struct qu_unit *u;
@@ -514,18 +526,18 @@ static _Atomic uint64_t last_place_id;
  * page. Parts that select from a unit are not counted: a page with one
  * function of a 2,000-item header would make a table for all of them.
  */
-static size_t page_ids_bound(const struct qu_graph *g, const struct qu_page *pg)
+static size_t page_ids_bound(const struct qu_graph *g, const struct qu_page *pg,
+			     const uint32_t *units)
 {
 	size_t n = pg->nheadings + pg->nlabels, k, i;
 
 	for (k = 0; k < pg->nparts; k++) {
 		const struct qu_part *part = &pg->parts[k];
 		const struct qu_unit *u;
-		uint32_t unit;
+		uint32_t unit = units[k];
 
 		if (part->kind != QU_PART_KDOC || part->sel.mode != QU_SEL_ALL)
 			continue;
-		unit = graph_find_unit(g, part->sel.path);
 		if (unit == QU_NONE)
 			continue;
 		u = &g->units[unit];
@@ -541,8 +553,8 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    const struct qu_graph_reader *rd, struct qu_diags *diags,
 		    unsigned threads)
 {
-	uint32_t **homes, *home_block;
-	size_t p, k, i, n, ndiags;
+	uint32_t **homes, *home_block, *part_unit = NULL;
+	size_t p, k, i, n, ndiags, npart_unit = 0;
 
 	g->site = site;
 	g->units = units;
@@ -592,7 +604,18 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	for (p = 0; p < site->npages; p++) {
 		const struct qu_page *pg = &site->pages[p];
 
-		qu_map_reserve(&g->anchors, page_ids_bound(g, pg));
+		/* each kernel-doc part's unit, looked up once */
+		if (pg->nparts > npart_unit) {
+			npart_unit = pg->nparts;
+			part_unit = qu_xrealloc(part_unit,
+						npart_unit * sizeof(*part_unit));
+		}
+		for (k = 0; k < pg->nparts; k++)
+			part_unit[k] = pg->parts[k].kind == QU_PART_KDOC
+					       ? graph_find_unit(
+							 g, pg->parts[k].sel.path)
+					       : QU_NONE;
+		qu_map_reserve(&g->anchors, page_ids_bound(g, pg, part_unit));
 		for (k = 0; k < pg->nheadings; k++)
 			claim(g, pg->headings[k].id);
 		for (k = 0; k < pg->nlabels; k++)
@@ -601,13 +624,16 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 			&g->arena, (pg->nparts + 1) * sizeof(uint32_t));
 		for (k = 0; k < pg->nparts; k++) {
 			g->part_start[p][k] = (uint32_t)g->nplaced;
-			if (pg->parts[k].kind == QU_PART_KDOC)
+			if (pg->parts[k].kind == QU_PART_KDOC &&
+			    part_unit[k] != QU_NONE)
 				select_items(g, homes, (uint32_t)p,
-					     &pg->parts[k], diags);
+					     &pg->parts[k], part_unit[k],
+					     diags);
 		}
 		g->part_start[p][pg->nparts] = (uint32_t)g->nplaced;
 		page_done(g, p);
 	}
+	free(part_unit);
 	free(home_block);
 	free(homes);
 	g->nplace_diags = diags->n - ndiags;
