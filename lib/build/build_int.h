@@ -303,6 +303,8 @@ int build_cache_write(const struct build_cache *c, const char *dir,
  *	frees whose strings are the stamp's
  * @now: what stat(2) says of each now, in the arena the read was given
  * @n: how many
+ * @first_file: the first of them that is not a folder (a build adds the
+ *	folders it walked, then its sources in site order)
  */
 struct build_stamp {
 	uint64_t key;
@@ -316,6 +318,7 @@ struct build_stamp {
 	const char **paths;
 	const struct build_fstamp *now;
 	size_t n;
+	size_t first_file;
 };
 
 /**
@@ -355,32 +358,38 @@ struct build_map {
  * @s: @key set; @deps and @diags empty, filled when it returns true
  * @dir: the cache folder
  * @site: the site's folder, resolved
- * @a: owns the strings read
- * @seen: receives, by path, what stat(2) says of each input now (in @a):
- *	the build that follows a stamp that did not match stats none again
+ * @a: owns the strings read, and what stat(2) says of each input now
+ *	(@s->now): the build that follows a stamp that did not match stats
+ *	none again
  * @threads: worker threads for the stats (0: one per processor)
- * @map: receives the stamp's file, mapped: @seen's paths point into it,
- *	so the caller unmaps it (qu_file_unmap()) only when done with @seen
+ * @map: receives the stamp's file, mapped: @s->paths point into it, so
+ *	the caller unmaps it (qu_file_unmap()) only when done with them
  *
  * Return: true when every input is as recorded, the version is the same
  * and @site still holds a site.
  */
 bool build_stamp_check(struct build_stamp *s, const char *dir,
-		       const char *site, struct qu_arena *a,
-		       struct qu_map *seen, unsigned threads,
+		       const char *site, struct qu_arena *a, unsigned threads,
 		       struct build_map *map);
 
 /**
  * build_stamp_read() - build_stamp_check() on a stamp's bytes
- * @s, @site, @a, @seen, @threads: as build_stamp_check()'s
- * @data: the stamp's bytes, checksum last; @seen's paths point into them
+ * @s, @site, @a, @threads: as build_stamp_check()'s
+ * @data: the stamp's bytes, checksum last; @s->paths point into them
  * @size: how many
  *
  * Return: as build_stamp_check().
  */
 bool build_stamp_read(struct build_stamp *s, const void *data, size_t size,
-		      const char *site, struct qu_arena *a,
-		      struct qu_map *seen, unsigned threads);
+		      const char *site, struct qu_arena *a, unsigned threads);
+
+/**
+ * build_stamp_seen() - what a stamp's read found of each input, by path
+ * @seen: an empty table; receives each path's struct build_fstamp (the
+ *	first entry's, when a path is there twice)
+ * @s: a stamp read by build_stamp_check(), matching or not
+ */
+void build_stamp_seen(struct qu_map *seen, const struct build_stamp *s);
 
 /**
  * build_stamp_remove() - forget a site's stamp

@@ -113,10 +113,11 @@ struct qu_build {
 	bool *taken;
 	/* per source, its unit's content hash in the unit cache, or zero */
 	struct qu_hash128 *was;
-	/* the stamp's inputs in its order (build_stamp.paths) */
-	const char **stamp_paths;
-	const struct build_fstamp *stamp_now;
-	size_t nstamp;
+	/* the last stamp as read: its inputs in order, their stats now */
+	struct build_stamp stamp;
+	/* @seen made from it, when first asked (seen_map()) */
+	pthread_mutex_t seen_lock;
+	bool seen_made;
 	/* per worker of the parse, past its last entry of each */
 	size_t *seen_at, *unit_at;
 	atomic_size_t nparsed;
@@ -397,13 +398,11 @@ static bool up_to_date(struct qu_build *b)
 	qu_buf_fini(&k);
 	b->cache_dir = cache_folder(b->opts, b->out_abs);
 	bool ok = build_stamp_check(&st, b->cache_dir, b->out_abs,
-				    &b->cache_paths, &b->seen,
-				    b->opts->threads, &b->stamp_map);
+				    &b->cache_paths, b->opts->threads,
+				    &b->stamp_map);
 
 	/* its inputs in order, for parse_one()'s look-ups */
-	b->stamp_paths = st.paths;
-	b->stamp_now = st.now;
-	b->nstamp = st.n;
+	b->stamp = st;
 	if (!ok) {
 		free(b->cache_dir);
 		b->cache_dir = NULL;
@@ -573,6 +572,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	qu_diags_init(&b->diags);
 	qu_arena_init(&b->cache_paths);
 	qu_map_init(&b->seen);
+	pthread_mutex_init(&b->seen_lock, NULL);
 	if (opts->rev ? open_rev(b, err) < 0 : !(b->dir_abs = qu_path_resolve(dir)))
 		goto out;
 	if (opts->out) {
@@ -765,30 +765,54 @@ static bool take_unit(struct qu_build *b, size_t i)
  * looked, else asked now; either way kept for the next stamp, so that a
  * build stats each input once.
  */
+/*
+ * What the stamp's check found of each input, by path: made when first
+ * asked (a kernel tree's 60,000 entries), which a build whose sources
+ * are those of the stamp, in its order, never does.
+ */
+static const struct qu_map *seen_map(struct qu_build *b)
+{
+	pthread_mutex_lock(&b->seen_lock);
+	if (!b->seen_made) {
+		build_stamp_seen(&b->seen, &b->stamp);
+		b->seen_made = true;
+	}
+	pthread_mutex_unlock(&b->seen_lock);
+	return &b->seen;
+}
+
 /* how far past a worker's last input build_seen() looks */
 #define NEAR 4
 
 /*
- * What the stamp's check found of the input @p, for the worker @worker:
- * the stamp lists the inputs in the order the last build added them
- * (its folders, then its sources in site order), so the sources a worker
- * takes in turn are a few entries past its last one; else the table of
- * all says (a kernel tree's 60,000 entries, out of the caches).
+ * What the stamp's check found of source @i, @p, for the worker
+ * @worker. The stamp lists the inputs in the order the last build added
+ * them: its folders, then its sources in site order. With the same
+ * sources, source @i is the stamp's (@i)th file; else the sources a
+ * worker takes in turn are a few entries past its last one; else the
+ * table of all says.
  */
-static const struct build_fstamp *build_seen(struct qu_build *b,
+static const struct build_fstamp *build_seen(struct qu_build *b, size_t i,
 					     unsigned worker, const char *p)
 {
-	size_t *at = &b->seen_at[worker], k;
+	const struct build_stamp *st = &b->stamp;
+	size_t *at = &b->seen_at[worker], k = st->first_file + i;
 	const struct build_fstamp *f;
 
-	for (k = *at; k < *at + NEAR && k < b->nstamp; k++)
-		if (!strcmp(b->stamp_paths[k], p)) {
+	if (k < st->n && !strcmp(st->paths[k], p)) {
+		*at = k + 1;
+		return &st->now[k];
+	}
+	for (k = *at; k < *at + NEAR && k < st->n; k++)
+		if (!strcmp(st->paths[k], p)) {
 			*at = k + 1;
-			return &b->stamp_now[k];
+			return &st->now[k];
 		}
-	f = qu_map_get(&b->seen, p, strlen(p));
-	if (f && f >= b->stamp_now && f < b->stamp_now + b->nstamp)
-		*at = (size_t)(f - b->stamp_now) + 1;
+	if (!st->n)
+		return NULL;
+	f = qu_map_get(seen_map(b), p, strlen(p));
+	if (f)
+		*at = (size_t)(f - st->now) + 1;
 	return f;
 }
 
@@ -801,7 +825,7 @@ static int stat_source(struct qu_build *b, size_t i, unsigned worker,
 
 	if (b->site.files)
 		return qu_files_stat(b->site.files, out, p, true);
-	seen = build_seen(b, worker, p);
+	seen = build_seen(b, i, worker, p);
 	if (seen)
 		d->st = *seen;
 	else
@@ -2288,7 +2312,8 @@ static void *stamp_job(void *payload)
 	copy_diags(&all, b);
 	st.stats = b->stats;
 	b->stamp_ready = build_stamp_write(&st, b->cache_dir, b->out_abs,
-					   b->started, &b->seen,
+					   b->started,
+					   b->stamp.n ? seen_map(b) : NULL,
 					   &b->stamp_out, &err) == 0;
 	/* kept for qu_build_diags(): the build gives no diagnostic after */
 	qu_diags_fini(&b->sorted);
@@ -2722,7 +2747,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->dirty);
 	free(b->taken);
 	free(b->was);
-	free(b->stamp_paths);
+	free(b->stamp.paths);
 	free(b->seen_at);
 	free(b->unit_at);
 	build_units_fini(&b->ucache);
@@ -2730,6 +2755,7 @@ void qu_build_free(struct qu_build *b)
 	build_deps_fini(&b->deps);
 	qu_arena_fini(&b->cache_paths);
 	qu_map_fini(&b->seen);
+	pthread_mutex_destroy(&b->seen_lock);
 	qu_file_unmap(b->stamp_map.p, b->stamp_map.size);
 	free(b->src_dep);
 	qu_diags_fini(&b->diags);

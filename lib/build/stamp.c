@@ -275,11 +275,10 @@ static void read_listing(struct build_rd *r, struct qu_files_memo *listings,
 
 /*
  * Read the stamp. Every input is stat(2)ed, even past the first that
- * changed, into @seen: the build that follows needs them all.
+ * changed, into @s->now: the build that follows needs them all.
  */
 static bool check(struct build_rd *r, struct build_stamp *s,
-		  struct qu_arena *a, const char *site, struct qu_map *seen,
-		  unsigned threads)
+		  struct qu_arena *a, const char *site, unsigned threads)
 {
 	struct qu_buf v = QU_BUF_INIT;
 	const char *ver, *from, *str;
@@ -310,7 +309,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		return false;
 	/* the entries first, then their stats on the pool, then compared */
 	{
-		/* the stats now are @seen's values: they live as long as @a */
+		/* the stats now: they live as long as @a */
 		struct stat_run sr = {qu_xmalloc((n + 1) * sizeof(*sr.paths)),
 				      qu_arena_alloc(a, (n + 1) *
 							       sizeof(*sr.now)),
@@ -340,16 +339,13 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			qu_pool_run(threads, (n + STAT_CHUNK - 1) / STAT_CHUNK,
 				    stat_chunk, &sr);
 		same = !r->bad;
-		if (!r->bad)
-			qu_map_reserve(seen, seen->n + n);
-		for (i = 0; i < n && !r->bad; i++) {
-			void **slot = qu_map_slot(seen, sr.paths[i], len[i]);
-
-			if (!*slot)
-				*slot = &sr.now[i];
-			if (memcmp(&was[i], *slot, sizeof(was[i])))
+		for (i = 0; i < n && same; i++)
+			if (memcmp(&was[i], &sr.now[i], sizeof(was[i])))
 				same = false;
-		}
+		/* the first file's entry: the sources follow, in site order */
+		for (i = 0; i < n && !r->bad && dir[i]; i++)
+			;
+		s->first_file = i;
 		/* the inputs, for the depfile, only when the build stops here */
 		for (i = 0; same && i < n; i++) {
 			build_deps_add(s->deps, sr.paths[i]);
@@ -407,8 +403,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 }
 
 bool build_stamp_read(struct build_stamp *s, const void *data, size_t size,
-		      const char *site, struct qu_arena *a,
-		      struct qu_map *seen, unsigned threads)
+		      const char *site, struct qu_arena *a, unsigned threads)
 {
 	struct build_rd r;
 	uint64_t sum;
@@ -420,7 +415,7 @@ bool build_stamp_read(struct build_stamp *s, const void *data, size_t size,
 			r.p = data;
 			r.left = size - 8;
 			r.bad = false;
-			ok = check(&r, s, a, site, seen, threads);
+			ok = check(&r, s, a, site, threads);
 		}
 	}
 	if (!ok) {
@@ -434,8 +429,7 @@ bool build_stamp_read(struct build_stamp *s, const void *data, size_t size,
 }
 
 bool build_stamp_check(struct build_stamp *s, const char *dir,
-		       const char *site, struct qu_arena *a,
-		       struct qu_map *seen, unsigned threads,
+		       const char *site, struct qu_arena *a, unsigned threads,
 		       struct build_map *map)
 {
 	struct qu_buf path = QU_BUF_INIT;
@@ -446,8 +440,21 @@ bool build_stamp_check(struct build_stamp *s, const char *dir,
 		map->size = 0;
 	}
 	qu_buf_fini(&path);
-	return build_stamp_read(s, map->p, map->size, site, a, seen,
-				threads);
+	return build_stamp_read(s, map->p, map->size, site, a, threads);
+}
+
+void build_stamp_seen(struct qu_map *seen, const struct build_stamp *s)
+{
+	size_t i;
+
+	qu_map_reserve(seen, s->n);
+	for (i = 0; i < s->n; i++) {
+		void **slot = qu_map_slot(seen, s->paths[i],
+					  strlen(s->paths[i]));
+
+		if (!*slot)
+			*slot = (void *)&s->now[i];
+	}
 }
 
 const char *build_stamp_version_from(const struct qu_site *s,

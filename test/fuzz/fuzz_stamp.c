@@ -60,7 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(copy + size - 8, &v, 8);
 	}
 	build_stamp_read(&st, copy, size, "/nonexistent/quire-fuzz-site", &a,
-			 &seen, 1);
+			 1);
+	/* the table a build makes of what the read found */
+	build_stamp_seen(&seen, &st);
 	build_deps_fini(&deps);
 	qu_diags_fini(&diags);
 	qu_map_fini(&seen);
