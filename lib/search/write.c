@@ -946,7 +946,7 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	struct search_state prev;
 	struct writer w;
 	struct qu_buf path = QU_BUF_INIT, m = QU_BUF_INIT;
-	size_t i, ndshards = 0;
+	size_t i, ndshards = 0, ndocs;
 	bool mkept = false;
 	int r = 0;
 
@@ -961,7 +961,8 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	w.x = &x;
 	w.dir = dir;
 	w.last = last;
-	w.records = qu_xcalloc(x.ndocs + 1, sizeof(*w.records));
+	ndocs = x.ndocs;
+	w.records = qu_xcalloc(ndocs + 1, sizeof(*w.records));
 	ndshards = (x.ndocs + DOC_SHARD - 1) / DOC_SHARD;
 	x.want_full = cache != NULL;
 	if (cache && begin_update(&w, &prev, cache)) {
@@ -1040,7 +1041,8 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 		cache->next = n;
 	}
 out:
-	for (i = 0; i < x.ndocs; i++)
+	/* the records are per document, whoever took the index */
+	for (i = 0; i < ndocs; i++)
 		free(w.records[i].text);
 	qu_buf_fini(&w.strs);
 	free(w.str_at);
