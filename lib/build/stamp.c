@@ -315,13 +315,12 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 							       sizeof(*sr.now)),
 				      n};
 		struct build_fstamp *was = qu_xmalloc((n + 1) * sizeof(*was));
-		size_t *len = qu_xmalloc((n + 1) * sizeof(*len));
 		bool *dir = qu_xmalloc((n + 1) * sizeof(*dir));
 		/* where each folder's listing starts, or NULL */
 		struct build_rd *lst = qu_xcalloc(n + 1, sizeof(*lst));
 
 		for (i = 0; i < n && !r->bad; i++) {
-			sr.paths[i] = build_get_str(r, NULL, &len[i]);
+			sr.paths[i] = build_get_str(r, NULL, NULL);
 			if (!sr.paths[i] || !r->left || *r->p)
 				r->bad = true;
 			else
@@ -368,7 +367,6 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			free(sr.paths);
 		}
 		free(was);
-		free(len);
 		free(dir);
 		free(lst);
 	}
