@@ -98,7 +98,7 @@ typedef void (*qu_search_keep_fn)(const char *name, void *payload);
  * @note: set to why a state file there was not used (corrupt, foreign)
  * @updated: set when the index was updated from the state, not built whole
  * @next: set to the next state while it is written, on a thread of its
- *	own, once the index's files are (a kernel site's is 20 MB): for
+ *	own, once the index's files are (a kernel site's is 23 MB): for
  *	qu_search_state_commit(), or qu_search_next_free()
  *
  * With it, qu_search_write() reads the state the last build left, when
