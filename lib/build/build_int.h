@@ -805,6 +805,9 @@ struct build_key_memo {
  * @threads: how many workers hash the pages (0: one a processor)
  * @memo: the symbols' hash of the last call, kept for the same placement
  *	(qu_graph.place_id); NULL to hash them every time
+ * @inv_out: NULL, or receives the key of what objects.inv's body is made
+ *	of (qu_graph_inventory()'s @inputs): the symbols, the pages' paths,
+ *	titles, headings and labels
  *
  * Two builds give a page the same fingerprint only when everything its
  * rendering reads is the same: its own parts and headings, the content of
@@ -818,7 +821,7 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_files *theme_files, const char *theme,
 		const char *version, uint64_t exe,
 		const struct build_history *hist, unsigned threads,
-		struct build_key_memo *memo);
+		struct build_key_memo *memo, uint64_t *inv_out);
 
 /**
  * build_link_tree() - hard-link every file of a site's folder into another

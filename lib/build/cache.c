@@ -355,11 +355,18 @@ const char *build_inv_read(struct qu_inv_memo *m, const char *dir,
 	struct qu_buf data = QU_BUF_INIT;
 	unsigned char key[16];
 	const char *why = memo_read(&inv_memo, dir, exe, &data, key);
+	uint64_t inputs;
 
+	/* the key of what the body was made of, then the body */
+	if (!why && data.len < MEMO_HEAD + 8)
+		why = inv_memo.truncated;
 	if (!why) {
 		memcpy(&m->key, key, sizeof(m->key));
+		memcpy(&inputs, data.buf + MEMO_HEAD, 8);
+		m->inputs = le64toh(inputs);
 		qu_buf_reset(&m->z);
-		qu_buf_add(&m->z, data.buf + MEMO_HEAD, data.len - MEMO_HEAD);
+		qu_buf_add(&m->z, data.buf + MEMO_HEAD + 8,
+			   data.len - MEMO_HEAD - 8);
 	}
 	qu_buf_fini(&data);
 	return why && *why ? why : NULL;
@@ -368,10 +375,17 @@ const char *build_inv_read(struct qu_inv_memo *m, const char *dir,
 int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 		    uint64_t exe, struct qu_buf *err)
 {
+	struct qu_buf body = QU_BUF_INIT;
 	unsigned char key[16];
+	uint64_t inputs = htole64(m->inputs);
+	int r;
 
 	memcpy(key, &m->key, sizeof(key));
-	return memo_write(&inv_memo, dir, exe, key, m->z.buf, m->z.len, err);
+	qu_buf_add(&body, &inputs, 8);
+	qu_buf_add(&body, m->z.buf, m->z.len);
+	r = memo_write(&inv_memo, dir, exe, key, body.buf, body.len, err);
+	qu_buf_fini(&body);
+	return r;
 }
 
 /*

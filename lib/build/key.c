@@ -313,6 +313,29 @@ static void h_refs(struct kh *h, const struct qu_graph *g, uint32_t sym)
 }
 
 /*
+ * objects.inv's body: the global key covers its symbols and the pages'
+ * paths, titles, headings and labels, but for the labels' roles (reST's
+ * C-domain declarations and glossary terms)
+ */
+static uint64_t inv_key(const struct qu_site *site, uint64_t global)
+{
+	struct kh *h = kh_new();
+	size_t i, k;
+	uint64_t r;
+
+	kh_reset(h);
+	h_str(h, "objects.inv");
+	h_u64(h, global);
+	for (i = 0; i < site->npages; i++)
+		for (k = 0; k < site->pages[i].nlabels; k++)
+			h_str(h, site->pages[i].labels[k].role);
+	r = kh_digest(h);
+	kh_free(h);
+	/* 0 is "no key" to qu_graph_inventory() */
+	return r ? r : 1;
+}
+
+/*
  * An extra file (the general index and its pages, 404.html, search.html)
  * shows the symbol table and the navigation, which the global key covers,
  * and its own stretch of the index.
@@ -418,7 +441,7 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 		const struct qu_files *theme_files, const char *theme,
 		const char *version, uint64_t exe,
 		const struct build_history *hist, unsigned threads,
-		struct build_key_memo *memo)
+		struct build_key_memo *memo, uint64_t *inv_out)
 {
 	uint64_t global = global_key(site, g, theme_files, theme, version,
 				     exe, threads, memo);
@@ -446,6 +469,8 @@ void build_keys(uint64_t *out, const struct qu_site *site,
 	kh_pool_fini(&run.kp);
 	for (k = 0; k < nextras; k++)
 		out[site->npages + k] = extra_key(global, &extras[k]);
+	if (inv_out)
+		*inv_out = inv_key(site, global);
 	free(first);
 	free(next);
 }

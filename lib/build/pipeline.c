@@ -72,6 +72,7 @@ struct qu_build {
 	bool gmemo_html;
 	/* objects.inv's compressed body (opts->memo) */
 	struct qu_inv_memo *imemo;
+	uint64_t inv_inputs;	/* build_keys()'s key of objects.inv's body */
 	/* why the memo of objects.inv was not read, set on its thread */
 	const char *inv_note;
 	struct build_key_memo *kmemo; /* build_keys()'s, quire serve's */
@@ -1691,6 +1692,7 @@ static int write_inventory(struct qu_build *b, struct qu_buf *err)
 {
 	struct qu_buf x = QU_BUF_INIT;
 	struct qu_hash128 was = {0};
+	uint64_t was_inputs = 0;
 	int r;
 
 	if ((b->opts->memo || b->cache_dir) && !b->imemo) {
@@ -1705,11 +1707,14 @@ static int write_inventory(struct qu_build *b, struct qu_buf *err)
 		if (why)
 			b->inv_note = why;
 	}
-	if (b->imemo)
+	if (b->imemo) {
 		was = b->imemo->key;
+		was_inputs = b->imemo->inputs;
+	}
 	r = qu_graph_inventory(&x, &b->graph, b->render.title,
-			       b->render.version, b->imemo);
-	if (!r && b->cache_dir && !qu_hash128_eq(was, b->imemo->key))
+			       b->render.version, b->imemo, b->inv_inputs);
+	if (!r && b->cache_dir && (!qu_hash128_eq(was, b->imemo->key) ||
+				   was_inputs != b->imemo->inputs))
 		r = build_inv_write(b->imemo, b->cache_dir, b->exe, err);
 	if (!r)
 		r = write_file(b->out.tmp, "objects.inv", &x, err);
@@ -2087,7 +2092,8 @@ static void decide_pages(struct qu_build *b)
 		b->kmemo = qu_xcalloc(1, sizeof(*b->kmemo));
 	build_keys(b->keys, &b->site, &b->graph, b->units, b->render.extras,
 		   b->render.nextras, b->theme_files, b->theme, b->version,
-		   b->exe, &b->hist, b->opts->threads, b->kmemo);
+		   b->exe, &b->hist, b->opts->threads, b->kmemo,
+		   &b->inv_inputs);
 	if (b->opts->nversions) {
 		/* the switcher links into every version's pages */
 		const struct qu_build_opts *o = b->opts;

@@ -540,12 +540,14 @@ const struct qu_label *qu_graph_label(const struct qu_graph *g,
  * @z: the body, compressed; empty when there is none
  * @place_id: the placement (qu_graph.place_id) @syms was made of, or 0
  * @syms: the body's lines of symbols, which depend on the placement alone
+ * @inputs: the caller's key of what the body was made of, or 0
  */
 struct qu_inv_memo {
 	struct qu_hash128 key;
 	struct qu_buf z;
 	uint64_t place_id;
 	struct qu_buf syms;
+	uint64_t inputs;
 };
 
 /**
@@ -558,6 +560,9 @@ struct qu_inv_memo {
  *	rebuilds): used when the body is the same, else updated; @memo->z
  *	starts as an empty buffer (qu_buf_init()) and is freed with
  *	qu_buf_fini()
+ * @inputs: 0, or a key of everything the body is made of (the symbols,
+ *	the pages' paths, titles, headings and labels): when @memo was made
+ *	for the same key, its body is used as it is, not made again
  *
  * Items, members and enum constants with their C-domain roles
  * (c:function, c:struct, c:member, c:enumerator, …), pages as std:doc.
@@ -566,7 +571,7 @@ struct qu_inv_memo {
  */
 int qu_graph_inventory(struct qu_buf *out, const struct qu_graph *g,
 		       const char *project, const char *version,
-		       struct qu_inv_memo *memo);
+		       struct qu_inv_memo *memo, uint64_t inputs);
 
 /**
  * qu_graph_dump() - append the graph as text, one symbol a line
