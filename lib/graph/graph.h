@@ -134,7 +134,11 @@ struct qu_placed_refs {
  *	array has nparts + 1 entries
  * @refs: the referrers, shared by every symbol's @refs
  * @nrefs: how many
- * @map: "ns name" -> first symbol index + 1
+ * @stab: the symbols by namespace and name: each slot the first symbol's
+ *	index + 1 (0: empty) and its hash's upper half; open-addressed,
+ *	probed linearly, under half full
+ * @stab_cap: how many slots (a power of two)
+ * @nstab: how many are taken
  * @anchors: the page being placed: each anchor id taken -> the last
  *	suffix given for it (placement only)
  * @page_ids: the anchor ids of each page, sorted
@@ -170,7 +174,12 @@ struct qu_graph {
 	uint32_t **part_start;
 	struct qu_referrer *refs;
 	size_t nrefs;
-	struct qu_map map;
+	struct qu_graph_stab_slot {
+		uint32_t sym;
+		uint32_t tag;
+	} *stab;
+	size_t stab_cap;
+	size_t nstab;
 	struct qu_map anchors;
 	const char ***page_ids;
 	size_t *npage_ids;

@@ -12,6 +12,10 @@ void graph_count_refs(struct qu_graph *g, const struct qu_graph_reader *rd,
 uint32_t graph_find_unit(const struct qu_graph *g, const char *path);
 uint32_t graph_first(const struct qu_graph *g, enum qu_ns ns, const char *name,
 		     size_t len);
+uint64_t graph_sym_hash(enum qu_ns ns, const char *name, size_t len);
+struct qu_graph_stab_slot *graph_stab_find(const struct qu_graph *g,
+					   enum qu_ns ns, const char *name,
+					   size_t len, uint64_t h);
 /*
  * One entry of another site's inventory (extern.c): a C-domain entry's
  * role without "c:" ("function"), a page's or a label's as "std:doc" and

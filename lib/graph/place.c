@@ -121,8 +121,40 @@ bool qu_graph_has_anchor(const struct qu_graph *g, uint32_t page,
 }
 
 /*
- * Symbols of one namespace and name form a chain (@next) from the map's
- * entry: the map holds the first, so candidates come out in placement
+ * The symbol table made room for @n names (under half full): a new table,
+ * the first symbols of the old one placed in it again.
+ */
+static void stab_grow(struct qu_graph *g, size_t n)
+{
+	struct qu_graph_stab_slot *old = g->stab;
+	size_t cap = g->stab_cap ? g->stab_cap : 16, oldcap = g->stab_cap;
+
+	while (n * 2 > cap)
+		cap *= 2;
+	if (cap <= oldcap)
+		return;
+	g->stab = qu_big_alloc(cap * sizeof(*g->stab));
+	g->stab_cap = cap;
+	for (size_t i = 0; i < oldcap; i++) {
+		const struct qu_sym *sym;
+		struct qu_graph_stab_slot *to;
+		size_t len;
+		uint64_t h;
+
+		if (!old[i].sym)
+			continue;
+		sym = &g->syms[old[i].sym - 1];
+		len = strlen(sym->name);
+		h = graph_sym_hash(sym->ns, sym->name, len);
+		to = graph_stab_find(g, sym->ns, sym->name, len, h);
+		*to = old[i];
+	}
+	qu_big_free(old, oldcap * sizeof(*old));
+}
+
+/*
+ * Symbols of one namespace and name form a chain (@next) from the
+ * table's entry: the map holds the first, so candidates come out in placement
  * order, which is page order and thus independent of the thread count.
  */
 static uint32_t add_sym(struct qu_graph *g, const char *name, size_t nlen,
@@ -130,11 +162,9 @@ static uint32_t add_sym(struct qu_graph *g, const char *name, size_t nlen,
 			uint32_t item, uint32_t param, uint32_t page,
 			const char *anchor)
 {
-	struct qu_buf *key = &g->kbuf;
-	struct qu_map_slot *slot;
+	struct qu_graph_stab_slot *slot;
 	struct qu_sym *s;
 	uint32_t idx = (uint32_t)g->nsyms;
-	bool added;
 
 	QU_VEC_GROW(g->syms, g->nsyms, g->sym_alloc);
 	s = &g->syms[g->nsyms++];
@@ -148,15 +178,16 @@ static uint32_t add_sym(struct qu_graph *g, const char *name, size_t nlen,
 	s->page = page;
 	s->anchor = anchor;
 	s->next = QU_NONE;
-	qu_buf_reset(key);
-	qu_buf_addc(key, (char)('0' + ns));
-	qu_buf_add(key, name, nlen);
-	slot = qu_map_intern(&g->map, key->buf, key->len, &g->arena, &added);
-	if (added) {
-		slot->value = (void *)(uintptr_t)(idx + 1);
+	if (2 * (g->nstab + 1) > g->stab_cap)
+		stab_grow(g, g->nstab + 1);
+	slot = graph_stab_find(g, ns, name, nlen, graph_sym_hash(ns, name, nlen));
+	if (!slot->sym) {
+		slot->sym = idx + 1;
+		slot->tag = (uint32_t)(graph_sym_hash(ns, name, nlen) >> 32);
+		g->nstab++;
 		s->first = idx;
 	} else {
-		uint32_t j = (uint32_t)(uintptr_t)slot->value - 1;
+		uint32_t j = slot->sym - 1;
 
 		s->first = j;
 		while (g->syms[j].next != QU_NONE)
@@ -179,8 +210,8 @@ static enum qu_ns kind_ns(enum qu_kind k)
 
 /*
  * The symbol table of a large site is larger than the caches: the slot a
- * symbol a few ahead will take is loaded while this one is placed. The
- * key is add_sym()'s: the namespace, then @name, or "@name.@member".
+ * symbol a few ahead will take is loaded while this one is placed: that
+ * of @name, or of "@name.@member".
  */
 #define SYM_AHEAD 4
 
@@ -190,15 +221,16 @@ static void prefetch_sym(const struct qu_graph *g, enum qu_ns ns,
 	char key[128];
 	size_t n = strlen(name), m = member ? strlen(member) + 1 : 0;
 
-	if (1 + n + m > sizeof(key))
+	if (!g->stab_cap || n + m > sizeof(key))
 		return;
-	key[0] = (char)('0' + ns);
-	memcpy(key + 1, name, n);
+	memcpy(key, name, n);
 	if (member) {
-		key[1 + n] = '.';
-		memcpy(key + 2 + n, member, m - 1);
+		key[n] = '.';
+		memcpy(key + 1 + n, member, m - 1);
 	}
-	qu_map_prefetch(&g->map, key, 1 + n + m);
+	__builtin_prefetch(&g->stab[graph_sym_hash(ns, key, n + m) &
+				    (g->stab_cap - 1)],
+			   1);
 }
 
 /* The item's symbols: itself, then its members or constants. */
@@ -561,7 +593,6 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	g->nunits = site->nsources;
 	g->exports = exports;
 	g->place_id = atomic_fetch_add(&last_place_id, 1) + 1;
-	qu_map_init(&g->map);
 	qu_map_init(&g->anchors);
 	qu_map_init(&g->labels);
 	qu_arena_init(&g->arena);
@@ -583,7 +614,7 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 			    it->kind == QU_KIND_ENUM)
 				k += it->nparams;
 		}
-	qu_map_reserve(&g->map, k);
+	stab_grow(g, k);
 	/* and the symbols themselves: a kernel tree's 180,000 would grow
 	 * the array, copying it, seventeen times */
 	g->sym_alloc = k ? k : 1;
@@ -659,7 +690,7 @@ void qu_graph_fini(struct qu_graph *g)
 	free(g->part_start);
 	free(g->refs);
 	free(g->ext);
-	qu_map_fini(&g->map);
+	qu_big_free(g->stab, g->stab_cap * sizeof(*g->stab));
 	qu_map_fini(&g->anchors);
 	qu_map_fini(&g->labels);
 	qu_arena_fini(&g->arena);
@@ -790,7 +821,9 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 	g->nplaced = prev->nplaced;
 	g->placed_alloc = prev->placed_alloc;
 	g->part_start = prev->part_start;
-	g->map = prev->map;
+	g->stab = prev->stab;
+	g->stab_cap = prev->stab_cap;
+	g->nstab = prev->nstab;
 	g->arena = prev->arena;
 	g->page_ids = prev->page_ids;
 	g->npage_ids = prev->npage_ids;
@@ -804,7 +837,8 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 	prev->part_start = NULL;
 	prev->page_ids = NULL;
 	prev->npage_ids = NULL;
-	qu_map_init(&prev->map);
+	prev->stab = NULL;
+	prev->stab_cap = prev->nstab = 0;
 	qu_arena_init(&prev->arena);
 	qu_map_init(&g->anchors);
 	qu_map_init(&g->labels);

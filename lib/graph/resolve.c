@@ -14,22 +14,51 @@
 #include "graph_int.h"
 
 /*
- * The map's key is the namespace's digit then the name, so one map serves
- * all namespaces without building keys on the heap.
+ * The symbol table's hash: the name's, told apart by namespace (a tag
+ * and a function may share a name).
  */
+uint64_t graph_sym_hash(enum qu_ns ns, const char *name, size_t len)
+{
+	return qu_hash(name, len) ^ ((uint64_t)ns + 1) * 0x9e3779b97f4a7c15ull;
+}
+
+/*
+ * The slot of @ns and @name (hash @h): the one holding its first symbol,
+ * or the empty one it would take. The table keeps no key: the symbols
+ * are the keys, and the hash's upper half tells most others apart
+ * without reading them.
+ */
+struct qu_graph_stab_slot *graph_stab_find(const struct qu_graph *g,
+					   enum qu_ns ns, const char *name,
+					   size_t len, uint64_t h)
+{
+	size_t mask = g->stab_cap - 1, i = (size_t)h & mask;
+	uint32_t tag = (uint32_t)(h >> 32);
+
+	for (;; i = (i + 1) & mask) {
+		struct qu_graph_stab_slot *s = &g->stab[i];
+		const struct qu_sym *sym;
+
+		if (!s->sym)
+			return s;
+		if (s->tag != tag)
+			continue;
+		sym = &g->syms[s->sym - 1];
+		if (sym->ns == ns && !strncmp(sym->name, name, len) &&
+		    !sym->name[len])
+			return s;
+	}
+}
+
 uint32_t graph_first(const struct qu_graph *g, enum qu_ns ns, const char *name,
 		     size_t len)
 {
-	char key[256];
-	void *v;
+	const struct qu_graph_stab_slot *s;
 
-	/* names longer than any C identifier in practice: no symbol */
-	if (len + 1 > sizeof(key))
+	if (!g->stab_cap)
 		return QU_NONE;
-	key[0] = (char)('0' + ns);
-	memcpy(key + 1, name, len);
-	v = qu_map_get(&g->map, key, len + 1);
-	return v ? (uint32_t)(uintptr_t)v - 1 : QU_NONE;
+	s = graph_stab_find(g, ns, name, len, graph_sym_hash(ns, name, len));
+	return s->sym ? s->sym - 1 : QU_NONE;
 }
 
 /*
