@@ -447,6 +447,27 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 		    uint64_t exe, struct qu_buf *err);
 
 /**
+ * build_place_read() - the last build's placement (qu_graph_place_save()'s
+ * bytes) from the cache folder @dir, into @data from its start, and the
+ * placement key (qu_graph_place_key()) it was made for into *@key, when
+ * the file there checks and the quire @exe made it
+ *
+ * Return: NULL (@data empty when there was none), or why the file there
+ * was not used (static text).
+ */
+const char *build_place_read(struct qu_buf *data, const char *dir,
+			     uint64_t exe, uint64_t *key);
+
+/**
+ * build_place_write() - keep @g's placement in the cache folder @dir, as
+ * the quire @exe made it for the placement key @key (nothing when placing
+ * gave diagnostics)
+ * Return: 0, or -1 (message in @err).
+ */
+int build_place_write(const struct qu_graph *g, const char *dir,
+		      uint64_t exe, uint64_t key, struct qu_buf *err);
+
+/**
  * build_refs_read() - what comments named in the last builds (lib/graph's
  * memo), from the cache folder @dir, into the empty memo @m, when the
  * file there checks and was made by the quire @exe with @key (the

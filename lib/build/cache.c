@@ -276,6 +276,10 @@ static const struct memo_file inv_memo = {
 	"inventory", "objects.inv: unreadable", "objects.inv: truncated",
 	"objects.inv: written in another format",
 	"objects.inv: corrupt (checksum)"};
+static const struct memo_file place_memo = {
+	"placement", "placement: unreadable", "placement: truncated",
+	"placement: written in another format",
+	"placement: corrupt (checksum)"};
 static const struct memo_file refs_memo = {
 	"refs", "refs: unreadable", "refs: truncated",
 	"refs: written in another format", "refs: corrupt (checksum)"};
@@ -384,6 +388,38 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 	qu_buf_add(&body, &inputs, 8);
 	qu_buf_add(&body, m->z.buf, m->z.len);
 	r = memo_write(&inv_memo, dir, exe, key, body.buf, body.len, err);
+	qu_buf_fini(&body);
+	return r;
+}
+
+const char *build_place_read(struct qu_buf *data, const char *dir,
+			     uint64_t exe, uint64_t *key)
+{
+	unsigned char k[16];
+	const char *why = memo_read(&place_memo, dir, exe, data, k);
+
+	if (why) {
+		qu_buf_reset(data);
+		return *why ? why : NULL;
+	}
+	memcpy(key, k, sizeof(*key));
+	/* to the buffer's start, where its words are aligned */
+	memmove(data->buf, data->buf + MEMO_HEAD, data->len - MEMO_HEAD);
+	data->len -= MEMO_HEAD;
+	return NULL;
+}
+
+int build_place_write(const struct qu_graph *g, const char *dir,
+		      uint64_t exe, uint64_t key, struct qu_buf *err)
+{
+	struct qu_buf body = QU_BUF_INIT;
+	unsigned char k[16] = {0};
+	int r = 0;
+
+	memcpy(k, &key, sizeof(key));
+	if (!qu_graph_place_save(g, &body))
+		r = memo_write(&place_memo, dir, exe, k, body.buf, body.len,
+			       err);
 	qu_buf_fini(&body);
 	return r;
 }

@@ -133,6 +133,17 @@ struct qu_build {
 	/* the search index's state file, when this build wrote one */
 	char *search_state;
 	struct qu_search_next *search_next;	/* being written */
+	/* the last placement, read with the references' memo (memo_job()) */
+	struct qu_buf place_data;
+	uint64_t place_was;	/* the placement key it was made for */
+	const char *place_why;
+	uint64_t place_key;	/* this build's, when it placed anew */
+	uint64_t *shapes;	/* per source, qu_graph_unit_shape() */
+	/* this build's placement being written (start_place()) */
+	struct qu_thread place_thread;
+	bool place_started;
+	int place_r;
+	struct qu_buf place_err;
 	/* the references' memo being written (start_refs()) */
 	struct qu_thread refs_thread;
 	bool refs_started;
@@ -572,6 +583,8 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	b->started = wall_now();
 	qu_diags_init(&b->diags);
 	qu_arena_init(&b->cache_paths);
+	qu_buf_init(&b->place_data);
+	qu_buf_init(&b->place_err);
 	qu_map_init(&b->seen);
 	pthread_mutex_init(&b->seen_lock, NULL);
 	if (opts->rev ? open_rev(b, err) < 0 : !(b->dir_abs = qu_path_resolve(dir)))
@@ -840,7 +853,7 @@ static int stat_source(struct qu_build *b, size_t i, unsigned worker,
  * the diagnostics; the bytes of the file are freed at once, so the tree's
  * sources are never all in memory.
  */
-static void parse_one(struct qu_job *job, size_t i, void *payload)
+static void parse_unit(struct qu_job *job, size_t i, void *payload)
 {
 	struct qu_build *b = payload;
 	struct qu_unit *u = &b->units[i];
@@ -934,6 +947,18 @@ static void parse_one(struct qu_job *job, size_t i, void *payload)
 	}
 	qu_source_free(src);
 	qu_progress_tick(&b->progress, job);
+}
+
+static void parse_one(struct qu_job *job, size_t i, void *payload)
+{
+	struct qu_build *b = payload;
+
+	parse_unit(job, i, payload);
+	/* what placing reads of it, for the placement's key */
+	if (b->shapes)
+		b->shapes[i] = qu_graph_unit_shape(
+			&b->units[i], b->exports ? &b->exports[i] : NULL,
+			b->site.sources[i], &job->scratch);
 }
 
 /* A zero-config tree's README, as the home page's Markdown. */
@@ -1052,6 +1077,8 @@ static void *memo_job(void *payload)
 	b->gmemo = qu_graph_memo_new();
 	b->gmemo_why = build_refs_read(b->gmemo, b->cache_dir, b->exe,
 				       b->memo_key);
+	b->place_why = build_place_read(&b->place_data, b->cache_dir, b->exe,
+					&b->place_was);
 	return NULL;
 }
 
@@ -1077,6 +1104,8 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
 		b->memo_started = false;
 		if (b->gmemo_why && !b->stats.cache_note)
 			b->stats.cache_note = b->gmemo_why;
+		if (b->place_why && !b->stats.cache_note)
+			b->stats.cache_note = b->place_why;
 		/* the memo's units are the unit cache's */
 		if (b->gmemo)
 			qu_graph_memo_since(b->gmemo, b->was,
@@ -1093,6 +1122,59 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
 		b->gmemo = qu_graph_memo_new();
 	b->gmemo_html = b->site.cfg.allow_html;
 	return b->gmemo;
+}
+
+/*
+ * A build with a cache takes the last build's placement when what
+ * placing reads is the same (qu_graph_place_key()): an edit to a
+ * comment's words. graph_memo() has waited for its reading.
+ */
+static bool place_from_cache(struct qu_build *b,
+			     const struct qu_graph_reader *rd)
+{
+	bool ok;
+
+	if (!b->shapes)
+		return false;
+	b->place_key = qu_graph_place_key(&b->site, b->shapes, b->exports);
+	ok = b->place_data.len && b->place_was == b->place_key &&
+	     qu_graph_place_load(&b->graph, &b->site, b->units, b->exports,
+				 b->place_data.buf, b->place_data.len, rd,
+				 &b->diags, b->opts->threads);
+	qu_buf_fini(&b->place_data);
+	if (ok)
+		b->place_key = 0;	/* the cache has it */
+	return ok;
+}
+
+static void *place_job(void *payload)
+{
+	struct qu_build *b = payload;
+
+	b->place_r = build_place_write(&b->graph, b->cache_dir, b->exe,
+				       b->place_key, &b->place_err);
+	return NULL;
+}
+
+/* A placement made anew, kept for the next build on a thread of its own. */
+static void start_place(struct qu_build *b)
+{
+	if (!b->place_key)
+		return;
+	b->place_started = true;
+	qu_thread_start(&b->place_thread, b->opts->threads != 1, place_job, b);
+}
+
+static int end_place(struct qu_build *b, struct qu_buf *err)
+{
+	if (!b->place_started)
+		return 0;
+	qu_thread_wait(&b->place_thread);
+	b->place_started = false;
+	if (b->place_r < 0 && err)
+		qu_buf_adds(err, b->place_err.buf);
+	qu_buf_fini(&b->place_err);
+	return b->place_r;
 }
 
 void qu_build_link(struct qu_build *b)
@@ -1177,6 +1259,10 @@ void qu_build_link(struct qu_build *b)
 	b->dirty = qu_xcalloc(b->site.nsources + 1, sizeof(*b->dirty));
 	b->taken = qu_xcalloc(b->site.nsources + 1, sizeof(*b->taken));
 	b->was = qu_xcalloc(b->site.nsources + 1, sizeof(*b->was));
+	/* a build with a cache may take the last placement (place_from_cache()) */
+	if (b->cache_dir && !o->memo)
+		b->shapes = qu_xcalloc(b->site.nsources + 1,
+				       sizeof(*b->shapes));
 	start_sstate(b);
 	start_memo(b);
 	/* quire serve: the last build's open cache, as it left it */
@@ -1215,12 +1301,15 @@ void qu_build_link(struct qu_build *b)
 		const struct qu_graph_reader rd = {site_runs, b, graph_memo(b)};
 
 		/* quire serve: the last placement, when nothing moved */
-		if (!b->prev || !b->prev->graph.site ||
-		    !qu_graph_reuse(&b->graph, &b->prev->graph, &b->site,
-				    b->units, b->exports, b->taken, &rd,
-				    &b->diags, o->threads))
+		if (b->prev && b->prev->graph.site &&
+		    qu_graph_reuse(&b->graph, &b->prev->graph, &b->site,
+				   b->units, b->exports, b->taken, &rd,
+				   &b->diags, o->threads))
+			;
+		else if (!place_from_cache(b, &rd))
 			qu_graph_build(&b->graph, &b->site, b->units,
 				       b->exports, &rd, &b->diags, o->threads);
+		start_place(b);
 	}
 	for (i = 0; i < b->graph.nplaced; i++)
 		b->stats.nitems += b->graph.placed[i].home;
@@ -2554,7 +2643,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			      b->units, b->exports, b->st_ok, b->dirty,
 			      b->site.nsources, err) < 0)
 		goto out;
-	if (end_refs(b, err) < 0)
+	if (end_refs(b, err) < 0 || end_place(b, err) < 0)
 		goto out;
 	phase(b, "cache");
 	if (finish(b, err) < 0)
@@ -2673,6 +2762,7 @@ static void build_close(struct qu_build *b)
 	qu_search_next_free(b->search_next);
 	b->search_next = NULL;
 	end_refs(b, NULL);
+	end_place(b, NULL);
 	/* a build that stopped before it took the units: no need to read on */
 	atomic_store(&b->peek_cancel, true);
 	end_peek(b);
@@ -2753,6 +2843,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->dirty);
 	free(b->taken);
 	free(b->was);
+	free(b->shapes);
 	free(b->stamp.paths);
 	free(b->seen_at);
 	free(b->unit_at);

@@ -313,6 +313,75 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 		    unsigned threads);
 
 /**
+ * qu_graph_unit_shape() - the hash of what placing reads of one source
+ * @u: its unit
+ * @e: its exports, or NULL when the site has none
+ * @path: its path in the site's sources
+ * @scratch: a buffer to use
+ *
+ * The path, the items' kinds, names and members, and the exports: what
+ * qu_graph_reuse() compares of a unit. Context: thread-safe.
+ * Return: the hash.
+ */
+uint64_t qu_graph_unit_shape(const struct qu_unit *u,
+			     const struct qu_graph_exports *e,
+			     const char *path, struct qu_buf *scratch);
+
+/**
+ * qu_graph_place_key() - the hash of what placing reads
+ * @site: as qu_graph_build()'s
+ * @shapes: per source, qu_graph_unit_shape()
+ * @exports: whether the units have exports (qu_graph_build()'s @exports)
+ *
+ * The units' shapes, and every page's output, headings, labels and
+ * kernel-doc selections (what qu_graph_reuse() compares), and whether the
+ * site is a Sphinx project's. Two builds with the same key place their
+ * items alike.
+ *
+ * Return: the key.
+ */
+uint64_t qu_graph_place_key(const struct qu_site *site,
+			    const uint64_t *shapes, bool exports);
+
+/**
+ * qu_graph_place_save() - a placement's bytes, for qu_graph_place_load()
+ * @g: a built graph
+ * @out: receives them (appended), for the same executable to read
+ *
+ * Return: 0, or -1 when it is not kept: placing gave diagnostics (which a
+ * load would not give again).
+ */
+int qu_graph_place_save(const struct qu_graph *g, struct qu_buf *out);
+
+/**
+ * qu_graph_place_load() - qu_graph_build() from a saved placement
+ * @g: the graph to fill, as qu_graph_build()'s
+ * @site: as qu_graph_build()'s
+ * @units: as qu_graph_build()'s
+ * @exports: as qu_graph_build()'s
+ * @data: qu_graph_place_save()'s bytes of a placement whose
+ *	qu_graph_place_key() was this one's, aligned for 8-byte words
+ * @len: how many
+ * @rd: as qu_graph_build()'s
+ * @diags: as qu_graph_build()'s
+ * @threads: as qu_graph_build()'s
+ *
+ * The symbols, placed items and anchors are read back, pointing into
+ * @units for the items' names; the labels, the other sites' inventories
+ * and the references are made anew, as qu_graph_reuse() makes them. Bytes
+ * that do not describe a placement of @site and @units (an index out of
+ * range, a truncated part) are refused whole.
+ *
+ * Return: true, or false (nothing done: call qu_graph_build()).
+ */
+bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
+			 const struct qu_unit *units,
+			 const struct qu_graph_exports *exports,
+			 const void *data, size_t len,
+			 const struct qu_graph_reader *rd,
+			 struct qu_diags *diags, unsigned threads);
+
+/**
  * qu_graph_reuse() - take @prev's placement when the new inputs place alike
  * @g: the graph to fill, as qu_graph_build()'s
  * @prev: the last build's graph; on success its symbols, placements and

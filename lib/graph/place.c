@@ -867,3 +867,393 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 		graph_count_refs(g, rd, threads);
 	return true;
 }
+
+/* A placement kept in the cache ---------------------------------------- */
+
+/* A number, then a string with its NUL (NULL as "\xff"), into @b. */
+static void key_u32(struct qu_buf *b, uint32_t v)
+{
+	qu_buf_add(b, &v, sizeof(v));
+}
+
+static void key_str(struct qu_buf *b, const char *s)
+{
+	if (s)
+		qu_buf_add(b, s, strlen(s) + 1);
+	else
+		qu_buf_add(b, "\xff", 2);
+}
+
+uint64_t qu_graph_unit_shape(const struct qu_unit *u,
+			     const struct qu_graph_exports *e,
+			     const char *path, struct qu_buf *scratch)
+{
+	struct qu_buf *b = scratch;
+	size_t k, m;
+
+	qu_buf_reset(b);
+	key_str(b, path);
+	key_u32(b, (uint32_t)u->nitems);
+	for (k = 0; k < u->nitems; k++) {
+		const struct qu_item *it = &u->items[k];
+
+		key_u32(b, (uint32_t)it->kind);
+		key_u32(b, (uint32_t)it->nparams);
+		key_str(b, it->name);
+		for (m = 0; m < it->nparams; m++)
+			key_str(b, it->params[m].name);
+	}
+	if (e) {
+		key_u32(b, (uint32_t)e->n);
+		for (k = 0; k < e->n; k++) {
+			key_str(b, e->v[k].name);
+			key_str(b, e->v[k].macro);
+		}
+	}
+	return qu_hash(b->buf, b->len);
+}
+
+uint64_t qu_graph_place_key(const struct qu_site *site,
+			    const uint64_t *shapes, bool exports)
+{
+	struct qu_buf b = QU_BUF_INIT;
+	size_t i, k, m;
+	uint64_t r;
+
+	key_str(&b, "quire placement");
+	key_u32(&b, site->cfg.sphinx);
+	key_u32(&b, exports);
+	key_u32(&b, (uint32_t)site->nsources);
+	key_u32(&b, (uint32_t)site->npages);
+	qu_buf_add(&b, shapes, site->nsources * sizeof(*shapes));
+	/* same_page()'s fields */
+	for (i = 0; i < site->npages; i++) {
+		const struct qu_page *pg = &site->pages[i];
+
+		key_u32(&b, (uint32_t)pg->nheadings);
+		key_u32(&b, (uint32_t)pg->nlabels);
+		key_u32(&b, (uint32_t)pg->nparts);
+		key_str(&b, pg->out);
+		for (k = 0; k < pg->nheadings; k++)
+			key_str(&b, pg->headings[k].id);
+		for (k = 0; k < pg->nlabels; k++) {
+			key_str(&b, pg->labels[k].name);
+			key_str(&b, pg->labels[k].id);
+		}
+		for (k = 0; k < pg->nparts; k++) {
+			const struct qu_kdoc_sel *s = &pg->parts[k].sel;
+
+			key_u32(&b, (uint32_t)pg->parts[k].kind);
+			if (pg->parts[k].kind != QU_PART_KDOC)
+				continue;
+			key_u32(&b, (uint32_t)s->mode);
+			key_u32(&b, s->doc_first);
+			key_u32(&b, (uint32_t)s->nnames);
+			key_u32(&b, (uint32_t)s->nno_names);
+			key_str(&b, s->path);
+			key_str(&b, s->doc);
+			for (m = 0; m < s->nnames; m++)
+				key_str(&b, s->names[m]);
+			for (m = 0; m < s->nno_names; m++)
+				key_str(&b, s->no_names[m]);
+		}
+	}
+	r = qu_hash(b.buf, b.len);
+	qu_buf_fini(&b);
+	return r;
+}
+
+/*
+ * The saved form: a header, then the symbols, the placed items, each
+ * page's part starts, each page's anchor count and anchors (sorted), the
+ * symbol table's slots, and the strings the others point at by offset:
+ * the anchors, and the members' "tag.member" names. The other names are
+ * the items' own, found again by unit, item and member.
+ */
+#define PLACE_MAGIC "quplace1"
+#define NAME_OF_ITEM UINT32_MAX
+
+struct place_hdr {
+	char magic[8];
+	uint32_t nsyms, nplaced, npages, nids, stab_cap, nstab;
+	uint64_t nstr;
+};
+
+struct place_sym {
+	uint32_t ns, kind, unit, item, param, page, next, first;
+	uint32_t anchor, name;
+};
+
+struct place_item {
+	uint32_t unit, item, sym, anchor, home;
+};
+
+/* The offset of the string @s (by address), adding it when new. */
+static uint32_t str_off(struct qu_map *offs, struct qu_buf *str,
+			const char *s)
+{
+	void **slot = qu_map_slot(offs, (const char *)&s, sizeof(s));
+
+	if (!*slot) {
+		*slot = (void *)(uintptr_t)(str->len + 1);
+		qu_buf_adds(str, s);
+		qu_buf_addc(str, 0);
+	}
+	return (uint32_t)((uintptr_t)*slot - 1);
+}
+
+int qu_graph_place_save(const struct qu_graph *g, struct qu_buf *out)
+{
+	const struct qu_site *site = g->site;
+	struct place_hdr h;
+	struct qu_buf str = QU_BUF_INIT;
+	struct qu_map offs;
+	uint32_t *ids;
+	size_t i, k, head, nids = 0;
+
+	if (!site || g->nplace_diags || !g->page_ids || g->nsyms >= UINT32_MAX ||
+	    g->nplaced >= UINT32_MAX)
+		return -1;
+	for (i = 0; i < site->npages; i++)
+		nids += g->npage_ids[i];
+	qu_map_init(&offs);
+	qu_map_reserve(&offs, nids + g->nsyms / 4);
+	ids = qu_xcalloc(nids + 1, sizeof(*ids));
+	for (i = 0, nids = 0; i < site->npages; i++)
+		for (k = 0; k < g->npage_ids[i]; k++)
+			ids[nids++] = str_off(&offs, &str, g->page_ids[i][k]);
+	head = out->len;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, PLACE_MAGIC, 8);
+	h.nsyms = (uint32_t)g->nsyms;
+	h.nplaced = (uint32_t)g->nplaced;
+	h.npages = (uint32_t)site->npages;
+	h.nids = (uint32_t)nids;
+	h.stab_cap = (uint32_t)g->stab_cap;
+	h.nstab = (uint32_t)g->nstab;
+	qu_buf_add(out, &h, sizeof(h));
+	for (i = 0; i < g->nsyms; i++) {
+		const struct qu_sym *s = &g->syms[i];
+		struct place_sym ps = {
+			s->ns,	  s->kind,  s->unit, s->item, s->param,
+			s->page,  s->next,  s->first,
+			str_off(&offs, &str, s->anchor),
+			s->ns == QU_NS_MEMBER ? str_off(&offs, &str, s->name)
+					      : NAME_OF_ITEM};
+
+		qu_buf_add(out, &ps, sizeof(ps));
+	}
+	for (i = 0; i < g->nplaced; i++) {
+		const struct qu_placed *pl = &g->placed[i];
+		struct place_item pi = {pl->unit, pl->item, pl->sym,
+					str_off(&offs, &str, pl->anchor),
+					pl->home};
+
+		qu_buf_add(out, &pi, sizeof(pi));
+	}
+	for (i = 0; i < site->npages; i++)
+		qu_buf_add(out, g->part_start[i],
+			   (site->pages[i].nparts + 1) * sizeof(uint32_t));
+	for (i = 0; i < site->npages; i++) {
+		uint32_t n = (uint32_t)g->npage_ids[i];
+
+		qu_buf_add(out, &n, sizeof(n));
+	}
+	qu_buf_add(out, ids, nids * sizeof(*ids));
+	qu_buf_add(out, g->stab, g->stab_cap * sizeof(*g->stab));
+	/* the strings' size, known only now, goes in the header */
+	h.nstr = str.len;
+	memcpy(out->buf + head, &h, sizeof(h));
+	qu_buf_add(out, str.buf, str.len);
+	free(ids);
+	qu_map_fini(&offs);
+	qu_buf_fini(&str);
+	return 0;
+}
+
+/* A reader of the saved form that never reads past its end. */
+struct place_rd {
+	const unsigned char *p;
+	size_t left;
+};
+
+static const void *take(struct place_rd *r, size_t n, size_t size)
+{
+	const void *p = r->p;
+
+	if (size && n > r->left / size)
+		return NULL;
+	r->p += n * size;
+	r->left -= n * size;
+	return p;
+}
+
+/* Whether symbol @ps names an item and member that @units have. */
+/*
+ * A chain of one name runs forward (symbols are appended to it), so one
+ * that does not cannot loop.
+ */
+static bool sym_fits(const struct place_sym *ps, uint32_t i,
+		     const struct qu_site *site, const struct qu_unit *units,
+		     uint32_t nsyms, size_t nstr)
+{
+	const struct qu_item *it;
+
+	if (ps->unit >= site->nsources || ps->item >= units[ps->unit].nitems ||
+	    ps->anchor >= nstr ||
+	    (ps->page != QU_NONE && ps->page >= site->npages) ||
+	    (ps->next != QU_NONE && (ps->next >= nsyms || ps->next <= i)) ||
+	    ps->first > i || ps->ns > QU_NS_MEMBER ||
+	    ps->kind >= QU_KIND__COUNT)
+		return false;
+	it = &units[ps->unit].items[ps->item];
+	if (ps->param != QU_NONE && ps->param >= it->nparams)
+		return false;
+	if (ps->ns == QU_NS_MEMBER)
+		return ps->param != QU_NONE && ps->name < nstr;
+	return ps->name == NAME_OF_ITEM;
+}
+
+bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
+			 const struct qu_unit *units,
+			 const struct qu_graph_exports *exports,
+			 const void *data, size_t len,
+			 const struct qu_graph_reader *rd,
+			 struct qu_diags *diags, unsigned threads)
+{
+	struct place_rd r = {data, len};
+	const struct place_hdr *h = take(&r, 1, sizeof(*h));
+	const struct place_sym *ps;
+	const struct place_item *pi;
+	const uint32_t *counts, *ids;
+	const void *stab;
+	const char *strs;
+	char *str;
+	size_t i, k, n;
+
+	if (!h || memcmp(h->magic, PLACE_MAGIC, 8) ||
+	    h->npages != site->npages || h->nsyms >= UINT32_MAX ||
+	    (h->stab_cap & (h->stab_cap - 1)) || h->nstab > h->nsyms ||
+	    2 * (size_t)h->nstab > h->stab_cap || h->nstr > UINT32_MAX ||
+	    !(ps = take(&r, h->nsyms, sizeof(*ps))) ||
+	    !(pi = take(&r, h->nplaced, sizeof(*pi))))
+		return false;
+	/* each page's part starts, as many as the page has parts, plus one */
+	const uint32_t *starts = (const uint32_t *)(const void *)r.p;
+
+	for (i = 0, n = 0; i < site->npages; i++)
+		n += site->pages[i].nparts + 1;
+	if (!take(&r, n, sizeof(uint32_t)) ||
+	    !(counts = take(&r, site->npages, sizeof(uint32_t))))
+		return false;
+	for (i = 0, n = 0; i < site->npages; i++)
+		n += counts[i];
+	if (n != h->nids || !(ids = take(&r, n, sizeof(uint32_t))) ||
+	    !(stab = take(&r, h->stab_cap, sizeof(*g->stab))) ||
+	    r.left != h->nstr || (h->nstr && r.p[h->nstr - 1]))
+		return false;
+	strs = (const char *)r.p;
+	for (i = 0; i < h->nsyms; i++)
+		if (!sym_fits(&ps[i], (uint32_t)i, site, units, h->nsyms,
+			      h->nstr))
+			return false;
+	for (i = 0; i < h->nplaced; i++)
+		if (pi[i].unit >= site->nsources ||
+		    pi[i].item >= units[pi[i].unit].nitems ||
+		    (pi[i].sym != QU_NONE && pi[i].sym >= h->nsyms) ||
+		    pi[i].anchor >= h->nstr || pi[i].home > 1)
+			return false;
+	for (i = 0, n = 0; i < site->npages; i++)
+		for (k = 0; k <= site->pages[i].nparts; k++, n++)
+			if (starts[n] > h->nplaced ||
+			    (k && starts[n] < starts[n - 1]))
+				return false;
+	for (i = 0; i < h->nids; i++)
+		if (ids[i] >= h->nstr)
+			return false;
+	for (i = 0; i < h->stab_cap; i++) {
+		const struct qu_graph_stab_slot *sl =
+			(const struct qu_graph_stab_slot *)stab + i;
+
+		if (sl->sym > h->nsyms)
+			return false;
+	}
+
+	memset(g, 0, sizeof(*g));
+	g->site = site;
+	g->units = units;
+	g->nunits = site->nsources;
+	g->exports = exports;
+	g->place_id = atomic_fetch_add(&last_place_id, 1) + 1;
+	qu_map_init(&g->anchors);
+	qu_map_init(&g->labels);
+	qu_arena_init(&g->arena);
+	qu_buf_init(&g->kbuf);
+	str = qu_arena_alloc(&g->arena, h->nstr + 1);
+	memcpy(str, strs, h->nstr);
+	g->sym_alloc = h->nsyms ? h->nsyms : 1;
+	g->syms = qu_xcalloc(g->sym_alloc, sizeof(*g->syms));
+	g->nsyms = h->nsyms;
+	for (i = 0; i < h->nsyms; i++) {
+		struct qu_sym *s = &g->syms[i];
+		const struct qu_item *it = &units[ps[i].unit].items[ps[i].item];
+
+		s->ns = (enum qu_ns)ps[i].ns;
+		s->kind = (enum qu_kind)ps[i].kind;
+		s->unit = ps[i].unit;
+		s->item = ps[i].item;
+		s->param = ps[i].param;
+		s->page = ps[i].page;
+		s->next = ps[i].next;
+		s->first = ps[i].first;
+		s->anchor = str + ps[i].anchor;
+		if (s->ns == QU_NS_MEMBER)
+			s->name = str + ps[i].name;
+		else if (s->param == QU_NONE)
+			s->name = it->name;
+		else
+			s->name = it->params[s->param].name;
+	}
+	g->placed_alloc = h->nplaced ? h->nplaced : 1;
+	g->placed = qu_xcalloc(g->placed_alloc, sizeof(*g->placed));
+	g->nplaced = h->nplaced;
+	for (i = 0; i < h->nplaced; i++) {
+		g->placed[i].unit = pi[i].unit;
+		g->placed[i].item = pi[i].item;
+		g->placed[i].sym = pi[i].sym;
+		g->placed[i].anchor = str + pi[i].anchor;
+		g->placed[i].home = pi[i].home;
+	}
+	g->part_start = qu_xcalloc(site->npages ? site->npages : 1,
+				   sizeof(*g->part_start));
+	g->page_ids = qu_xcalloc(site->npages + 1, sizeof(*g->page_ids));
+	g->npage_ids = qu_xcalloc(site->npages + 1, sizeof(*g->npage_ids));
+	for (i = 0, n = 0, k = 0; i < site->npages; i++) {
+		size_t np = site->pages[i].nparts + 1, j;
+		const char **v = qu_arena_alloc(&g->arena,
+						(counts[i] + 1) * sizeof(*v));
+
+		g->part_start[i] = qu_arena_alloc(&g->arena,
+						  np * sizeof(uint32_t));
+		memcpy(g->part_start[i], starts + n, np * sizeof(uint32_t));
+		n += np;
+		for (j = 0; j < counts[i]; j++)
+			v[j] = str + ids[k++];
+		g->page_ids[i] = v;
+		g->npage_ids[i] = counts[i];
+	}
+	g->stab_cap = h->stab_cap;
+	g->nstab = h->nstab;
+	if (g->stab_cap) {
+		g->stab = qu_big_alloc(g->stab_cap * sizeof(*g->stab));
+		memcpy(g->stab, stab, g->stab_cap * sizeof(*g->stab));
+	}
+	/* the labels are the site's (their anchors are placed) */
+	for (i = 0; i < site->npages; i++)
+		for (k = 0; k < site->pages[i].nlabels; k++)
+			label_home(g, (uint32_t)i, &site->pages[i].labels[k]);
+	graph_extern_load(g, diags);
+	if (rd)
+		graph_count_refs(g, rd, threads);
+	return true;
+}

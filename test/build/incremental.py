@@ -10,15 +10,15 @@ left files as they were (not rewritten them all).
 
 A copy of quire's own docs and headers (a docs root with quire.yml and
 srctree: ..) and a small zero-config tree are built, then edited step by
-step: a comment, a page's text, a heading, a new page, a removed page, a
-renamed page, a new documented function, a removed source, the
-configuration and the theme. After every step the site built with the
-cache must equal a clean build (--no-cache) of the same tree byte for
-byte, file for file, and the summary must show that the build kept what
-it could (a test that re-rendered everything would pass the equality
-check alone). Then the cache is corrupted, truncated, made foreign and
-made of another version: each is ignored with a one-line note, and the
-site still equals a clean one.
+step: a comment, a member's name, a page's text, a heading, a new page,
+a removed page, a renamed page, a new documented function, a removed
+source, the configuration and the theme. After every step the site built
+with the cache must equal a clean build (--no-cache) of the same tree
+byte for byte, file for file, and the summary must show that the build
+kept what it could (a test that re-rendered everything would pass the
+equality check alone). Then the cache is corrupted, truncated, made
+foreign and made of another version: each is ignored with a one-line
+note, and the site still equals a clean one.
 
 usage: incremental.py QUIRE SOURCE_ROOT REBUILD
 """
@@ -285,8 +285,20 @@ def docs_tree(work, root, env):
     age(os.path.join(proj, 'lib', 'kdoc'), 30)
     step(work, docs, 'a comment, the file dated in the past', env,
          want_rendered=1, want_parsed=1, want_updated=True)
+    placement = os.path.join(work, '.quire-cache', 'placement')
+    placed = os.stat(placement).st_mtime_ns
     edit(util_h, 'qu_xmalloc() - malloc()', 'qu_xmalloc() - malloc(), edited,')
     step(work, docs, 'a comment', env, want_rendered=1, want_updated=True)
+    # a comment's words place nothing anew: the cache's placement is taken
+    if os.stat(placement).st_mtime_ns != placed:
+        fail('a comment: the placement was made anew')
+    # a member's name is placed (an anchor, a symbol): the placement the
+    # cache keeps is not taken for it
+    edit(util_h, ' * @worker: index of the worker', ' * @worker_no: index of the worker')
+    edit(util_h, '\tunsigned worker;', '\tunsigned worker_no;')
+    step(work, docs, 'a member renamed', env, want_kept=False)
+    if os.stat(placement).st_mtime_ns == placed:
+        fail('a member renamed: the placement was not made anew')
     edit(os.path.join(docs, 'json.md'), '\n\n', '\n\nA new sentence.\n\n')
     step(work, docs, "a page's text", env, want_rendered=1,
          want_updated=True)
@@ -541,11 +553,12 @@ def first_build(work, src, env, what):
 
 
 def memo_files(work, docs, env, unstamp):
-    """What comments name (refs) and objects.inv's compressed body, kept
-    by content: a spoiled file is noted and not used."""
+    """What comments name (refs), objects.inv's compressed body and the
+    placement, kept by content: a spoiled file is noted and not used."""
     cache = os.path.join(work, '.quire-cache')
     util_h = os.path.join(os.path.dirname(docs), 'lib', 'util', 'util.h')
-    for name, what in (('refs', 'refs'), ('inventory', 'objects.inv')):
+    for name, what in (('refs', 'refs'), ('inventory', 'objects.inv'),
+                       ('placement', 'placement')):
         path = os.path.join(cache, name)
         if not os.path.exists(path):
             fail('memo files: no %s in %s' % (name, os.listdir(cache)))
