@@ -34,6 +34,18 @@
 #include "search/search.h"
 #include "source/source.h"
 
+/*
+ * A file of the cache written on a thread of its own while the build goes
+ * on (writer_start()), waited for before the cache counts as saved
+ * (writer_end()): what it returned and why it failed.
+ */
+struct cache_writer {
+	struct qu_thread thread;
+	bool started;
+	int r;
+	struct qu_buf err;
+};
+
 struct qu_build {
 	const struct qu_build_opts *opts;
 	struct qu_site site;
@@ -140,15 +152,9 @@ struct qu_build {
 	uint64_t place_key;	/* this build's, when it placed anew */
 	uint64_t *shapes;	/* per source, qu_graph_unit_shape() */
 	/* this build's placement being written (start_place()) */
-	struct qu_thread place_thread;
-	bool place_started;
-	int place_r;
-	struct qu_buf place_err;
+	struct cache_writer place_w;
 	/* the references' memo being written (start_refs()) */
-	struct qu_thread refs_thread;
-	bool refs_started;
-	int refs_r;
-	struct qu_buf refs_err;
+	struct cache_writer refs_w;
 	char *theme;
 	char *version;
 	struct qu_git_tree *rev;
@@ -584,7 +590,6 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	qu_diags_init(&b->diags);
 	qu_arena_init(&b->cache_paths);
 	qu_buf_init(&b->place_data);
-	qu_buf_init(&b->place_err);
 	qu_map_init(&b->seen);
 	pthread_mutex_init(&b->seen_lock, NULL);
 	if (opts->rev ? open_rev(b, err) < 0 : !(b->dir_abs = qu_path_resolve(dir)))
@@ -1151,30 +1156,37 @@ static void *place_job(void *payload)
 {
 	struct qu_build *b = payload;
 
-	b->place_r = build_place_write(&b->graph, b->cache_dir, b->exe,
-				       b->place_key, &b->place_err);
+	b->place_w.r = build_place_write(&b->graph, b->cache_dir, b->exe,
+					 b->place_key, &b->place_w.err);
 	return NULL;
+}
+
+static void writer_start(struct cache_writer *w, struct qu_build *b,
+			 void *(*job)(void *))
+{
+	qu_buf_init(&w->err);
+	w->started = true;
+	qu_thread_start(&w->thread, b->opts->threads != 1, job, b);
+}
+
+/* 0, or -1 with the writer's message added to @err (when not NULL) */
+static int writer_end(struct cache_writer *w, struct qu_buf *err)
+{
+	if (!w->started)
+		return 0;
+	qu_thread_wait(&w->thread);
+	w->started = false;
+	if (w->r < 0 && err)
+		qu_buf_adds(err, w->err.buf);
+	qu_buf_fini(&w->err);
+	return w->r;
 }
 
 /* A placement made anew, kept for the next build on a thread of its own. */
 static void start_place(struct qu_build *b)
 {
-	if (!b->place_key)
-		return;
-	b->place_started = true;
-	qu_thread_start(&b->place_thread, b->opts->threads != 1, place_job, b);
-}
-
-static int end_place(struct qu_build *b, struct qu_buf *err)
-{
-	if (!b->place_started)
-		return 0;
-	qu_thread_wait(&b->place_thread);
-	b->place_started = false;
-	if (b->place_r < 0 && err)
-		qu_buf_adds(err, b->place_err.buf);
-	qu_buf_fini(&b->place_err);
-	return b->place_r;
+	if (b->place_key)
+		writer_start(&b->place_w, b, place_job);
 }
 
 void qu_build_link(struct qu_build *b)
@@ -2234,30 +2246,16 @@ static void *refs_job(void *payload)
 {
 	struct qu_build *b = payload;
 
-	b->refs_r = build_refs_write(b->gmemo, b->cache_dir, b->exe,
-				     refs_key(b), &b->refs_err);
+	b->refs_w.r = build_refs_write(b->gmemo, b->cache_dir, b->exe,
+				       refs_key(b), &b->refs_w.err);
 	return NULL;
 }
 
 static void start_refs(struct qu_build *b)
 {
-	if (!b->cache_dir || b->opts->memo || !b->gmemo ||
-	    !qu_graph_memo_changed(b->gmemo))
-		return;
-	b->refs_started = true;
-	qu_thread_start(&b->refs_thread, b->opts->threads != 1, refs_job, b);
-}
-
-static int end_refs(struct qu_build *b, struct qu_buf *err)
-{
-	if (!b->refs_started)
-		return 0;
-	qu_thread_wait(&b->refs_thread);
-	b->refs_started = false;
-	if (b->refs_r < 0 && err)
-		qu_buf_adds(err, b->refs_err.buf);
-	qu_buf_fini(&b->refs_err);
-	return b->refs_r;
+	if (b->cache_dir && !b->opts->memo && b->gmemo &&
+	    qu_graph_memo_changed(b->gmemo))
+		writer_start(&b->refs_w, b, refs_job);
 }
 
 /* Pages of the last site that this one no longer has. */
@@ -2643,7 +2641,8 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			      b->units, b->exports, b->st_ok, b->dirty,
 			      b->site.nsources, err) < 0)
 		goto out;
-	if (end_refs(b, err) < 0 || end_place(b, err) < 0)
+	if (writer_end(&b->refs_w, err) < 0 ||
+	    writer_end(&b->place_w, err) < 0)
 		goto out;
 	phase(b, "cache");
 	if (finish(b, err) < 0)
@@ -2761,8 +2760,8 @@ static void build_close(struct qu_build *b)
 	/* the search index's next state reads the pages' keys */
 	qu_search_next_free(b->search_next);
 	b->search_next = NULL;
-	end_refs(b, NULL);
-	end_place(b, NULL);
+	writer_end(&b->refs_w, NULL);
+	writer_end(&b->place_w, NULL);
 	/* a build that stopped before it took the units: no need to read on */
 	atomic_store(&b->peek_cancel, true);
 	end_peek(b);

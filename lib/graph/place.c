@@ -579,15 +579,11 @@ static size_t page_ids_bound(const struct qu_graph *g, const struct qu_page *pg,
 	return n;
 }
 
-void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
-		    const struct qu_unit *units,
-		    const struct qu_graph_exports *exports,
-		    const struct qu_graph_reader *rd, struct qu_diags *diags,
-		    unsigned threads)
+/* A graph of @site's @units about to be placed: its inputs, empty tables. */
+static void graph_start(struct qu_graph *g, const struct qu_site *site,
+			const struct qu_unit *units,
+			const struct qu_graph_exports *exports)
 {
-	uint32_t **homes, *home_block, *part_unit = NULL;
-	size_t p, k, i, n, ndiags, npart_unit = 0;
-
 	g->site = site;
 	g->units = units;
 	g->nunits = site->nsources;
@@ -597,6 +593,36 @@ void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
 	qu_map_init(&g->labels);
 	qu_arena_init(&g->arena);
 	qu_buf_init(&g->kbuf);
+}
+
+/*
+ * What a placement taken as it was makes anew: the labels' homes (their
+ * anchors are placed), the other sites' inventories and the references.
+ */
+static void graph_retake(struct qu_graph *g, const struct qu_site *site,
+			 const struct qu_graph_reader *rd,
+			 struct qu_diags *diags, unsigned threads)
+{
+	size_t i, k;
+
+	for (i = 0; i < site->npages; i++)
+		for (k = 0; k < site->pages[i].nlabels; k++)
+			label_home(g, (uint32_t)i, &site->pages[i].labels[k]);
+	graph_extern_load(g, diags);
+	if (rd)
+		graph_count_refs(g, rd, threads);
+}
+
+void qu_graph_build(struct qu_graph *g, const struct qu_site *site,
+		    const struct qu_unit *units,
+		    const struct qu_graph_exports *exports,
+		    const struct qu_graph_reader *rd, struct qu_diags *diags,
+		    unsigned threads)
+{
+	uint32_t **homes, *home_block, *part_unit = NULL;
+	size_t p, k, i, n, ndiags, npart_unit = 0;
+
+	graph_start(g, site, units, exports);
 	ndiags = diags->n;
 	homes = qu_xcalloc(g->nunits ? g->nunits : 1, sizeof(*homes));
 	/*
@@ -792,7 +818,7 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 		    unsigned threads)
 {
 	const struct qu_site *ps = prev->site;
-	size_t i, k;
+	size_t i;
 
 	if (!ps || prev->nplace_diags || !prev->page_ids ||
 	    site->npages != ps->npages || site->nsources != ps->nsources ||
@@ -858,13 +884,7 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 		else if (s->ns != QU_NS_MEMBER)
 			s->name = it->params[s->param].name;
 	}
-	/* the labels are the new site's (their anchors are placed) */
-	for (i = 0; i < site->npages; i++)
-		for (k = 0; k < site->pages[i].nlabels; k++)
-			label_home(g, (uint32_t)i, &site->pages[i].labels[k]);
-	graph_extern_load(g, diags);
-	if (rd)
-		graph_count_refs(g, rd, threads);
+	graph_retake(g, site, rd, diags, threads);
 	return true;
 }
 
@@ -1180,15 +1200,7 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	}
 
 	memset(g, 0, sizeof(*g));
-	g->site = site;
-	g->units = units;
-	g->nunits = site->nsources;
-	g->exports = exports;
-	g->place_id = atomic_fetch_add(&last_place_id, 1) + 1;
-	qu_map_init(&g->anchors);
-	qu_map_init(&g->labels);
-	qu_arena_init(&g->arena);
-	qu_buf_init(&g->kbuf);
+	graph_start(g, site, units, exports);
 	str = qu_arena_alloc(&g->arena, h->nstr + 1);
 	memcpy(str, strs, h->nstr);
 	g->sym_alloc = h->nsyms ? h->nsyms : 1;
@@ -1248,12 +1260,6 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 		g->stab = qu_big_alloc(g->stab_cap * sizeof(*g->stab));
 		memcpy(g->stab, stab, g->stab_cap * sizeof(*g->stab));
 	}
-	/* the labels are the site's (their anchors are placed) */
-	for (i = 0; i < site->npages; i++)
-		for (k = 0; k < site->pages[i].nlabels; k++)
-			label_home(g, (uint32_t)i, &site->pages[i].labels[k]);
-	graph_extern_load(g, diags);
-	if (rd)
-		graph_count_refs(g, rd, threads);
+	graph_retake(g, site, rd, diags, threads);
 	return true;
 }
