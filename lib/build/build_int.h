@@ -448,24 +448,25 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 
 /**
  * build_place_read() - the last build's placement (qu_graph_place_save()'s
- * bytes) from the cache folder @dir, into @data from its start, and the
- * placement key (qu_graph_place_key()) it was made for into *@key, when
- * the file there checks and the quire @exe made it
+ * bytes) from the cache folder @dir, into @data from its start, when the
+ * file there checks and the quire @exe made it; @key receives the
+ * placement key (qu_graph_place_key()) it was made for, then the hash of
+ * its symbols (struct build_key_memo's @syms)
  *
  * Return: NULL (@data empty when there was none), or why the file there
  * was not used (static text).
  */
 const char *build_place_read(struct qu_buf *data, const char *dir,
-			     uint64_t exe, uint64_t *key);
+			     uint64_t exe, uint64_t key[2]);
 
 /**
  * build_place_write() - keep @g's placement in the cache folder @dir, as
- * the quire @exe made it for the placement key @key (nothing when placing
- * gave diagnostics)
+ * the quire @exe made it, with @key as build_place_read() gives it back
+ * (nothing when placing gave diagnostics)
  * Return: 0, or -1 (message in @err).
  */
 int build_place_write(const struct qu_graph *g, const char *dir,
-		      uint64_t exe, uint64_t key, struct qu_buf *err);
+		      uint64_t exe, const uint64_t key[2], struct qu_buf *err);
 
 /**
  * build_refs_read() - what comments named in the last builds (lib/graph's

@@ -393,7 +393,7 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 }
 
 const char *build_place_read(struct qu_buf *data, const char *dir,
-			     uint64_t exe, uint64_t *key)
+			     uint64_t exe, uint64_t key[2])
 {
 	unsigned char k[16];
 	const char *why = memo_read(&place_memo, dir, exe, data, k);
@@ -402,7 +402,7 @@ const char *build_place_read(struct qu_buf *data, const char *dir,
 		qu_buf_reset(data);
 		return *why ? why : NULL;
 	}
-	memcpy(key, k, sizeof(*key));
+	memcpy(key, k, sizeof(k));
 	/* to the buffer's start, where its words are aligned */
 	memmove(data->buf, data->buf + MEMO_HEAD, data->len - MEMO_HEAD);
 	data->len -= MEMO_HEAD;
@@ -410,13 +410,13 @@ const char *build_place_read(struct qu_buf *data, const char *dir,
 }
 
 int build_place_write(const struct qu_graph *g, const char *dir,
-		      uint64_t exe, uint64_t key, struct qu_buf *err)
+		      uint64_t exe, const uint64_t key[2], struct qu_buf *err)
 {
 	struct qu_buf body = QU_BUF_INIT;
-	unsigned char k[16] = {0};
+	unsigned char k[16];
 	int r = 0;
 
-	memcpy(k, &key, sizeof(key));
+	memcpy(k, key, sizeof(k));
 	if (!qu_graph_place_save(g, &body))
 		r = memo_write(&place_memo, dir, exe, k, body.buf, body.len,
 			       err);

@@ -147,7 +147,7 @@ struct qu_build {
 	struct qu_search_next *search_next;	/* being written */
 	/* the last placement, read with the references' memo (memo_job()) */
 	struct qu_buf place_data;
-	uint64_t place_was;	/* the placement key it was made for */
+	uint64_t place_was[2];	/* its placement key and symbols' hash */
 	const char *place_why;
 	uint64_t place_key;	/* this build's, when it placed anew */
 	uint64_t *shapes;	/* per source, qu_graph_unit_shape() */
@@ -1083,7 +1083,7 @@ static void *memo_job(void *payload)
 	b->gmemo_why = build_refs_read(b->gmemo, b->cache_dir, b->exe,
 				       b->memo_key);
 	b->place_why = build_place_read(&b->place_data, b->cache_dir, b->exe,
-					&b->place_was);
+					b->place_was);
 	return NULL;
 }
 
@@ -1142,13 +1142,19 @@ static bool place_from_cache(struct qu_build *b,
 	if (!b->shapes)
 		return false;
 	b->place_key = qu_graph_place_key(&b->site, b->shapes, b->exports);
-	ok = b->place_data.len && b->place_was == b->place_key &&
+	ok = b->place_data.len && b->place_was[0] == b->place_key &&
 	     qu_graph_place_load(&b->graph, &b->site, b->units, b->exports,
 				 b->place_data.buf, b->place_data.len, rd,
 				 &b->diags, b->opts->threads);
 	qu_buf_fini(&b->place_data);
-	if (ok)
+	/* the keys' hash of the symbols, too: they are the same symbols */
+	if (!b->kmemo)
+		b->kmemo = qu_xcalloc(1, sizeof(*b->kmemo));
+	if (ok) {
+		b->kmemo->place_id = b->graph.place_id;
+		b->kmemo->syms = b->place_was[1];
 		b->place_key = 0;	/* the cache has it */
+	}
 	return ok;
 }
 
@@ -1156,8 +1162,10 @@ static void *place_job(void *payload)
 {
 	struct qu_build *b = payload;
 
-	b->place_w.r = build_place_write(&b->graph, b->cache_dir, b->exe,
-					 b->place_key, &b->place_w.err);
+	uint64_t key[2] = {b->place_key, b->kmemo->syms};
+
+	b->place_w.r = build_place_write(&b->graph, b->cache_dir, b->exe, key,
+					 &b->place_w.err);
 	return NULL;
 }
 
@@ -1182,10 +1190,14 @@ static int writer_end(struct cache_writer *w, struct qu_buf *err)
 	return w->r;
 }
 
-/* A placement made anew, kept for the next build on a thread of its own. */
+/*
+ * A placement made anew, kept for the next build on a thread of its own
+ * once the pages' keys have hashed its symbols (build_keys())
+ */
 static void start_place(struct qu_build *b)
 {
-	if (b->place_key)
+	if (b->place_key && b->kmemo &&
+	    b->kmemo->place_id == b->graph.place_id)
 		writer_start(&b->place_w, b, place_job);
 }
 
@@ -1321,7 +1333,6 @@ void qu_build_link(struct qu_build *b)
 		else if (!place_from_cache(b, &rd))
 			qu_graph_build(&b->graph, &b->site, b->units,
 				       b->exports, &rd, &b->diags, o->threads);
-		start_place(b);
 	}
 	for (i = 0; i < b->graph.nplaced; i++)
 		b->stats.nitems += b->graph.placed[i].home;
@@ -2581,6 +2592,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	draw_graphs(b);
 	phase(b, "graphs");
 	decide_pages(b);
+	start_place(b);
 	phase(b, "keys");
 	if (b->cache_dir)
 		build_back_path(&tmp, b->cache_dir, b->out_abs);
