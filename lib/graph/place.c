@@ -1191,13 +1191,17 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	for (i = 0; i < h->nids; i++)
 		if (ids[i] >= h->nstr)
 			return false;
-	for (i = 0; i < h->stab_cap; i++) {
+	/* as many slots taken as it says, so that a probe meets an empty one */
+	for (i = 0, n = 0; i < h->stab_cap; i++) {
 		const struct qu_graph_stab_slot *sl =
 			(const struct qu_graph_stab_slot *)stab + i;
 
 		if (sl->sym > h->nsyms)
 			return false;
+		n += sl->sym != 0;
 	}
+	if (n != h->nstab)
+		return false;
 
 	memset(g, 0, sizeof(*g));
 	graph_start(g, site, units, exports);
