@@ -322,6 +322,21 @@ struct build_stamp {
 };
 
 /**
+ * struct build_stamp_seen - what build_stamp_check() found of each input
+ * @was: the stamp it checked: its @paths and what stat(2) said of each
+ *	(@now), in its order, which is the order the next stamp lists its
+ *	inputs in when they are the same
+ * @map: the same by path, made when first asked (an input out of that
+ *	order), or NULL
+ * @ctx: @map's argument
+ */
+struct build_stamp_seen {
+	const struct build_stamp *was;
+	const struct qu_map *(*map)(void *ctx);
+	void *ctx;
+};
+
+/**
  * build_stamp_write() - record what a finished build read and printed
  * @s: the stamp
  * @dir: the cache folder
@@ -340,8 +355,8 @@ struct build_stamp {
  */
 int build_stamp_write(const struct build_stamp *s, const char *dir,
 		      const char *site, double started,
-		      const struct qu_map *seen, struct qu_file_out *out,
-		      struct qu_buf *err);
+		      const struct build_stamp_seen *seen,
+		      struct qu_file_out *out, struct qu_buf *err);
 
 /**
  * struct build_map - a file of the cache, mapped (qu_file_map())

@@ -800,6 +800,11 @@ static const struct qu_map *seen_map(struct qu_build *b)
 	return &b->seen;
 }
 
+static const struct qu_map *seen_map_of(void *b)
+{
+	return seen_map(b);
+}
+
 /* how far past a worker's last input build_seen() looks */
 #define NEAR 4
 
@@ -2412,12 +2417,14 @@ static void *stamp_job(void *payload)
 		.listings = b->listings,
 	};
 
+	struct build_stamp_seen seen = {&b->stamp, seen_map_of, b};
+
 	qu_diags_init(&all);
 	copy_diags(&all, b);
 	st.stats = b->stats;
 	b->stamp_ready = build_stamp_write(&st, b->cache_dir, b->out_abs,
 					   b->started,
-					   b->stamp.n ? seen_map(b) : NULL,
+					   b->stamp.n ? &seen : NULL,
 					   &b->stamp_out, &err) == 0;
 	/* kept for qu_build_diags(): the build gives no diagnostic after */
 	qu_diags_fini(&b->sorted);

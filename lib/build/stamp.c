@@ -127,15 +127,41 @@ static void put_listing(struct qu_buf *b, struct qu_files_memo *listings,
 	}
 }
 
+/* how far past the last input found the next is looked for in order */
+#define SEEN_NEAR 4
+
+/*
+ * What the check found of the input @path: the stamp's next entry (the
+ * inputs of a build come in its order) or one a few past it, else by
+ * the table of all; NULL when it never saw it. *@at is past the last
+ * entry found in order.
+ */
+static const struct build_fstamp *
+seen_of(const struct build_stamp_seen *seen, size_t *at, const char *path,
+	bool want)
+{
+	const struct build_stamp *w = seen ? seen->was : NULL;
+	size_t k;
+
+	for (k = *at; w && k < *at + SEEN_NEAR && k < w->n; k++)
+		if (!strcmp(w->paths[k], path)) {
+			*at = k + 1;
+			return &w->now[k];
+		}
+	if (!want || !seen || !seen->map)
+		return NULL;
+	return qu_map_get(seen->map(seen->ctx), path, strlen(path));
+}
+
 int build_stamp_write(const struct build_stamp *s, const char *dir,
 		      const char *site, double started,
-		      const struct qu_map *seen, struct qu_file_out *out,
-		      struct qu_buf *err)
+		      const struct build_stamp_seen *seen,
+		      struct qu_file_out *out, struct qu_buf *err)
 {
 	struct qu_buf path = QU_BUF_INIT;
 	struct qu_file_out *f = out;
 	struct qu_buf *b = &f->b;
-	size_t i;
+	size_t i, at = 0;
 	int r;
 
 	/* written as it is made: a kernel tree's stamp is 9 MB */
@@ -153,9 +179,9 @@ int build_stamp_write(const struct build_stamp *s, const char *dir,
 	build_put_u64(b, s->deps->n);
 	for (i = 0; i < s->deps->n; i++) {
 		const struct build_dep *d = &s->deps->v[i];
+		/* looked for in order even when not needed, to keep @at */
 		const struct build_fstamp *was =
-			seen ? qu_map_get(seen, d->path, strlen(d->path))
-			     : NULL;
+			seen_of(seen, &at, d->path, !d->have_st);
 		struct build_fstamp fs;
 
 		/* what the build saw: stat it again only if it never did */
