@@ -475,13 +475,15 @@ const char *build_place_read(struct qu_buf *data, const char *dir,
 			     uint64_t exe, uint64_t key[2]);
 
 /**
- * build_place_write() - keep @g's placement in the cache folder @dir, as
- * the quire @exe made it, with @key as build_place_read() gives it back
+ * build_place_write() - keep @g's placement, and its references as read
+ * with the settings of key @refs_key, in the cache folder @dir, as the
+ * quire @exe made it, with @key as build_place_read() gives it back
  * (nothing when placing gave diagnostics)
  * Return: 0, or -1 (message in @err).
  */
-int build_place_write(const struct qu_graph *g, const char *dir,
-		      uint64_t exe, const uint64_t key[2], struct qu_buf *err);
+int build_place_write(const struct qu_graph *g, uint64_t refs_key,
+		      const char *dir, uint64_t exe, const uint64_t key[2],
+		      struct qu_buf *err);
 
 /**
  * build_refs_read() - what comments named in the last builds (lib/graph's

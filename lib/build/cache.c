@@ -409,15 +409,16 @@ const char *build_place_read(struct qu_buf *data, const char *dir,
 	return NULL;
 }
 
-int build_place_write(const struct qu_graph *g, const char *dir,
-		      uint64_t exe, const uint64_t key[2], struct qu_buf *err)
+int build_place_write(const struct qu_graph *g, uint64_t refs_key,
+		      const char *dir, uint64_t exe, const uint64_t key[2],
+		      struct qu_buf *err)
 {
 	struct qu_buf body = QU_BUF_INIT;
 	unsigned char k[16];
 	int r = 0;
 
 	memcpy(k, key, sizeof(k));
-	if (!qu_graph_place_save(g, &body))
+	if (!qu_graph_place_save(g, refs_key, &body))
 		r = memo_write(&place_memo, dir, exe, k, body.buf, body.len,
 			       err);
 	qu_buf_fini(&body);

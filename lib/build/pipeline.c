@@ -1149,7 +1149,8 @@ static bool place_from_cache(struct qu_build *b,
 	b->place_key = qu_graph_place_key(&b->site, b->shapes, b->exports);
 	ok = b->place_data.len && b->place_was[0] == b->place_key &&
 	     qu_graph_place_load(&b->graph, &b->site, b->units, b->exports,
-				 b->place_data.buf, b->place_data.len, rd,
+				 b->place_data.buf, b->place_data.len,
+				 refs_key(b), rd,
 				 &b->diags, b->opts->threads);
 	qu_buf_fini(&b->place_data);
 	/* the keys' hash of the symbols, too: they are the same symbols */
@@ -1169,8 +1170,8 @@ static void *place_job(void *payload)
 
 	uint64_t key[2] = {b->place_key, b->kmemo->syms};
 
-	b->place_w.r = build_place_write(&b->graph, b->cache_dir, b->exe, key,
-					 &b->place_w.err);
+	b->place_w.r = build_place_write(&b->graph, refs_key(b), b->cache_dir,
+					 b->exe, key, &b->place_w.err);
 	return NULL;
 }
 

@@ -346,12 +346,15 @@ uint64_t qu_graph_place_key(const struct qu_site *site,
 /**
  * qu_graph_place_save() - a placement's bytes, for qu_graph_place_load()
  * @g: a built graph
+ * @refs_key: a key of the settings @g's references were read with
+ *	(struct qu_graph_reader's), kept with them
  * @out: receives them (appended), for the same executable to read
  *
  * Return: 0, or -1 when it is not kept: placing gave diagnostics (which a
  * load would not give again).
  */
-int qu_graph_place_save(const struct qu_graph *g, struct qu_buf *out);
+int qu_graph_place_save(const struct qu_graph *g, uint64_t refs_key,
+			struct qu_buf *out);
 
 /**
  * qu_graph_place_load() - qu_graph_build() from a saved placement
@@ -362,13 +365,16 @@ int qu_graph_place_save(const struct qu_graph *g, struct qu_buf *out);
  * @data: qu_graph_place_save()'s bytes of a placement whose
  *	qu_graph_place_key() was this one's, aligned for 8-byte words
  * @len: how many
+ * @refs_key: the key of the settings the references are read with
  * @rd: as qu_graph_build()'s
  * @diags: as qu_graph_build()'s
  * @threads: as qu_graph_build()'s
  *
  * The symbols, placed items and anchors are read back, pointing into
  * @units for the items' names; the labels, the other sites' inventories
- * and the references are made anew, as qu_graph_reuse() makes them. Bytes
+ * and the references are made anew, as qu_graph_reuse() makes them: the
+ * references of a comment whose unit has the hash it had when saved,
+ * read with the same @refs_key, are taken as they were resolved. Bytes
  * that do not describe a placement of @site and @units (an index out of
  * range, a truncated part) are refused whole.
  *
@@ -377,7 +383,7 @@ int qu_graph_place_save(const struct qu_graph *g, struct qu_buf *out);
 bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 			 const struct qu_unit *units,
 			 const struct qu_graph_exports *exports,
-			 const void *data, size_t len,
+			 const void *data, size_t len, uint64_t refs_key,
 			 const struct qu_graph_reader *rd,
 			 struct qu_diags *diags, unsigned threads);
 

@@ -986,17 +986,28 @@ uint64_t qu_graph_place_key(const struct qu_site *site,
 /*
  * The saved form: a header, then the symbols, the placed items, each
  * page's part starts, each page's anchor count and anchors (sorted), the
- * symbol table's slots, and the strings the others point at by offset:
+ * symbol table's slots, what each placed item's comment refers to (its
+ * unit's hash and the symbols, as resolved for this placement), and the
+ * strings the others point at by offset:
  * the anchors, and the members' "tag.member" names. The other names are
  * the items' own, found again by unit, item and member.
  */
-#define PLACE_MAGIC "quplace1"
+#define PLACE_MAGIC "quplace2"
 #define NAME_OF_ITEM UINT32_MAX
 
 struct place_hdr {
 	char magic[8];
 	uint32_t nsyms, nplaced, npages, nids, stab_cap, nstab;
 	uint64_t nstr;
+	uint64_t refs_key;	/* the reader's settings the references are of */
+	uint32_t nrefs;		/* the placed items' references, in all */
+	uint32_t pad;
+};
+
+/* what one placed item's comment refers to (struct qu_placed_refs) */
+struct place_refs {
+	uint64_t lo, hi;
+	uint32_t n, ok;
 };
 
 struct place_sym {
@@ -1022,7 +1033,8 @@ static uint32_t str_off(struct qu_map *offs, struct qu_buf *str,
 	return (uint32_t)((uintptr_t)*slot - 1);
 }
 
-int qu_graph_place_save(const struct qu_graph *g, struct qu_buf *out)
+int qu_graph_place_save(const struct qu_graph *g, uint64_t refs_key,
+			struct qu_buf *out)
 {
 	const struct qu_site *site = g->site;
 	struct place_hdr h;
@@ -1081,6 +1093,21 @@ int qu_graph_place_save(const struct qu_graph *g, struct qu_buf *out)
 	}
 	qu_buf_add(out, ids, nids * sizeof(*ids));
 	qu_buf_add(out, g->stab, g->stab_cap * sizeof(*g->stab));
+	h.refs_key = refs_key;
+	for (i = 0; g->placed_refs && i < g->nplaced; i++) {
+		const struct qu_placed_refs *pc = &g->placed_refs[i];
+		struct place_refs pr = {pc->unit.lo, pc->unit.hi,
+					pc->ok ? pc->n : 0, pc->ok};
+
+		qu_buf_add(out, &pr, sizeof(pr));
+		h.nrefs += pr.n;
+	}
+	for (i = 0; g->placed_refs && i < g->nplaced; i++)
+		if (g->placed_refs[i].ok)
+			qu_buf_add(out, g->placed_refs[i].v,
+				   g->placed_refs[i].n * sizeof(uint32_t));
+	if (!g->placed_refs)
+		h.refs_key = 0;
 	/* the strings' size, known only now, goes in the header */
 	h.nstr = str.len;
 	memcpy(out->buf + head, &h, sizeof(h));
@@ -1137,7 +1164,7 @@ static bool sym_fits(const struct place_sym *ps, uint32_t i,
 bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 			 const struct qu_unit *units,
 			 const struct qu_graph_exports *exports,
-			 const void *data, size_t len,
+			 const void *data, size_t len, uint64_t refs_key,
 			 const struct qu_graph_reader *rd,
 			 struct qu_diags *diags, unsigned threads)
 {
@@ -1145,7 +1172,8 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	const struct place_hdr *h = take(&r, 1, sizeof(*h));
 	const struct place_sym *ps;
 	const struct place_item *pi;
-	const uint32_t *counts, *ids;
+	const uint32_t *counts, *ids, *refv = NULL;
+	const struct place_refs *prs = NULL;
 	const void *stab;
 	const char *strs;
 	char *str;
@@ -1169,8 +1197,13 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	for (i = 0, n = 0; i < site->npages; i++)
 		n += counts[i];
 	if (n != h->nids || !(ids = take(&r, n, sizeof(uint32_t))) ||
-	    !(stab = take(&r, h->stab_cap, sizeof(*g->stab))) ||
-	    r.left != h->nstr || (h->nstr && r.p[h->nstr - 1]))
+	    !(stab = take(&r, h->stab_cap, sizeof(*g->stab))))
+		return false;
+	if (h->refs_key &&
+	    (!(prs = take(&r, h->nplaced, sizeof(*prs))) ||
+	     !(refv = take(&r, h->nrefs, sizeof(uint32_t)))))
+		return false;
+	if (r.left != h->nstr || (h->nstr && r.p[h->nstr - 1]))
 		return false;
 	strs = (const char *)r.p;
 	for (i = 0; i < h->nsyms; i++)
@@ -1202,6 +1235,17 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	}
 	if (n != h->nstab)
 		return false;
+	for (i = 0, n = 0; prs && i < h->nplaced; i++) {
+		if (prs[i].ok > 1 || (!prs[i].ok && prs[i].n) ||
+		    prs[i].n > h->nrefs - n)
+			return false;
+		n += prs[i].n;
+	}
+	if (prs && n != h->nrefs)
+		return false;
+	for (i = 0; i < (prs ? h->nrefs : 0); i++)
+		if (refv[i] >= h->nsyms)
+			return false;
 
 	memset(g, 0, sizeof(*g));
 	graph_start(g, site, units, exports);
@@ -1263,6 +1307,27 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	if (g->stab_cap) {
 		g->stab = qu_big_alloc(g->stab_cap * sizeof(*g->stab));
 		memcpy(g->stab, stab, g->stab_cap * sizeof(*g->stab));
+	}
+	/*
+	 * what the comments referred to, for the reader they were read with:
+	 * graph_count_refs() takes them for a comment whose unit is the same
+	 */
+	if (prs && h->refs_key == refs_key) {
+		g->placed_refs = qu_xcalloc(h->nplaced + 1,
+					    sizeof(*g->placed_refs));
+		for (i = 0, k = 0; i < h->nplaced; i++) {
+			struct qu_placed_refs *pc = &g->placed_refs[i];
+
+			if (!prs[i].ok)
+				continue;
+			pc->ok = true;
+			pc->unit.lo = prs[i].lo;
+			pc->unit.hi = prs[i].hi;
+			pc->n = prs[i].n;
+			pc->v = qu_xmalloc((pc->n ? pc->n : 1) * sizeof(*pc->v));
+			memcpy(pc->v, refv + k, pc->n * sizeof(*pc->v));
+			k += pc->n;
+		}
 	}
 	graph_retake(g, site, rd, diags, threads);
 	return true;

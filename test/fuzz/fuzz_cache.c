@@ -93,7 +93,15 @@ static void placement(const uint8_t *data, size_t size)
 		/* the real placement loads back as it was made */
 		memset(&g, 0, sizeof(g));
 		qu_graph_build(&g, &site, units, NULL, NULL, &diags, 1);
-		if (qu_graph_place_save(&g, &saved) < 0)
+		/* each item's comment refers to the first symbol */
+		g.placed_refs = calloc(g.nplaced + 1, sizeof(*g.placed_refs));
+		for (size_t j = 0; j < g.nplaced; j++) {
+			g.placed_refs[j].ok = true;
+			g.placed_refs[j].unit.lo = j;
+			g.placed_refs[j].n = 1;
+			g.placed_refs[j].v = calloc(1, sizeof(uint32_t));
+		}
+		if (qu_graph_place_save(&g, 7, &saved) < 0)
 			abort();
 		made = true;
 		seed = getenv("QU_FUZZ_PLACEMENT");
@@ -108,15 +116,16 @@ static void placement(const uint8_t *data, size_t size)
 		nplaced = g.nplaced;
 		qu_graph_fini(&g);
 		if (!qu_graph_place_load(&g, &site, units, NULL, saved.buf,
-					 saved.len, NULL, &diags, 1) ||
+					 saved.len, 7, NULL, &diags, 1) ||
 		    g.nsyms != nsyms || g.nplaced != nplaced || nsyms != 9 ||
-		    nplaced != 5)
+		    nplaced != 5 || !g.placed_refs ||
+		    g.placed_refs[4].unit.lo != 4 || g.placed_refs[4].n != 1)
 			abort();
 		qu_graph_fini(&g);
 	}
 	memcpy(copy, data, size);
 	memset(&g, 0, sizeof(g));
-	if (qu_graph_place_load(&g, &site, units, NULL, copy, size, NULL,
+	if (qu_graph_place_load(&g, &site, units, NULL, copy, size, 7, NULL,
 				&diags, 1)) {
 		/* every name and anchor a loaded placement gives is a string */
 		struct qu_from from = {0};
