@@ -1004,9 +1004,13 @@ struct place_hdr {
 	uint32_t pad;
 };
 
-/* what one placed item's comment refers to (struct qu_placed_refs) */
+/*
+ * what one placed item's comment refers to (struct qu_placed_refs): its
+ * unit's hash in words of four bytes, as every array of the saved form
+ * is, so that it needs no more than 4-byte alignment where it falls
+ */
 struct place_refs {
-	uint64_t lo, hi;
+	uint32_t unit[4];
 	uint32_t n, ok;
 };
 
@@ -1096,9 +1100,9 @@ int qu_graph_place_save(const struct qu_graph *g, uint64_t refs_key,
 	h.refs_key = refs_key;
 	for (i = 0; g->placed_refs && i < g->nplaced; i++) {
 		const struct qu_placed_refs *pc = &g->placed_refs[i];
-		struct place_refs pr = {pc->unit.lo, pc->unit.hi,
-					pc->ok ? pc->n : 0, pc->ok};
+		struct place_refs pr = {.n = pc->ok ? pc->n : 0, .ok = pc->ok};
 
+		memcpy(pr.unit, &pc->unit, sizeof(pr.unit));
 		qu_buf_add(out, &pr, sizeof(pr));
 		h.nrefs += pr.n;
 	}
@@ -1321,8 +1325,7 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 			if (!prs[i].ok)
 				continue;
 			pc->ok = true;
-			pc->unit.lo = prs[i].lo;
-			pc->unit.hi = prs[i].hi;
+			memcpy(&pc->unit, prs[i].unit, sizeof(pc->unit));
 			pc->n = prs[i].n;
 			pc->v = qu_xmalloc((pc->n ? pc->n : 1) * sizeof(*pc->v));
 			memcpy(pc->v, refv + k, pc->n * sizeof(*pc->v));
