@@ -321,6 +321,22 @@ struct build_stamp {
 	size_t first_file;
 };
 
+/* how far past the last input found build_stamp_near() looks */
+#define BUILD_STAMP_NEAR 4
+
+/**
+ * build_stamp_near() - what build_stamp_check() found of @path, looked
+ * for at the checked stamp's entries *@at and a few past it (the inputs of
+ * a build come in the order the last one listed them)
+ * @st: the checked stamp (@paths, @now, @n)
+ * @at: where to look; moved past the entry found
+ * @path: the input
+ *
+ * Return: its stat data as the check found it, or NULL when not there.
+ */
+const struct build_fstamp *build_stamp_near(const struct build_stamp *st,
+					    size_t *at, const char *path);
+
 /**
  * struct build_stamp_seen - what build_stamp_check() found of each input
  * @was: the stamp it checked: its @paths and what stat(2) said of each

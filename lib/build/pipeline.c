@@ -805,9 +805,6 @@ static const struct qu_map *seen_map_of(void *b)
 	return seen_map(b);
 }
 
-/* how far past a worker's last input build_seen() looks */
-#define NEAR 4
-
 /*
  * What the stamp's check found of source @i, @p, for the worker
  * @worker. The stamp lists the inputs in the order the last build added
@@ -827,11 +824,8 @@ static const struct build_fstamp *build_seen(struct qu_build *b, size_t i,
 		*at = k + 1;
 		return &st->now[k];
 	}
-	for (k = *at; k < *at + NEAR && k < st->n; k++)
-		if (!strcmp(st->paths[k], p)) {
-			*at = k + 1;
-			return &st->now[k];
-		}
+	if ((f = build_stamp_near(st, at, p)))
+		return f;
 	if (!st->n)
 		return NULL;
 	f = qu_map_get(seen_map(b), p, strlen(p));
@@ -1167,7 +1161,6 @@ static bool place_from_cache(struct qu_build *b,
 static void *place_job(void *payload)
 {
 	struct qu_build *b = payload;
-
 	uint64_t key[2] = {b->place_key, b->kmemo->syms};
 
 	b->place_w.r = build_place_write(&b->graph, refs_key(b), b->cache_dir,

@@ -127,29 +127,33 @@ static void put_listing(struct qu_buf *b, struct qu_files_memo *listings,
 	}
 }
 
-/* how far past the last input found the next is looked for in order */
-#define SEEN_NEAR 4
+const struct build_fstamp *build_stamp_near(const struct build_stamp *st,
+					    size_t *at, const char *path)
+{
+	size_t k;
+
+	for (k = *at; k < *at + BUILD_STAMP_NEAR && k < st->n; k++)
+		if (!strcmp(st->paths[k], path)) {
+			*at = k + 1;
+			return &st->now[k];
+		}
+	return NULL;
+}
 
 /*
- * What the check found of the input @path: the stamp's next entry (the
- * inputs of a build come in its order) or one a few past it, else by
- * the table of all; NULL when it never saw it. *@at is past the last
- * entry found in order.
+ * What the check found of the input @path: in the checked stamp's order
+ * (build_stamp_near()), else by the table of all when @want; NULL when it
+ * never saw it.
  */
 static const struct build_fstamp *
 seen_of(const struct build_stamp_seen *seen, size_t *at, const char *path,
 	bool want)
 {
-	const struct build_stamp *w = seen ? seen->was : NULL;
-	size_t k;
+	const struct build_fstamp *f =
+		seen ? build_stamp_near(seen->was, at, path) : NULL;
 
-	for (k = *at; w && k < *at + SEEN_NEAR && k < w->n; k++)
-		if (!strcmp(w->paths[k], path)) {
-			*at = k + 1;
-			return &w->now[k];
-		}
-	if (!want || !seen || !seen->map)
-		return NULL;
+	if (f || !want || !seen || !seen->map)
+		return f;
 	return qu_map_get(seen->map(seen->ctx), path, strlen(path));
 }
 
