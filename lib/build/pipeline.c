@@ -74,6 +74,14 @@ struct qu_build {
 	/* rendered anew with the bytes OUT has: taken from OUT as kept */
 	bool *same;
 	struct qu_out_id *out_ids;	/* keep_one()'s, for the compose */
+	/*
+	 * each page's file in OUT, stat(2)ed on a thread while the graph is
+	 * made (start_outstat()): whether OUT has it, and which it is
+	 */
+	struct qu_thread outstat_thread;
+	bool outstat_started;
+	bool *page_in_out;
+	struct qu_out_id *page_out_ids;
 	/* keep_one()'s: each page's state in the cache, or NULL */
 	const struct build_page_state **kept_state;
 	uint64_t search_key;
@@ -1200,6 +1208,8 @@ static void start_place(struct qu_build *b)
 		writer_start(&b->place_w, b, place_job);
 }
 
+static void start_outstat(struct qu_build *b);
+
 void qu_build_link(struct qu_build *b)
 {
 	const struct qu_build_opts *o = b->opts;
@@ -1318,6 +1328,7 @@ void qu_build_link(struct qu_build *b)
 
 	if (b->site.zero_config)
 		zero_pages(b);
+	start_outstat(b);
 	qu_md_allow_html(b->md, b->site.cfg.allow_html);
 	{
 		/* the references are found where the renderer draws links */
@@ -2042,6 +2053,43 @@ static const char *out_of(const struct qu_build *b, size_t i)
 }
 
 /*
+ * Every page's file in OUT, as keep_one() would find it: the stat(2)s
+ * (9,300 for a kernel site) run while the graph is made, when the
+ * placement is taken from the cache and the other processor is idle.
+ */
+static void *outstat_job(void *payload)
+{
+	struct qu_build *b = payload;
+	struct qu_buf p = QU_BUF_INIT;
+
+	for (size_t i = 0; i < b->site.npages; i++)
+		b->page_in_out[i] = in_last_site(b, b->site.pages[i].out, &p,
+						 &b->page_out_ids[i]);
+	qu_buf_fini(&p);
+	return NULL;
+}
+
+/* once the pages are known; only a build that may keep pages from OUT */
+static void start_outstat(struct qu_build *b)
+{
+	if (!b->cache_dir || !b->out_abs || b->opts->in_place ||
+	    b->opts->threads == 1)
+		return;
+	b->page_in_out = qu_xcalloc(b->site.npages + 1, sizeof(bool));
+	b->page_out_ids = qu_xcalloc(b->site.npages + 1,
+				     sizeof(*b->page_out_ids));
+	b->outstat_started = true;
+	qu_thread_start(&b->outstat_thread, true, outstat_job, b);
+}
+
+static void end_outstat(struct qu_build *b)
+{
+	if (b->outstat_started)
+		qu_thread_wait(&b->outstat_thread);
+	b->outstat_started = false;
+}
+
+/*
  * The name of page or extra file @i in the cache's state: an extra's
  * path ends in "/", as no page's does, so that it is never counted as a
  * page (as SEARCH_STATE is not).
@@ -2171,9 +2219,14 @@ static void keep_one(struct qu_job *job, size_t i, void *payload)
 	put_state_name(&job->scratch, b, i);
 	ps = build_cache_find(&b->cache, job->scratch.buf);
 	b->kept_state[i] = ps;
-	b->keep[i] = ps && ps->key == b->keys[i] &&
-		     in_last_site(b, out_of(b, i), &job->scratch,
-				  &b->out_ids[i]);
+	if (i < b->site.npages && b->page_in_out) {
+		b->keep[i] = ps && ps->key == b->keys[i] && b->page_in_out[i];
+		b->out_ids[i] = b->page_out_ids[i];
+	} else {
+		b->keep[i] = ps && ps->key == b->keys[i] &&
+			     in_last_site(b, out_of(b, i), &job->scratch,
+					  &b->out_ids[i]);
+	}
 	/* its kernel-render pictures are written as it renders */
 	if (i < b->site.npages && b->site.pages[i].draws)
 		b->keep[i] = false;
@@ -2236,6 +2289,7 @@ static void decide_pages(struct qu_build *b)
 		b->keys[i] ^= b->graphs_key;
 	b->out_ids = qu_xcalloc(n + 1, sizeof(*b->out_ids));
 	b->kept_state = qu_xcalloc(n + 1, sizeof(*b->kept_state));
+	end_outstat(b);
 	qu_pool_run(b->opts->threads, n, keep_one, b);
 	/* the search index reads every page: it changes with any of them */
 	b->search_key = XXH3_64bits(b->keys, b->site.npages * sizeof(*b->keys));
@@ -2781,6 +2835,7 @@ static void build_close(struct qu_build *b)
 	qu_thread_wait(&b->memo_thread);
 	qu_search_state_free(end_sstate(b));
 	b->sstate = NULL;
+	end_outstat(b);
 	qu_out_fini(&b->out);
 	build_units_close(&b->ucache);
 }
@@ -2835,6 +2890,8 @@ void qu_build_free(struct qu_build *b)
 	free(b->same);
 	free(b->out_ids);
 	free(b->kept_state);
+	free(b->page_in_out);
+	free(b->page_out_ids);
 	qu_search_memo_free(b->memo);
 	for (i = 0; i < b->nhint; i++)
 		free(b->hint[i]);

@@ -301,10 +301,12 @@ int search_state_write(const char *path, const struct search_index *x,
  * SEARCH_TERMS_CHANGED too when its terms are not the ones it had.
  * Return: false, with @x as search_begin() left it, when the index must
  * be built whole (other pages or documents, too much changed, or the
- * average length moved).
+ * average length moved). The state's terms are gone through on @threads
+ * workers (qu_pool_run()).
  */
 bool search_update(struct search_index *x, const struct search_state *s,
-		   const uint64_t *page_keys, uint8_t *changed);
+		   const uint64_t *page_keys, uint8_t *changed,
+		   unsigned threads);
 #define SEARCH_PAGE_CHANGED 1u
 #define SEARCH_TERMS_CHANGED 2u
 /* set by the writer: the document's record is not the one it had */

@@ -902,7 +902,7 @@ int qu_search_state_commit(const char *path, struct qu_search_next *n,
  * in the site (qu_search_state_commit()).
  */
 static bool begin_update(struct writer *w, struct search_state *prev,
-			 struct qu_search_cache *cache)
+			 struct qu_search_cache *cache, unsigned threads)
 {
 	const char *why = !w->last      ? ""
 			  : cache->state ? search_state_take(prev, cache->state)
@@ -926,7 +926,7 @@ static bool begin_update(struct writer *w, struct search_state *prev,
 		return false;
 	}
 	changed = qu_xcalloc(w->x->ndocs + 1, sizeof(*changed));
-	if (!search_update(w->x, prev, cache->page_keys, changed)) {
+	if (!search_update(w->x, prev, cache->page_keys, changed, threads)) {
 		free(changed);
 		return false;
 	}
@@ -965,7 +965,7 @@ int qu_search_write(const char *dir, const struct qu_site *site,
 	w.records = qu_xcalloc(ndocs + 1, sizeof(*w.records));
 	ndshards = (x.ndocs + DOC_SHARD - 1) / DOC_SHARD;
 	x.want_full = cache != NULL;
-	if (cache && begin_update(&w, &prev, cache)) {
+	if (cache && begin_update(&w, &prev, cache, threads)) {
 		plan_update(&w, ndshards);
 	} else {
 		search_build(&x, threads, memo);
