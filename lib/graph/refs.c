@@ -580,6 +580,28 @@ static void memo_update(struct qu_graph_memo *m, struct page_refs *pp,
 		    forgets(m->items.slots[i].key, few ? gone : NULL, ngone,
 			    &live))
 			stale++;
+	/*
+	 * An edit forgets a file's few entries: taken out of the table
+	 * where they are, not by making the table (60,000 entries) anew
+	 */
+	if (stale && stale <= m->items.n / 8) {
+		struct memo_item **dead = qu_xmalloc(stale * sizeof(*dead));
+		size_t nd = 0;
+
+		m->changed = true;
+		for (i = 0; i < m->items.cap; i++)
+			if (m->items.slots[i].key &&
+			    forgets(m->items.slots[i].key, few ? gone : NULL,
+				    ngone, &live))
+				dead[nd++] = m->items.slots[i].value;
+		for (i = 0; i < nd; i++) {
+			qu_map_del(&m->items, dead[i]->key,
+				   sizeof(dead[i]->key));
+			item_free(dead[i]);
+		}
+		free(dead);
+		stale = 0;
+	}
 	if (stale) {
 		m->changed = true;
 		qu_map_init(&keep);

@@ -144,6 +144,35 @@ struct qu_map_slot *qu_map_intern(struct qu_map *m, const char *key,
 	return s;
 }
 
+void *qu_map_del(struct qu_map *m, const char *key, size_t klen)
+{
+	struct qu_map_slot *s;
+	size_t mask, i, j;
+	void *v;
+
+	if (!m->n)
+		return NULL;
+	s = find(m, key, klen, qu_hash(key, klen));
+	if (!s->key)
+		return NULL;
+	v = s->value;
+	mask = m->cap - 1;
+	i = (size_t)(s - m->slots);
+	/*
+	 * Close the gap: a later entry of the same run moves into it when
+	 * the gap lies on its probe path (from its home slot to where it
+	 * is), so that no look-up stops short of it.
+	 */
+	for (j = (i + 1) & mask; m->slots[j].key; j = (j + 1) & mask)
+		if (((j - (m->slots[j].hash & mask)) & mask) >= ((j - i) & mask)) {
+			m->slots[i] = m->slots[j];
+			i = j;
+		}
+	memset(&m->slots[i], 0, sizeof(m->slots[i]));
+	m->n--;
+	return v;
+}
+
 void qu_map_reserve(struct qu_map *m, size_t n)
 {
 	size_t cap = m->cap ? m->cap : 16;

@@ -1364,6 +1364,19 @@ struct qu_map_slot *qu_map_intern(struct qu_map *m, const char *key,
 				  size_t klen, struct qu_arena *a, bool *added);
 
 /**
+ * qu_map_del() - remove a key
+ * @m: the map
+ * @key: the key's bytes
+ * @klen: how many
+ *
+ * The table is not shrunk; the entries after the key's slot in its run
+ * move back, so that every other key is still found.
+ *
+ * Return: the key's value, or NULL when @m does not have it.
+ */
+void *qu_map_del(struct qu_map *m, const char *key, size_t klen);
+
+/**
  * qu_map_reserve() - make room for @n keys, so that adding them never
  *	grows the table
  * @m: the map

@@ -126,8 +126,53 @@ static void test_map(struct tap *t)
 	*slot = (void *)"v";
 	CHECK_STR(t, (const char *)qu_map_get(&m, "fresh", 5), "v");
 	CHECK(t, m.n == 5001);
+	/*
+	 * Removed keys are gone and every other key is still found, in a
+	 * table kept full to its limit (long runs, wrapping past the end),
+	 * removed in an order that is not the order of the slots.
+	 */
+	CHECK(t, qu_map_del(&m, "nope", 4) == NULL);
+	CHECK_STR(t, (const char *)qu_map_del(&m, "fresh", 5), "v");
+	CHECK(t, m.n == 5000 && !qu_map_get(&m, "fresh", 5));
+	for (int i = 0; i < 5000; i += 3)
+		qu_map_del(&m, keys[(i * 7) % 5000], strlen(keys[(i * 7) % 5000]));
+	ok = true;
+	for (int i = 0, n = 0; i < 5000; i++) {
+		bool gone = false;
+
+		for (int k = 0; k < 5000 && !gone; k += 3)
+			gone = (k * 7) % 5000 == i;
+		if (gone != !qu_map_get(&m, keys[i], strlen(keys[i])))
+			ok = false;
+		n += !gone;
+		if (i == 4999 && m.n != (size_t)n)
+			ok = false;
+	}
+	CHECK(t, ok);
 	qu_map_fini(&m);
 	CHECK(t, qu_map_get(&m, "key1", 4) == NULL);
+	/* a table of 16 slots, filled and emptied in turns */
+	qu_map_init(&m);
+	ok = true;
+	for (int round = 0; round < 50; round++) {
+		for (int i = 0; i < 7; i++)
+			qu_map_put(&m, keys[round * 7 + i], (void *)keys[i]);
+		for (int i = 0; i < 7; i += 2)
+			if (qu_map_del(&m, keys[round * 7 + i],
+				       strlen(keys[round * 7 + i])) != keys[i])
+				ok = false;
+		for (int i = 1; i < 7; i += 2)
+			if (qu_map_get(&m, keys[round * 7 + i],
+				       strlen(keys[round * 7 + i])) != keys[i])
+				ok = false;
+		for (int i = 1; i < 7; i += 2)
+			qu_map_del(&m, keys[round * 7 + i],
+				   strlen(keys[round * 7 + i]));
+		if (m.n)
+			ok = false;
+	}
+	CHECK(t, ok && m.cap == 16);
+	qu_map_fini(&m);
 	/*
 	 * Tables of 4 MB and more are mapped apart: grown into, reserved at
 	 * once, reset and freed, they hold what a small one holds.
