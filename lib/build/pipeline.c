@@ -163,6 +163,8 @@ struct qu_build {
 	struct cache_writer place_w;
 	/* the references' memo being written (start_refs()) */
 	struct cache_writer refs_w;
+	/* the unit cache being written (units_start()) */
+	struct cache_writer units_w;
 	char *theme;
 	char *version;
 	struct qu_git_tree *rev;
@@ -2591,6 +2593,39 @@ static int finish(struct qu_build *b, struct qu_buf *err)
 	return r;
 }
 
+/*
+ * The units parsed anew written to the unit cache, which is then closed:
+ * SQLite starts its log anew with the write and copies it into the
+ * database as it closes, three fdatasync(2)s in all (25 ms on a disk).
+ */
+static void *units_job(void *payload)
+{
+	struct qu_build *b = payload;
+
+	b->units_w.r = build_units_write(&b->ucache, b->exe, b->site.sources,
+					 b->st, b->units, b->exports, b->st_ok,
+					 b->dirty, b->site.nsources,
+					 &b->units_w.err);
+	build_units_close(&b->ucache);
+	return NULL;
+}
+
+/*
+ * quire build writes the unit cache on a thread while the site is put
+ * in place: a write that fails leaves the rows as they were, whose stat
+ * data then no longer match, so the next build only parses those
+ * sources again; the build still fails, and leaves no stamp. quire
+ * serve's next build takes the cache open: it writes in line. Return:
+ * whether the thread writes.
+ */
+static bool units_start(struct qu_build *b)
+{
+	if (b->opts->memo || !b->ucache.db)
+		return false;
+	writer_start(&b->units_w, b, units_job);
+	return true;
+}
+
 int qu_build_write(struct qu_build *b, struct qu_buf *err)
 {
 	const struct qu_build_opts *o = b->opts;
@@ -2703,7 +2738,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	if (b->cache_dir && save_state(b, err) < 0)
 		goto out;
 	/* the units parsed anew, in one transaction */
-	if (b->cache_dir &&
+	if (b->cache_dir && !units_start(b) &&
 	    build_units_write(&b->ucache, b->exe, b->site.sources, b->st,
 			      b->units, b->exports, b->st_ok, b->dirty,
 			      b->site.nsources, err) < 0)
@@ -2724,7 +2759,7 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 			goto out;
 	}
 	phase(b, "write");
-	if (write_depfile(b, err) < 0)
+	if (writer_end(&b->units_w, err) < 0 || write_depfile(b, err) < 0)
 		goto out;
 	r = 0;
 out:
@@ -2837,6 +2872,7 @@ static void build_close(struct qu_build *b)
 	b->sstate = NULL;
 	end_outstat(b);
 	qu_out_fini(&b->out);
+	writer_end(&b->units_w, NULL);
 	build_units_close(&b->ucache);
 }
 
