@@ -708,6 +708,20 @@ struct build_units {
 	} *kept;
 	size_t nkept;
 	size_t kept_alloc;
+	/*
+	 * The snapshot of the rows (units.snap) that the entries taken from
+	 * it point into, mapped; its generation (0: none taken, and why in
+	 * @snap_note when one was there); the database's generation and id
+	 * (its meta table's, as read or last written); the rows newer than
+	 * the snapshot; whether a write removed rows since
+	 */
+	const void *snap;
+	size_t snap_len;
+	uint64_t snap_gen;
+	const char *snap_note;
+	uint64_t gen, id;
+	size_t ndelta;
+	bool snap_stale;
 };
 
 /*
@@ -762,6 +776,27 @@ bool build_units_fresh(const struct build_units *u,
 bool build_units_load(struct build_units *u, struct qu_unit *unit,
 		      struct qu_graph_exports *ex,
 		      const struct build_unit_entry *e, const char *diag_path);
+/*
+ * build_units_snap_read() - the entries of the snapshot @data (units.snap
+ * as build_units_snap_write() writes it) into @u, which has none, for a
+ * database of id @id at generation @gen whose rows were last removed at
+ * generation @from; they point into @data. Every length, body and the
+ * order of the paths is checked. Return: NULL, or why not (then @u has
+ * no entries). The build maps the file; tests and the fuzzer call this.
+ */
+const char *build_units_snap_read(struct build_units *u, const void *data,
+				  size_t len, uint64_t exe, uint64_t id,
+				  uint64_t from, uint64_t gen);
+/*
+ * build_units_snap_write() - after build_units_write(), write the snapshot
+ * of every row (units.snap) when the last was not taken, a row was
+ * removed since, or more than a few hundred rows are newer than it:
+ * build_units_read() takes the rows from the snapshot, mapped, and only
+ * the newer ones from the database. Return: 0 (also when it was not
+ * needed), or -1 (message in @err).
+ */
+int build_units_snap_write(struct build_units *u, uint64_t exe,
+			   struct qu_buf *err);
 /*
  * build_units_write() - store the units whose @ok is set and which are new
  * or @dirty (parsed, or their stat changed), keyed by @paths and @st, and

@@ -1312,6 +1312,10 @@ void qu_build_link(struct qu_build *b)
 		if (why)
 			b->stats.cache_note = why;
 	}
+	/* a snapshot of the unit cache that was there and was not taken */
+	if (b->ucache.snap_note && *b->ucache.snap_note &&
+	    !b->stats.cache_note)
+		b->stats.cache_note = b->ucache.snap_note;
 	atomic_init(&b->nparsed, 0);
 	atomic_init(&b->nreused, 0);
 	qu_progress_init(&b->progress, b->site.nsources, o->quiet);
@@ -2606,6 +2610,10 @@ static void *units_job(void *payload)
 					 b->st, b->units, b->exports, b->st_ok,
 					 b->dirty, b->site.nsources,
 					 &b->units_w.err);
+	/* the rows as one mapped file, when those the next build reads drifted */
+	if (!b->units_w.r)
+		b->units_w.r = build_units_snap_write(&b->ucache, b->exe,
+						      &b->units_w.err);
 	build_units_close(&b->ucache);
 	return NULL;
 }

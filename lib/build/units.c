@@ -13,9 +13,12 @@
  * the whole cache (docs/commands/build.md has the measurement), and
  * because its transactions survive a crash. A database that is corrupt,
  * of another format or written by another quire is emptied with a note.
+ * Beside it, a snapshot of every row (units.snap, below) that quire build
+ * maps, reading from SQLite only the rows written since.
  */
 #include <assert.h>
 #include <endian.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,8 +30,11 @@
 #include "build_int.h"
 #include "qu_config.h"
 
-#define UNITS_FORMAT "3"
+#define UNITS_FORMAT "4"
 #define UNITS_FILE "units.sqlite"
+#define SNAP_FILE "units.snap"
+/* a snapshot is written anew when more rows than this are newer */
+#define SNAP_DELTA_MIN 256
 /* a file changed this close to the cache's writing is checked by hash */
 #define RACY_NS (2ull * 1000000000ull)
 
@@ -203,7 +209,9 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);"
 	"CREATE TABLE IF NOT EXISTS units (path TEXT PRIMARY KEY, size INTEGER,"
 	" mtime INTEGER, ctime INTEGER, ino INTEGER, hash INTEGER,"
-	" ncomments INTEGER, body BLOB, sum INTEGER, hash_hi INTEGER);";
+	" ncomments INTEGER, body BLOB, sum INTEGER, hash_hi INTEGER,"
+	" gen INTEGER);"
+	"CREATE INDEX IF NOT EXISTS units_gen ON units (gen);";
 
 /* Whether the database is in WAL mode, as open_db() leaves it. */
 static bool is_wal(sqlite3 *db)
@@ -264,6 +272,26 @@ static void units_init(struct build_units *u, const char *dir)
 	u->path = qu_buf_detach(&path, NULL);
 }
 
+/* The snapshot's file, beside the database @db_path */
+static void snap_path(struct qu_buf *b, const char *db_path)
+{
+	const char *sl = strrchr(db_path, '/');
+
+	qu_buf_reset(b);
+	if (sl)
+		qu_buf_add(b, db_path, (size_t)(sl - db_path) + 1);
+	qu_buf_adds(b, SNAP_FILE);
+}
+
+/* Unmap the snapshot; the entries taken from it go with it. */
+static void snap_drop(struct build_units *u)
+{
+	qu_file_unmap(u->snap, u->snap_len);
+	u->snap = NULL;
+	u->snap_len = 0;
+	u->snap_gen = 0;
+}
+
 static void remove_db(const char *path)
 {
 	struct qu_buf p = QU_BUF_INIT;
@@ -273,6 +301,8 @@ static void remove_db(const char *path)
 	unlink(p.buf);
 	qu_buf_reset(&p);
 	qu_buf_addf(&p, "%s-shm", path);
+	unlink(p.buf);
+	snap_path(&p, path);
 	unlink(p.buf);
 	qu_buf_fini(&p);
 }
@@ -322,6 +352,185 @@ static void data_drop(struct build_units *u, bool keep)
 }
 
 /*
+ * The snapshot (units.snap): every row of the database as of generation
+ * @gen, in path order, written after a build whose rows had drifted from
+ * the last one (build_units_snap_write()). A build maps it and takes the
+ * entries from it, pointing into the mapping, and reads from the
+ * database only the rows newer than it: the kernel's 55,000 rows (52 MB)
+ * cost a step of SQLite and a copy each otherwise. Native byte order: it
+ * is only read by the executable that wrote it. The form: the magic, then
+ * each row (struct snap_ent, its path with a NUL, its body), then struct
+ * snap_tail, whose last field is the XXH3 of every byte before it.
+ */
+#define SNAP_MAGIC "qusnap01"
+
+struct snap_ent {
+	uint64_t path_len, body_len;
+	uint64_t size, mtime, ctime, ino, hash_lo, hash_hi, ncomments;
+};
+
+struct snap_tail {
+	uint64_t exe, id, gen, n;
+	char magic[8];
+	uint64_t sum;
+};
+
+/* A meta value as a number, 0 when missing. */
+static uint64_t meta_u64(sqlite3 *db, const char *key, struct qu_buf *m)
+{
+	const char *v = meta(db, key, m);
+
+	return v ? strtoull(v, NULL, 16) : 0;
+}
+
+/*
+ * Check the snapshot's bytes against the database (its id, and a
+ * generation from @from to @gen) and make @u's entries from them; a
+ * reason when it cannot be taken, for the cache's note ("" for one of an
+ * earlier state of the database: no defect, the build writes it anew).
+ * Every length and body is checked, and the paths must come in strictly
+ * increasing order.
+ */
+static const char *snap_entries(struct build_units *u, const void *data,
+				size_t len, uint64_t exe, uint64_t id,
+				uint64_t from, uint64_t gen)
+{
+	const char *p = data, *end;
+	struct snap_tail t;
+	size_t i;
+
+	if (len < 8 + sizeof(t))
+		return "units.snap: truncated";
+	memcpy(&t, p + len - sizeof(t), sizeof(t));
+	if (memcmp(p, SNAP_MAGIC, 8) || memcmp(t.magic, SNAP_MAGIC, 8))
+		return "units.snap: truncated";
+	if (t.sum != XXH3_64bits(p, len - 8))
+		return "units.snap: corrupt (checksum)";
+	if (t.exe != exe)
+		return "units.snap: written by another quire";
+	if (t.id != id || !t.gen || t.gen < from || t.gen > gen)
+		return "";
+	end = p + len - sizeof(t);
+	p += 8;
+	if (t.n > (size_t)(end - p) / sizeof(struct snap_ent))
+		return "units.snap: corrupt (an entry)";
+	u->v = qu_xcalloc(t.n + 1, sizeof(*u->v));
+	for (i = 0; i < t.n; i++) {
+		struct build_unit_entry *e = &u->v[i];
+		struct snap_ent se;
+		struct build_rd r;
+
+		if ((size_t)(end - p) < sizeof(se))
+			return "units.snap: corrupt (an entry)";
+		memcpy(&se, p, sizeof(se));
+		p += sizeof(se);
+		if (se.path_len >= (size_t)(end - p) || p[se.path_len] ||
+		    se.body_len > (size_t)(end - p) - se.path_len - 1)
+			return "units.snap: corrupt (an entry)";
+		e->path = p;
+		e->path_len = se.path_len;
+		p += se.path_len + 1;
+		e->body = (const unsigned char *)p;
+		e->body_len = se.body_len;
+		p += se.body_len;
+		e->st.size = se.size;
+		e->st.mtime = se.mtime;
+		e->st.ctime = se.ctime;
+		e->st.ino = se.ino;
+		e->hash.lo = se.hash_lo;
+		e->hash.hi = se.hash_hi;
+		e->ncomments = se.ncomments;
+		if (i && cmp_entry(&u->v[i - 1], e) >= 0)
+			return "units.snap: corrupt (out of order)";
+		r.p = e->body;
+		r.left = e->body_len;
+		r.bad = false;
+		if (!skip_body(&r, &e->need, u->borrow) || r.left)
+			return "units.snap: corrupt (a unit does not parse)";
+		u->n = i + 1;
+	}
+	if (p != end)
+		return "units.snap: corrupt (an entry)";
+	u->snap_gen = t.gen;
+	return NULL;
+}
+
+const char *build_units_snap_read(struct build_units *u, const void *data,
+				  size_t len, uint64_t exe, uint64_t id,
+				  uint64_t from, uint64_t gen)
+{
+	const char *why = snap_entries(u, data, len, exe, id, from, gen);
+
+	if (why) {
+		free(u->v);
+		u->v = NULL;
+		u->n = 0;
+		u->snap_gen = 0;
+	}
+	return why;
+}
+
+/*
+ * Take the snapshot, when it is there and fits the database: @u->v from
+ * it, @u->snap its mapping. Any other snapshot is left alone (the build
+ * writes a new one) and noted in @u->snap_note.
+ */
+static void snap_take(struct build_units *u, uint64_t exe, uint64_t from)
+{
+	struct qu_buf path = QU_BUF_INIT;
+	const void *map;
+	size_t len;
+
+	snap_path(&path, u->path);
+	if (qu_file_map(path.buf, &map, &len) == 0) {
+		const char *why = build_units_snap_read(u, map, len, exe,
+							u->id, from, u->gen);
+
+		if (why) {
+			u->snap_note = why;
+			qu_file_unmap(map, len);
+		} else {
+			u->snap = map;
+			u->snap_len = len;
+		}
+	}
+	qu_buf_fini(&path);
+}
+
+/*
+ * Fold the rows read after the snapshot's entries (from @first on) into
+ * them: a row replaces the entry of its path, or is added.
+ */
+static void snap_merge(struct build_units *u, size_t first)
+{
+	size_t i, k = first;
+
+	for (i = first; i < u->n; i++) {
+		struct build_unit_entry *e = &u->v[i];
+		size_t lo = 0, hi = first;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int d = cmp_entry(e, &u->v[mid]);
+
+			if (!d) {
+				lo = mid;
+				break;
+			}
+			if (d < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		if (lo < first && !cmp_entry(e, &u->v[lo]))
+			u->v[lo] = *e;
+		else
+			u->v[k++] = *e;
+	}
+	u->n = k;
+}
+
+/*
  * Every row, copied into @u->data (without the bodies unless @bodies); a
  * reason when the rows cannot be used.
  */
@@ -331,7 +540,7 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 	struct qu_buf m = QU_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	const char *why = NULL, *v;
-	size_t alloc = 0, i;
+	size_t alloc = 0, i, first;
 	int rc;
 
 	v = meta(u->db, "format", &m);
@@ -355,14 +564,26 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 	}
 	v = meta(u->db, "written", &m);
 	u->written = v ? strtoull(v, NULL, 10) : 0;
+	u->gen = meta_u64(u->db, "gen", &m);
+	u->id = meta_u64(u->db, "id", &m);
+	/* the entries from the snapshot, then the rows newer than it */
+	if (bodies && u->borrow && u->id)
+		snap_take(u, exe, meta_u64(u->db, "snap_from", &m));
+	first = u->n;
+	alloc = u->v ? first + 1 : 0;
 	if (sqlite3_prepare_v2(u->db,
-			       bodies ? "SELECT path, size, mtime, ctime, ino, "
-					"hash, ncomments, body, sum, hash_hi "
-					"FROM units"
-				      : "SELECT path, size, mtime, ctime, ino, "
-					"hash, ncomments, NULL, 0, hash_hi "
-					"FROM units",
+			       !bodies ? "SELECT path, size, mtime, ctime, ino, "
+					 "hash, ncomments, NULL, 0, hash_hi "
+					 "FROM units"
+			       : first ? "SELECT path, size, mtime, ctime, ino, "
+					 "hash, ncomments, body, sum, hash_hi "
+					 "FROM units WHERE gen > ?"
+				       : "SELECT path, size, mtime, ctime, ino, "
+					 "hash, ncomments, body, sum, hash_hi "
+					 "FROM units",
 			       -1, &st, NULL) != SQLITE_OK ||
+	    (first && sqlite3_bind_int64(st, 1, (sqlite3_int64)u->snap_gen) !=
+			      SQLITE_OK) ||
 	    (!bodies && sqlite3_prepare_v2(u->db,
 					   "SELECT body, sum FROM units "
 					   "WHERE path = ?",
@@ -374,7 +595,7 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 	 * Rows first, then one copy of their bytes the entries point into;
 	 * the database's size bounds them, so that the copy never moves
 	 */
-	{
+	if (!first) {
 		struct stat sb;
 
 		if (!stat(u->path, &sb) && sb.st_size > 0) {
@@ -429,7 +650,8 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 		goto out;
 	}
 	u->lazy = !bodies;
-	for (i = 0; i < u->n; i++) {
+	u->ndelta = u->n - first;
+	for (i = first; i < u->n; i++) {
 		struct build_unit_entry *e = &u->v[i];
 		struct build_rd r;
 
@@ -448,6 +670,8 @@ static const char *load_rows(struct build_units *u, uint64_t exe,
 			goto out;
 		}
 	}
+	if (first)
+		snap_merge(u, first);
 	/*
 	 * no units (a site without sources): qsort() may not take NULL; the
 	 * rows of a table written whole come in the order written, sorted
@@ -492,6 +716,9 @@ const char *build_units_read(struct build_units *u, const char *dir,
 	u->v = NULL;
 	u->n = 0;
 	qu_buf_reset(&u->data);
+	snap_drop(u);
+	u->gen = u->id = 0;
+	u->ndelta = 0;
 	remove_db(u->path);
 	if (open_db(&u->db, u->path, true) < 0) {
 		sqlite3_close(u->db);
@@ -830,14 +1057,18 @@ int build_units_write(struct build_units *u, uint64_t exe,
 	struct qu_buf b = QU_BUF_INIT, v = QU_BUF_INIT;
 	sqlite3_stmt *put = NULL, *del = NULL, *set = NULL;
 	struct timespec now;
-	bool *still;
-	size_t i, at = 0;
+	bool *still, fresh = !u->id;
+	size_t i, at = 0, nput = 0, ndel = 0;
+	/* this write's generation; a new database's id, made once */
+	uint64_t gen = u->gen + 1, id = u->id;
 	int r = -1;
 
 	if (!u->db) {
 		qu_buf_addf(err, "%s: cannot open the unit cache", u->path);
 		return -1;
 	}
+	while (!id)
+		sqlite3_randomness(sizeof(id), &id);
 	still = qu_xcalloc(u->n + 1, sizeof(*still));
 	if (sqlite3_exec(u->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(u->db,
@@ -847,14 +1078,14 @@ int build_units_write(struct build_units *u, uint64_t exe,
 				* path and load_rows() need not sort them
 				*/
 			       "INSERT INTO units VALUES "
-			       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+			       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
 			       "ON CONFLICT(path) DO UPDATE SET "
 			       "size = excluded.size, mtime = excluded.mtime, "
 			       "ctime = excluded.ctime, ino = excluded.ino, "
 			       "hash = excluded.hash, "
 			       "ncomments = excluded.ncomments, "
 			       "body = excluded.body, sum = excluded.sum, "
-			       "hash_hi = excluded.hash_hi",
+			       "hash_hi = excluded.hash_hi, gen = excluded.gen",
 			       -1, &put, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(u->db, "DELETE FROM units WHERE path = ?", -1,
 			       &del, NULL) != SQLITE_OK ||
@@ -882,9 +1113,11 @@ int build_units_write(struct build_units *u, uint64_t exe,
 		sqlite3_bind_int64(put, 9,
 				   (sqlite3_int64)XXH3_64bits(b.buf, b.len));
 		sqlite3_bind_int64(put, 10, (sqlite3_int64)units[i].hash.hi);
+		sqlite3_bind_int64(put, 11, (sqlite3_int64)gen);
 		if (sqlite3_step(put) != SQLITE_DONE)
 			goto fail;
 		sqlite3_reset(put);
+		nput++;
 	}
 	/* the sources this build no longer has */
 	for (i = 0; i < u->n; i++) {
@@ -895,12 +1128,19 @@ int build_units_write(struct build_units *u, uint64_t exe,
 		if (sqlite3_step(del) != SQLITE_DONE)
 			goto fail;
 		sqlite3_reset(del);
+		ndel++;
 	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	{
+		/*
+		 * "snap_from": a snapshot older than a removal holds rows
+		 * the database no longer has, and is not taken
+		 */
 		static const char *const keys[] = {"format", "quire", "exe",
-						   "written"};
-		char vals[4][32];
+						   "written", "gen", "id",
+						   "snap_from"};
+		char vals[7][32];
+		size_t nkeys = ndel || fresh ? 7 : 6;
 
 		snprintf(vals[0], sizeof(vals[0]), "%s", UNITS_FORMAT);
 		snprintf(vals[1], sizeof(vals[1]), "%.31s", QU_VERSION);
@@ -908,7 +1148,13 @@ int build_units_write(struct build_units *u, uint64_t exe,
 			 (unsigned long long)exe);
 		snprintf(vals[3], sizeof(vals[3]), "%llu",
 			 (unsigned long long)ns(&now));
-		for (i = 0; i < 4; i++) {
+		snprintf(vals[4], sizeof(vals[4]), "%llx",
+			 (unsigned long long)gen);
+		snprintf(vals[5], sizeof(vals[5]), "%llx",
+			 (unsigned long long)id);
+		snprintf(vals[6], sizeof(vals[6]), "%llx",
+			 (unsigned long long)gen);
+		for (i = 0; i < nkeys; i++) {
 			sqlite3_bind_text(set, 1, keys[i], -1, SQLITE_STATIC);
 			sqlite3_bind_text(set, 2, vals[i], -1,
 					  SQLITE_TRANSIENT);
@@ -919,6 +1165,11 @@ int build_units_write(struct build_units *u, uint64_t exe,
 	}
 	if (sqlite3_exec(u->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
+	u->gen = gen;
+	u->id = id;
+	u->ndelta += nput;
+	if (ndel || fresh)
+		u->snap_stale = true;
 	if (u->lazy)
 		mirror(u, paths, st, units, ok, dirty, n, ns(&now));
 	r = 0;
@@ -934,6 +1185,90 @@ out:
 	qu_buf_fini(&b);
 	qu_buf_fini(&v);
 	return r;
+}
+
+int build_units_snap_write(struct build_units *u, uint64_t exe,
+			   struct qu_buf *err)
+{
+	struct qu_buf path = QU_BUF_INIT;
+	struct qu_file_out f;
+	struct snap_tail t;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!u->db || !u->gen || !u->id ||
+	    (u->snap_gen && !u->snap_stale &&
+	     u->ndelta <= SNAP_DELTA_MIN + u->n / 64))
+		return 0;
+	snap_path(&path, u->path);
+	/* the database's path order is memcmp()'s, as cmp_entry()'s */
+	if (sqlite3_prepare_v2(u->db,
+			       "SELECT path, size, mtime, ctime, ino, hash, "
+			       "ncomments, body, sum, hash_hi FROM units "
+			       "ORDER BY path",
+			       -1, &st, NULL) != SQLITE_OK) {
+		qu_buf_addf(err, "%s: %s", u->path, sqlite3_errmsg(u->db));
+		qu_buf_fini(&path);
+		return -1;
+	}
+	if (qu_file_out_open(&f, path.buf, err) < 0) {
+		sqlite3_finalize(st);
+		qu_buf_fini(&path);
+		return -1;
+	}
+	memset(&t, 0, sizeof(t));
+	qu_file_out_add(&f, SNAP_MAGIC, 8);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		size_t pl, bl = (size_t)sqlite3_column_bytes(st, 7);
+		const char *p = col_text(st, 0, &pl);
+		const void *body = sqlite3_column_blob(st, 7);
+		struct snap_ent se = {
+			pl,
+			bl,
+			(uint64_t)sqlite3_column_int64(st, 1),
+			(uint64_t)sqlite3_column_int64(st, 2),
+			(uint64_t)sqlite3_column_int64(st, 3),
+			(uint64_t)sqlite3_column_int64(st, 4),
+			(uint64_t)sqlite3_column_int64(st, 5),
+			(uint64_t)sqlite3_column_int64(st, 9),
+			(uint64_t)sqlite3_column_int64(st, 6),
+		};
+
+		/* a row that does not match its checksum is not copied */
+		if ((uint64_t)sqlite3_column_int64(st, 8) !=
+		    XXH3_64bits(body ? body : "", bl)) {
+			rc = SQLITE_CORRUPT;
+			break;
+		}
+		qu_file_out_add(&f, &se, sizeof(se));
+		qu_file_out_add(&f, p, pl);
+		qu_file_out_add(&f, "", 1);
+		qu_file_out_add(&f, body ? body : "", bl);
+		qu_file_out_spill(&f);
+		t.n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		qu_buf_addf(err, "%s: %s", u->path,
+			    rc == SQLITE_CORRUPT ? "corrupt (checksum)"
+						 : sqlite3_errmsg(u->db));
+		qu_file_out_abort(&f);
+		qu_buf_fini(&path);
+		return -1;
+	}
+	t.exe = exe;
+	t.id = u->id;
+	t.gen = u->gen;
+	memcpy(t.magic, SNAP_MAGIC, 8);
+	qu_file_out_add(&f, &t, offsetof(struct snap_tail, sum));
+	t.sum = qu_file_out_sum(&f);
+	qu_file_out_add(&f, &t.sum, sizeof(t.sum));
+	qu_buf_fini(&path);
+	if (qu_file_out_commit(&f, err) < 0)
+		return -1;
+	u->snap_stale = false;
+	u->ndelta = 0;
+	return 0;
 }
 
 void build_units_close(struct build_units *u)
@@ -957,6 +1292,7 @@ void build_units_fini(struct build_units *u)
 			free(u->kept[i].p);
 	}
 	free(u->kept);
+	snap_drop(u);
 	pthread_mutex_destroy(&u->lock);
 	memset(u, 0, sizeof(*u));
 }

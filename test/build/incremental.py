@@ -553,12 +553,14 @@ def first_build(work, src, env, what):
 
 
 def memo_files(work, docs, env, unstamp):
-    """What comments name (refs), objects.inv's compressed body and the
-    placement, kept by content: a spoiled file is noted and not used."""
+    """What comments name (refs), objects.inv's compressed body, the
+    placement, kept by content, and the unit cache's snapshot: a spoiled
+    file is noted and not used."""
     cache = os.path.join(work, '.quire-cache')
     util_h = os.path.join(os.path.dirname(docs), 'lib', 'util', 'util.h')
     for name, what in (('refs', 'refs'), ('inventory', 'objects.inv'),
-                       ('placement', 'placement')):
+                       ('placement', 'placement'),
+                       ('units.snap', 'units.snap')):
         path = os.path.join(cache, name)
         if not os.path.exists(path):
             fail('memo files: no %s in %s' % (name, os.listdir(cache)))

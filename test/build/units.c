@@ -225,6 +225,162 @@ static void large(const char *dir)
 	qu_buf_fini(&db);
 }
 
+/* every unit of @paths[0..n) loads from @u as @units has it */
+static size_t load_all(struct build_units *u, const char *const *paths,
+		       const struct qu_unit *units,
+		       const struct qu_graph_exports *ex, size_t n)
+{
+	struct qu_unit back;
+	struct qu_graph_exports exb;
+	size_t k, loaded = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct build_unit_entry *e = build_units_find(u, paths[k]);
+
+		memset(&exb, 0, sizeof(exb));
+		if (!e || !build_units_load(u, &back, &exb, e, paths[k]))
+			continue;
+		compare(&units[k], &ex[k], &back, &exb);
+		loaded++;
+		qu_arena_fini(&back.arena);
+		qu_diags_fini(&back.diags);
+	}
+	return loaded;
+}
+
+static bool file_bytes(const char *path, struct qu_buf *out)
+{
+	struct qu_buf err = QU_BUF_INIT;
+	int r;
+
+	qu_buf_reset(out);
+	r = qu_file_read(out, path, &err);
+	qu_buf_fini(&err);
+	return r == 0;
+}
+
+/*
+ * The snapshot (units.snap): written after the rows, a read takes them
+ * from it, mapped; a row written after it is read from the database over
+ * its entry, and a new one is added; a write that removes a row makes a
+ * snapshot of the state before it not taken (and not noted: nothing is
+ * wrong), and writes the next one at once; a corrupt and a truncated
+ * snapshot are each noted, and the rows come from the database.
+ */
+static void snapshot(const char *dir)
+{
+	enum { S = 6 };
+	static const char *const paths[S] = {"s/a.c", "s/b.c", "s/c.c",
+					     "s/d.c", "s/e.c", "s/f.c"};
+	struct qu_unit units[S];
+	struct qu_graph_exports ex[S];
+	struct build_stat st[S];
+	bool ok[S], dirty[S];
+	struct build_units u;
+	struct qu_buf err = QU_BUF_INIT, sub = QU_BUF_INIT, snap = QU_BUF_INIT;
+	struct qu_buf was = QU_BUF_INIT, now = QU_BUF_INIT;
+	size_t k;
+
+	qu_buf_addf(&sub, "%s/snap", dir);
+	qu_buf_addf(&snap, "%s/units.snap", sub.buf);
+	for (k = 0; k < S; k++) {
+		make(&units[k], &ex[k], k + 1);
+		memset(&st[k], 0, sizeof(st[k]));
+		st[k].size = k;
+		ok[k] = dirty[k] = true;
+	}
+	/* the last source is new after the snapshot */
+	ok[S - 1] = false;
+	CHECK(!build_units_read(&u, sub.buf, 1, true, true) && u.n == 0);
+	CHECK(build_units_write(&u, 1, paths, st, units, ex, ok, dirty, S,
+				&err) == 0);
+	CHECK(build_units_snap_write(&u, 1, &err) == 0);
+	build_units_fini(&u);
+	CHECK(file_bytes(snap.buf, &was));
+
+	CHECK(!build_units_read(&u, sub.buf, 1, true, true));
+	CHECK(u.snap_gen == 1 && u.ndelta == 0 && u.n == S - 1 && !u.snap_note);
+	CHECK(load_all(&u, paths, units, ex, S - 1) == S - 1);
+	/* an edit of one, and a new one: the snapshot stays as it is */
+	memset(dirty, 0, sizeof(dirty));
+	qu_arena_fini(&units[2].arena);
+	qu_diags_fini(&units[2].diags);
+	make(&units[2], &ex[2], 7);
+	units[2].hash.lo = 99;
+	st[2].size = 99;
+	dirty[2] = true;
+	ok[S - 1] = true;
+	CHECK(build_units_write(&u, 1, paths, st, units, ex, ok, dirty, S,
+				&err) == 0);
+	CHECK(build_units_snap_write(&u, 1, &err) == 0);
+	build_units_fini(&u);
+	CHECK(file_bytes(snap.buf, &now) && now.len == was.len &&
+	      !memcmp(now.buf, was.buf, was.len));
+
+	CHECK(!build_units_read(&u, sub.buf, 1, true, true));
+	CHECK(u.snap_gen == 1 && u.ndelta == 2 && u.n == S);
+	{
+		const struct build_unit_entry *e = build_units_find(&u, paths[2]);
+
+		CHECK(e && e->st.size == 99 && e->hash.lo == 99);
+	}
+	CHECK(load_all(&u, paths, units, ex, S) == S);
+	/* a source gone: its row is removed, and a snapshot made at once */
+	ok[0] = false;
+	memset(dirty, 0, sizeof(dirty));
+	CHECK(build_units_write(&u, 1, paths, st, units, ex, ok, dirty, S,
+				&err) == 0);
+	CHECK(u.snap_stale);
+	CHECK(build_units_snap_write(&u, 1, &err) == 0);
+	build_units_fini(&u);
+	CHECK(file_bytes(snap.buf, &now) && now.len != was.len);
+	CHECK(!build_units_read(&u, sub.buf, 1, true, true));
+	CHECK(u.snap_gen == 3 && u.ndelta == 0 && u.n == S - 1 &&
+	      !build_units_find(&u, paths[0]));
+	CHECK(load_all(&u, paths + 1, units + 1, ex + 1, S - 1) == S - 1);
+	build_units_fini(&u);
+	/* the snapshot from before the removal: not taken, not noted */
+	CHECK(qu_file_write_atomic(snap.buf, was.buf, was.len, &err) == 0);
+	CHECK(!build_units_read(&u, sub.buf, 1, true, true));
+	CHECK(u.snap_gen == 0 && u.snap_note && !*u.snap_note &&
+	      u.n == S - 1 && !build_units_find(&u, paths[0]));
+	CHECK(load_all(&u, paths + 1, units + 1, ex + 1, S - 1) == S - 1);
+	build_units_fini(&u);
+	/* corrupt, then truncated: noted, and the rows come from SQLite */
+	for (int way = 0; way < 2; way++) {
+		CHECK(!build_units_read(&u, sub.buf, 1, true, true) &&
+		      build_units_write(&u, 1, paths, st, units, ex, ok, dirty,
+					S, &err) == 0);
+		u.snap_stale = true;
+		CHECK(build_units_snap_write(&u, 1, &err) == 0);
+		build_units_fini(&u);
+		CHECK(file_bytes(snap.buf, &now) && now.len > 100);
+		if (way)
+			now.len /= 2;
+		else
+			now.buf[now.len / 2] ^= 1;
+		CHECK(qu_file_write_atomic(snap.buf, now.buf, now.len, &err) ==
+		      0);
+		CHECK(!build_units_read(&u, sub.buf, 1, true, true));
+		CHECK(u.snap_gen == 0 && u.snap_note &&
+		      !strcmp(u.snap_note, way ? "units.snap: truncated"
+					       : "units.snap: corrupt (checksum)"));
+		CHECK(u.n == S - 1 &&
+		      load_all(&u, paths + 1, units + 1, ex + 1, S - 1) ==
+			      S - 1);
+		build_units_fini(&u);
+	}
+	for (k = 0; k < S; k++) {
+		qu_arena_fini(&units[k].arena);
+		qu_diags_fini(&units[k].diags);
+	}
+	qu_buf_fini(&err);
+	qu_buf_fini(&sub);
+	qu_buf_fini(&snap);
+	qu_buf_fini(&was);
+	qu_buf_fini(&now);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const paths[N] = {"a.c", "b.c", "c.c", "d.c", "e.c",
@@ -299,6 +455,7 @@ int main(int argc, char **argv)
 		qu_diags_fini(&units[k].diags);
 	}
 	large(dir.buf);
+	snapshot(dir.buf);
 	qu_buf_fini(&err);
 	if (qu_rm_tree(dir.buf) < 0) {
 		perror(dir.buf);

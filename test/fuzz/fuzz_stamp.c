@@ -8,8 +8,12 @@
  * not asked of git (the input names the repository). The inputs it names
  * are stat(2)ed, as a build would; the site it names is none, so the
  * stamp never matches and the listings of folders whose stat data does
- * are kept, as a build that goes on would keep them. The corpus holds
- * the stamps of small trees as quire wrote them.
+ * are kept, as a build that goes on would keep them. The input is read
+ * as a snapshot of the unit cache too (units.snap, lib/build/units.c:
+ * build_units_snap_read()), its tail's executable, id and generation
+ * taken for the database's and its checksum righted; every unit of a
+ * snapshot that passes is loaded, as the build would. The corpus holds
+ * the stamps of small trees and a snapshot of one, as quire wrote them.
  */
 #include <endian.h>
 #include <stdlib.h>
@@ -22,6 +26,44 @@
 /* where the key lies: after the magic (12 bytes), the format (4) and
  * quire's version (4 and its bytes) */
 #define VERSION_AT 16
+
+/* the tail of a snapshot: executable, id, generation, count, magic, sum */
+#define SNAP_TAIL 48
+
+static void snapshot(const uint8_t *data, size_t size)
+{
+	struct build_units u;
+	uint64_t *copy = malloc(size + 8), exe, id, gen, sum;
+	size_t i;
+
+	if (!copy)
+		abort();
+	memcpy(copy, data, size);
+	memset(&u, 0, sizeof(u));
+	u.borrow = true;
+	if (size >= 8 + SNAP_TAIL) {
+		const char *c = (const char *)copy;
+
+		memcpy(&exe, c + size - SNAP_TAIL, 8);
+		memcpy(&id, c + size - SNAP_TAIL + 8, 8);
+		memcpy(&gen, c + size - SNAP_TAIL + 16, 8);
+		sum = XXH3_64bits(copy, size - 8);
+		memcpy((char *)copy + size - 8, &sum, 8);
+		if (!build_units_snap_read(&u, copy, size, exe, id, 0, gen)) {
+			for (i = 0; i < u.n; i++) {
+				struct qu_unit unit;
+				struct qu_graph_exports ex = {0};
+
+				if (!build_units_load(&u, &unit, &ex, &u.v[i],
+						      u.v[i].path))
+					abort();
+				qu_unit_fini(&unit);
+			}
+		}
+	}
+	free(u.v);
+	free(copy);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -70,5 +112,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qu_files_memo_free(st.listings);
 	free(st.paths);
 	free(copy);
+	snapshot(data, size);
 	return 0;
 }
