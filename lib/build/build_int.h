@@ -479,16 +479,18 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 
 /**
  * build_place_read() - the last build's placement (qu_graph_place_save()'s
- * bytes) from the cache folder @dir, into @data from its start, when the
- * file there checks and the quire @exe made it; @key receives the
+ * bytes) from the cache folder @dir, when the file there checks and the
+ * quire @exe made it: the file mapped into @map (qu_file_unmap() it),
+ * the bytes at *@body (8-aligned), *@len of them; @key receives the
  * placement key (qu_graph_place_key()) it was made for, then the hash of
  * its symbols (struct build_key_memo's @syms)
  *
- * Return: NULL (@data empty when there was none), or why the file there
- * was not used (static text).
+ * Return: NULL (*@len 0 and nothing mapped when there was none), or why
+ * the file there was not used (static text).
  */
-const char *build_place_read(struct qu_buf *data, const char *dir,
-			     uint64_t exe, uint64_t key[2]);
+const char *build_place_read(struct build_map *map, const void **body,
+			     size_t *len, const char *dir, uint64_t exe,
+			     uint64_t key[2]);
 
 /**
  * build_place_write() - keep @g's placement, and its references as read

@@ -260,8 +260,13 @@ const struct build_page_state *build_cache_find(const struct build_cache *c,
  * may give it other bytes (objects.inv compressed otherwise).
  */
 #define MEMO_MAGIC "quire-memo\n"
-#define MEMO_FORMAT 2
-#define MEMO_HEAD (sizeof(MEMO_MAGIC) - 1 + 4 + 8 + 16 + 8)
+#define MEMO_FORMAT 3
+/*
+ * with a zero byte after the sum: the bytes start 8-aligned in a mapped
+ * file, where the placement's words are read in place
+ */
+#define MEMO_HEAD (sizeof(MEMO_MAGIC) - 1 + 4 + 8 + 16 + 8 + 1)
+_Static_assert(MEMO_HEAD % 8 == 0, "a memo's bytes 8-aligned");
 
 /* what memo_read() says: why a file was not used, by memo */
 struct memo_file {
@@ -295,36 +300,41 @@ static void memo_path(struct qu_buf *b, const char *dir,
  * (from @data->buf + MEMO_HEAD). Return: NULL, or why it is not used
  * ("" when there is none).
  */
+static const char *memo_check(const struct memo_file *f, const char *data,
+			      size_t len, uint64_t exe, unsigned char key[16])
+{
+	const char *p;
+	uint32_t format;
+	uint64_t by, sum;
+
+	if (len < MEMO_HEAD || memcmp(data, MEMO_MAGIC, sizeof(MEMO_MAGIC) - 1))
+		return f->truncated;
+	p = data + sizeof(MEMO_MAGIC) - 1;
+	memcpy(&format, p, 4);
+	memcpy(&by, p + 4, 8);
+	memcpy(&sum, p + 4 + 8 + 16, 8);
+	if (le32toh(format) != MEMO_FORMAT)
+		return f->format;
+	if (le64toh(sum) != XXH3_64bits(data + MEMO_HEAD, len - MEMO_HEAD))
+		return f->checksum;
+	if (le64toh(by) != exe)
+		return "";	/* another quire's: not a fault */
+	memcpy(key, p + 4 + 8, 16);
+	return NULL;
+}
+
 static const char *memo_read(const struct memo_file *f, const char *dir,
 			     uint64_t exe, struct qu_buf *data,
 			     unsigned char key[16])
 {
 	struct qu_buf path = QU_BUF_INIT, err = QU_BUF_INIT;
-	const char *why = NULL, *p = NULL;
-	uint32_t format;
-	uint64_t by, sum;
+	const char *why = NULL;
 
 	memo_path(&path, dir, f);
 	if (qu_file_read(data, path.buf, &err) < 0)
 		why = errno == ENOENT ? "" : f->unreadable;
-	else if (data->len < MEMO_HEAD ||
-		 memcmp(data->buf, MEMO_MAGIC, sizeof(MEMO_MAGIC) - 1))
-		why = f->truncated;
-	if (!why) {
-		p = data->buf + sizeof(MEMO_MAGIC) - 1;
-		memcpy(&format, p, 4);
-		memcpy(&by, p + 4, 8);
-		memcpy(&sum, p + 4 + 8 + 16, 8);
-		if (le32toh(format) != MEMO_FORMAT)
-			why = f->format;
-		else if (le64toh(sum) != XXH3_64bits(data->buf + MEMO_HEAD,
-						      data->len - MEMO_HEAD))
-			why = f->checksum;
-		else if (le64toh(by) != exe)
-			why = "";	/* another quire's: not a fault */
-		else
-			memcpy(key, p + 4 + 8, 16);
-	}
+	else
+		why = memo_check(f, data->buf, data->len, exe, key);
 	qu_buf_fini(&path);
 	qu_buf_fini(&err);
 	return why;
@@ -345,6 +355,7 @@ static int memo_write(const struct memo_file *f, const char *dir,
 	qu_buf_add(&data, &by, 8);
 	qu_buf_add(&data, key, 16);
 	qu_buf_add(&data, &sum, 8);
+	qu_buf_addc(&data, 0);
 	qu_buf_add(&data, body, len);
 	r = qu_file_write_atomic(path.buf, data.buf, data.len, err);
 	qu_buf_fini(&path);
@@ -392,20 +403,32 @@ int build_inv_write(const struct qu_inv_memo *m, const char *dir,
 	return r;
 }
 
-const char *build_place_read(struct qu_buf *data, const char *dir,
-			     uint64_t exe, uint64_t key[2])
+const char *build_place_read(struct build_map *map, const void **body,
+			     size_t *len, const char *dir, uint64_t exe,
+			     uint64_t key[2])
 {
+	struct qu_buf path = QU_BUF_INIT;
 	unsigned char k[16];
-	const char *why = memo_read(&place_memo, dir, exe, data, k);
+	const char *why;
 
+	*body = NULL;
+	*len = 0;
+	/* mapped, not read: 20 MB of a kernel site's that are only read */
+	memo_path(&path, dir, &place_memo);
+	if (qu_file_map(path.buf, &map->p, &map->size) < 0)
+		why = errno == ENOENT ? "" : place_memo.unreadable;
+	else
+		why = memo_check(&place_memo, map->p, map->size, exe, k);
+	qu_buf_fini(&path);
 	if (why) {
-		qu_buf_reset(data);
+		qu_file_unmap(map->p, map->size);
+		map->p = NULL;
+		map->size = 0;
 		return *why ? why : NULL;
 	}
 	memcpy(key, k, sizeof(k));
-	/* to the buffer's start, where its words are aligned */
-	memmove(data->buf, data->buf + MEMO_HEAD, data->len - MEMO_HEAD);
-	data->len -= MEMO_HEAD;
+	*body = (const char *)map->p + MEMO_HEAD;
+	*len = map->size - MEMO_HEAD;
 	return NULL;
 }
 

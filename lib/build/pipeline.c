@@ -154,7 +154,9 @@ struct qu_build {
 	char *search_state;
 	struct qu_search_next *search_next;	/* being written */
 	/* the last placement, read with the references' memo (memo_job()) */
-	struct qu_buf place_data;
+	struct build_map place_map;
+	const void *place_data;
+	size_t place_len;
 	uint64_t place_was[2];	/* its placement key and symbols' hash */
 	const char *place_why;
 	uint64_t place_key;	/* this build's, when it placed anew */
@@ -599,7 +601,6 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 	b->started = wall_now();
 	qu_diags_init(&b->diags);
 	qu_arena_init(&b->cache_paths);
-	qu_buf_init(&b->place_data);
 	qu_map_init(&b->seen);
 	pthread_mutex_init(&b->seen_lock, NULL);
 	if (opts->rev ? open_rev(b, err) < 0 : !(b->dir_abs = qu_path_resolve(dir)))
@@ -1091,7 +1092,8 @@ static void *memo_job(void *payload)
 	b->gmemo = qu_graph_memo_new();
 	b->gmemo_why = build_refs_read(b->gmemo, b->cache_dir, b->exe,
 				       b->memo_key);
-	b->place_why = build_place_read(&b->place_data, b->cache_dir, b->exe,
+	b->place_why = build_place_read(&b->place_map, &b->place_data,
+					&b->place_len, b->cache_dir, b->exe,
 					b->place_was);
 	return NULL;
 }
@@ -1143,6 +1145,14 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
  * placing reads is the same (qu_graph_place_key()): an edit to a
  * comment's words. graph_memo() has waited for its reading.
  */
+static void place_unmap(struct qu_build *b)
+{
+	qu_file_unmap(b->place_map.p, b->place_map.size);
+	memset(&b->place_map, 0, sizeof(b->place_map));
+	b->place_data = NULL;
+	b->place_len = 0;
+}
+
 static bool place_from_cache(struct qu_build *b,
 			     const struct qu_graph_reader *rd)
 {
@@ -1151,12 +1161,12 @@ static bool place_from_cache(struct qu_build *b,
 	if (!b->shapes)
 		return false;
 	b->place_key = qu_graph_place_key(&b->site, b->shapes, b->exports);
-	ok = b->place_data.len && b->place_was[0] == b->place_key &&
+	ok = b->place_len && b->place_was[0] == b->place_key &&
 	     qu_graph_place_load(&b->graph, &b->site, b->units, b->exports,
-				 b->place_data.buf, b->place_data.len,
+				 b->place_data, b->place_len,
 				 refs_key(b), rd,
 				 &b->diags, b->opts->threads);
-	qu_buf_fini(&b->place_data);
+	place_unmap(b);
 	/* the keys' hash of the symbols, too: they are the same symbols */
 	if (!b->kmemo)
 		b->kmemo = qu_xcalloc(1, sizeof(*b->kmemo));
@@ -2936,6 +2946,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->kept_state);
 	free(b->page_in_out);
 	free(b->page_out_ids);
+	place_unmap(b);
 	qu_search_memo_free(b->memo);
 	for (i = 0; i < b->nhint; i++)
 		free(b->hint[i]);
