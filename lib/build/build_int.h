@@ -507,20 +507,22 @@ int build_place_write(const struct qu_graph *g, uint64_t refs_key,
  * build_refs_read() - what comments named in the last builds (lib/graph's
  * memo), from the cache folder @dir, into the empty memo @m, when the
  * file there checks and was made by the quire @exe with @key (the
- * reader's settings)
+ * reader's settings); *@units receives the hash of the units' content
+ * hashes it was last brought up to date with (build_refs_write())
  *
  * Return: NULL, or why the file there was not used (static text).
  */
 const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
-			    uint64_t exe, uint64_t key);
+			    uint64_t exe, uint64_t key, uint64_t *units);
 
 /**
  * build_refs_write() - keep @m in the cache folder @dir, as the quire
- * @exe wrote it, under @key
+ * @exe wrote it, under @key, brought up to date with the units whose
+ * content hashes hash to @units
  * Return: 0, or -1 (message in @err).
  */
 int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t exe,
-		     uint64_t key, struct qu_buf *err);
+		     uint64_t key, uint64_t units, struct qu_buf *err);
 
 /**
  * build_search_state_path() - append where a cache keeps the state of a

@@ -453,31 +453,36 @@ int build_place_write(const struct qu_graph *g, uint64_t refs_key,
  * the file's key is the reader's settings, and a memo another reader
  * made is not used.
  */
+/* the key: the reader's settings, then the units' hashes' hash */
 const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
-			    uint64_t exe, uint64_t key)
+			    uint64_t exe, uint64_t key, uint64_t *units)
 {
 	struct qu_buf data = QU_BUF_INIT;
-	unsigned char k[16], want[16] = {0};
+	unsigned char k[16];
 	const char *why = memo_read(&refs_memo, dir, exe, &data, k);
 
-	memcpy(want, &key, sizeof(key));
+	*units = 0;
 	/* another reader's (other settings): not a fault */
-	if (!why && !memcmp(k, want, sizeof(k)) &&
-	    !qu_graph_memo_read(m, data.buf + MEMO_HEAD,
-				data.len - MEMO_HEAD))
-		why = "refs: corrupt";
+	if (!why && !memcmp(k, &key, sizeof(key))) {
+		if (!qu_graph_memo_read(m, data.buf + MEMO_HEAD,
+					data.len - MEMO_HEAD))
+			why = "refs: corrupt";
+		else
+			memcpy(units, k + 8, sizeof(*units));
+	}
 	qu_buf_fini(&data);
 	return why && *why ? why : NULL;
 }
 
 int build_refs_write(struct qu_graph_memo *m, const char *dir, uint64_t exe,
-		     uint64_t key, struct qu_buf *err)
+		     uint64_t key, uint64_t units, struct qu_buf *err)
 {
 	struct qu_buf body = QU_BUF_INIT;
-	unsigned char k[16] = {0};
+	unsigned char k[16];
 	int r;
 
 	memcpy(k, &key, sizeof(key));
+	memcpy(k + 8, &units, sizeof(units));
 	qu_graph_memo_write(m, &body);
 	r = memo_write(&refs_memo, dir, exe, k, body.buf, body.len, err);
 	qu_buf_fini(&body);

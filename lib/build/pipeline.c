@@ -123,6 +123,9 @@ struct qu_build {
 	bool memo_started;
 	uint64_t memo_key;
 	const char *gmemo_why;
+	bool refs_read;		/* refs_read() was called */
+	uint64_t refs_units;	/* the memo's units' hash, as read */
+	struct qu_hash128 *refs_now;	/* the units the memo is written of */
 	/* the search index's state, read on a thread while the graph is made */
 	struct qu_thread sstate_thread;
 	char *sstate_path;
@@ -1085,16 +1088,46 @@ static void site_runs(void *ctx, const char *text, size_t len, bool comment,
  * What the comments named in the builds before (opts->memo): kept while
  * Markdown is read the same way, which allow_html changes.
  */
+/* The hash of the units' content hashes @h (one a source). */
+static uint64_t units_hash(const struct qu_hash128 *h, size_t n)
+{
+	return XXH3_64bits(h, n * sizeof(*h));
+}
+
+/*
+ * What the comments named in the builds before, from the cache: only
+ * for a build that places its items anew (else the placement it takes
+ * carries what each comment refers to, and the memo is neither read nor
+ * written). A memo that a build taking the placement left behind is not
+ * of the unit cache's units: it is not told which units it had
+ * (qu_graph_memo_since()), so that it forgets every entry of a unit the
+ * site no longer has.
+ */
+static void refs_read(struct qu_build *b)
+{
+	b->refs_read = true;
+	b->gmemo = qu_graph_memo_new();
+	b->gmemo_why = build_refs_read(b->gmemo, b->cache_dir, b->exe,
+				       b->memo_key, &b->refs_units);
+}
+
+static void refs_since(struct qu_build *b)
+{
+	if (b->gmemo && b->refs_units &&
+	    b->refs_units == units_hash(b->was, b->site.nsources))
+		qu_graph_memo_since(b->gmemo, b->was, b->site.nsources);
+}
+
 static void *memo_job(void *payload)
 {
 	struct qu_build *b = payload;
 
-	b->gmemo = qu_graph_memo_new();
-	b->gmemo_why = build_refs_read(b->gmemo, b->cache_dir, b->exe,
-				       b->memo_key);
 	b->place_why = build_place_read(&b->place_map, &b->place_data,
 					&b->place_len, b->cache_dir, b->exe,
 					b->place_was);
+	/* no placement to take: the memo is wanted */
+	if (!b->place_len)
+		refs_read(b);
 	return NULL;
 }
 
@@ -1123,9 +1156,7 @@ static struct qu_graph_memo *graph_memo(struct qu_build *b)
 		if (b->place_why && !b->stats.cache_note)
 			b->stats.cache_note = b->place_why;
 		/* the memo's units are the unit cache's */
-		if (b->gmemo)
-			qu_graph_memo_since(b->gmemo, b->was,
-					    b->site.nsources);
+		refs_since(b);
 		return b->gmemo;
 	}
 	if (!b->opts->memo)
@@ -1348,7 +1379,7 @@ void qu_build_link(struct qu_build *b)
 	qu_md_allow_html(b->md, b->site.cfg.allow_html);
 	{
 		/* the references are found where the renderer draws links */
-		const struct qu_graph_reader rd = {site_runs, b, graph_memo(b)};
+		struct qu_graph_reader rd = {site_runs, b, graph_memo(b)};
 
 		/* quire serve: the last placement, when nothing moved */
 		if (b->prev && b->prev->graph.site &&
@@ -1356,9 +1387,18 @@ void qu_build_link(struct qu_build *b)
 				   b->units, b->exports, b->taken, &rd,
 				   &b->diags, o->threads))
 			;
-		else if (!place_from_cache(b, &rd))
+		else if (!place_from_cache(b, &rd)) {
+			/* placed anew: the memo, when it was left for now */
+			if (b->cache_dir && !o->memo && !b->refs_read) {
+				refs_read(b);
+				if (b->gmemo_why && !b->stats.cache_note)
+					b->stats.cache_note = b->gmemo_why;
+				refs_since(b);
+				rd.memo = b->gmemo;
+			}
 			qu_graph_build(&b->graph, &b->site, b->units,
 				       b->exports, &rd, &b->diags, o->threads);
+		}
 	}
 	for (i = 0; i < b->graph.nplaced; i++)
 		b->stats.nitems += b->graph.placed[i].home;
@@ -2327,15 +2367,23 @@ static void *refs_job(void *payload)
 	struct qu_build *b = payload;
 
 	b->refs_w.r = build_refs_write(b->gmemo, b->cache_dir, b->exe,
-				       refs_key(b), &b->refs_w.err);
+				       refs_key(b),
+				       units_hash(b->refs_now, b->site.nsources),
+				       &b->refs_w.err);
 	return NULL;
 }
 
 static void start_refs(struct qu_build *b)
 {
 	if (b->cache_dir && !b->opts->memo && b->gmemo &&
-	    qu_graph_memo_changed(b->gmemo))
+	    qu_graph_memo_changed(b->gmemo)) {
+		/* the units it is now of: this build's */
+		b->refs_now = qu_xcalloc(b->site.nsources + 1,
+					 sizeof(*b->refs_now));
+		for (size_t i = 0; i < b->site.nsources; i++)
+			b->refs_now[i] = b->units[i].hash;
 		writer_start(&b->refs_w, b, refs_job);
+	}
 }
 
 /* Pages of the last site that this one no longer has. */
@@ -2946,6 +2994,7 @@ void qu_build_free(struct qu_build *b)
 	free(b->kept_state);
 	free(b->page_in_out);
 	free(b->page_out_ids);
+	free(b->refs_now);
 	place_unmap(b);
 	qu_search_memo_free(b->memo);
 	for (i = 0; i < b->nhint; i++)

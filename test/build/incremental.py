@@ -286,12 +286,17 @@ def docs_tree(work, root, env):
     step(work, docs, 'a comment, the file dated in the past', env,
          want_rendered=1, want_parsed=1, want_updated=True)
     placement = os.path.join(work, '.quire-cache', 'placement')
+    refs = os.path.join(work, '.quire-cache', 'refs')
     placed = os.stat(placement).st_mtime_ns
+    named = os.stat(refs).st_mtime_ns
     edit(util_h, 'qu_xmalloc() - malloc()', 'qu_xmalloc() - malloc(), edited,')
     step(work, docs, 'a comment', env, want_rendered=1, want_updated=True)
-    # a comment's words place nothing anew: the cache's placement is taken
+    # a comment's words place nothing anew: the cache's placement is taken,
+    # and what comments name is neither read nor written
     if os.stat(placement).st_mtime_ns != placed:
         fail('a comment: the placement was made anew')
+    if os.stat(refs).st_mtime_ns != named:
+        fail('a comment: what comments name was written anew')
     # a member's name is placed (an anchor, a symbol): the placement the
     # cache keeps is not taken for it
     edit(util_h, ' * @worker: index of the worker', ' * @worker_no: index of the worker')
@@ -555,7 +560,8 @@ def first_build(work, src, env, what):
 def memo_files(work, docs, env, unstamp):
     """What comments name (refs), objects.inv's compressed body, the
     placement, kept by content, and the unit cache's snapshot: a spoiled
-    file is noted and not used."""
+    file is noted and not used. What comments name is read only by a
+    build that places the items anew: the placement goes first."""
     cache = os.path.join(work, '.quire-cache')
     util_h = os.path.join(os.path.dirname(docs), 'lib', 'util', 'util.h')
     for name, what in (('refs', 'refs'), ('inventory', 'objects.inv'),
@@ -573,6 +579,8 @@ def memo_files(work, docs, env, unstamp):
                 ('truncated', good[:8], 'truncated')):
             with open(path, 'wb') as f:
                 f.write(data)
+            if name == 'refs':
+                os.unlink(os.path.join(cache, 'placement'))
             edit(util_h, 'qu_xmalloc() - malloc()',
                  'qu_xmalloc() - malloc() ' + name + label)
             unstamp()
