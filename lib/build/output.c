@@ -375,6 +375,12 @@ int qu_out_commit(struct qu_out *o, struct qu_buf *err)
 		retire(o, site);
 	}
 done:
+	/*
+	 * OUT's own time is the new site's: a composed site may change no
+	 * entry of its top folder, and make (or ninja with a depfile)
+	 * compares OUT's time with its inputs'
+	 */
+	utimensat(AT_FDCWD, o->abs, NULL, 0);
 	/* what the sparse folder still holds was linked, not moved */
 	if (o->composed)
 		qu_rm_tree_marked(o->tmp, QU_SITE_MARKER);

@@ -1781,7 +1781,11 @@ int build_link_tree(const char *from, const char *to,
 			qu_buf_reset(&y);
 			qu_buf_add_path(&x, from, e);
 			qu_buf_add_path(&y, to, e);
-			if (lstat(x.buf, &st) < 0)
+			/* the kind as the folder tells it, else lstat(2)'s */
+			st.st_mode = ents[k]->d_type == DT_DIR	 ? S_IFDIR
+				     : ents[k]->d_type == DT_REG ? S_IFREG
+								 : 0;
+			if (!st.st_mode && lstat(x.buf, &st) < 0)
 				r = -1;
 			else if (S_ISDIR(st.st_mode))
 				r = build_link_tree(x.buf, y.buf, NULL);
@@ -2607,6 +2611,23 @@ static void begin_in_place(struct qu_build *b)
 		b->out.sparse = true;
 }
 
+/*
+ * A site written whole where there was none to retire (the first build
+ * with this cache) leaves no back tree: one is made of links to OUT's
+ * files, as a build that changed nothing would leave it, so that the
+ * next build composes only what it changed instead of linking every file
+ * (a kernel site: 10,800) while the user waits for an edit. One that
+ * fails part way is removed: the next build then writes its site whole.
+ */
+static void back_of_links(struct qu_build *b)
+{
+	struct stat st;
+
+	if (lstat(b->out.back, &st) < 0 && errno == ENOENT &&
+	    build_link_tree(b->out_abs, b->out.back, NULL) < 0)
+		qu_rm_tree(b->out.back);
+}
+
 static int commit(struct qu_build *b, const char *const *kept,
 		  const struct qu_out_id *ids, size_t nkept,
 		  const char *const *dirs, size_t ndirs, const char *skip,
@@ -2623,6 +2644,8 @@ static int commit(struct qu_build *b, const char *const *kept,
 		return -1;
 	if (b->opts->in_place)
 		qu_out_list_read(&b->live, b->out_abs);
+	else if (b->out.back && !b->out.sparse)
+		back_of_links(b);
 	return 0;
 }
 
