@@ -80,6 +80,7 @@ struct qu_build {
 	 */
 	struct qu_thread outstat_thread;
 	bool outstat_started;
+	atomic_size_t outstat_next;	/* the next page to stat(2) */
 	bool *page_in_out;
 	struct qu_out_id *page_out_ids;
 	/* keep_one()'s: each page's state in the cache, or NULL */
@@ -2114,19 +2115,33 @@ static const char *out_of(const struct qu_build *b, size_t i)
 
 /*
  * Every page's file in OUT, as keep_one() would find it: the stat(2)s
- * (9,300 for a kernel site) run while the graph is made, when the
- * placement is taken from the cache and the other processor is idle.
+ * (9,300 for a kernel site) run on a thread while the graph is made,
+ * when the placement is taken from the cache and the other processor is
+ * idle; the pages it has not reached when the keys are made are shared
+ * out to the workers then (end_outstat()). Each page is taken once.
  */
-static void *outstat_job(void *payload)
+static void outstat_some(struct qu_build *b)
 {
-	struct qu_build *b = payload;
 	struct qu_buf p = QU_BUF_INIT;
+	size_t i;
 
-	for (size_t i = 0; i < b->site.npages; i++)
+	while ((i = atomic_fetch_add(&b->outstat_next, 1)) < b->site.npages)
 		b->page_in_out[i] = in_last_site(b, b->site.pages[i].out, &p,
 						 &b->page_out_ids[i]);
 	qu_buf_fini(&p);
+}
+
+static void *outstat_job(void *payload)
+{
+	outstat_some(payload);
 	return NULL;
+}
+
+static void outstat_help(struct qu_job *job, size_t i, void *payload)
+{
+	(void)job;
+	(void)i;
+	outstat_some(payload);
 }
 
 /* once the pages are known; only a build that may keep pages from OUT */
@@ -2138,14 +2153,21 @@ static void start_outstat(struct qu_build *b)
 	b->page_in_out = qu_xcalloc(b->site.npages + 1, sizeof(bool));
 	b->page_out_ids = qu_xcalloc(b->site.npages + 1,
 				     sizeof(*b->page_out_ids));
+	atomic_init(&b->outstat_next, 0);
 	b->outstat_started = true;
 	qu_thread_start(&b->outstat_thread, true, outstat_job, b);
 }
 
 static void end_outstat(struct qu_build *b)
 {
-	if (b->outstat_started)
+	if (b->outstat_started) {
+		unsigned nw = b->opts->threads ? b->opts->threads
+					       : qu_ncpus();
+
+		/* what the thread has not reached, on the workers */
+		qu_pool_run(b->opts->threads, nw, outstat_help, b);
 		qu_thread_wait(&b->outstat_thread);
+	}
 	b->outstat_started = false;
 }
 
@@ -2959,6 +2981,8 @@ static void build_close(struct qu_build *b)
 	qu_thread_wait(&b->memo_thread);
 	qu_search_state_free(end_sstate(b));
 	b->sstate = NULL;
+	/* a build that stops here stats no more of OUT's pages */
+	atomic_store(&b->outstat_next, b->site.npages);
 	end_outstat(b);
 	qu_out_fini(&b->out);
 	writer_end(&b->units_w, NULL);
