@@ -222,47 +222,80 @@ int qu_file_out_open(struct qu_file_out *f, const char *path,
 	return 0;
 }
 
-/* write @n bytes at the file's end, counting them in the sum */
-static void out_write(struct qu_file_out *f, const void *p, size_t n)
+/* the sum takes the bytes of the buffer it has not had */
+static void hash_pending(struct qu_file_out *f)
 {
-	XXH3_64bits_update(f->sum, p, n);
-	if (!f->error && write_all(f->fd, p, n) < 0)
-		f->error = errno;
+	XXH3_64bits_update(f->sum, f->b.buf + f->hashed, f->b.len - f->hashed);
+	f->hashed = f->b.len;
 }
 
-static void out_flush(struct qu_file_out *f)
+/* write @n bytes at the file's end (the sum has them) */
+static void out_write(struct qu_file_out *f, const void *p, size_t n)
 {
-	if (f->b.len)
-		out_write(f, f->b.buf, f->b.len);
-	qu_buf_reset(&f->b);
+	if (!f->error && write_all(f->fd, p, n) < 0)
+		f->error = errno;
+	f->off += n;
+}
+
+/* the buffer's whole chunks to the file; the rest stays */
+static void out_chunks(struct qu_file_out *f)
+{
+	size_t n = f->b.len - f->b.len % QU_FILE_OUT_CHUNK;
+
+	if (!n)
+		return;
+	hash_pending(f);
+	out_write(f, f->b.buf, n);
+	memmove(f->b.buf, f->b.buf + n, f->b.len - n);
+	f->b.len -= n;
+	f->hashed = f->b.len;
 }
 
 void qu_file_out_spill(struct qu_file_out *f)
 {
 	if (f->b.len >= QU_FILE_OUT_CHUNK)
-		out_flush(f);
+		out_chunks(f);
 }
 
 void qu_file_out_add(struct qu_file_out *f, const void *p, size_t n)
 {
+	const char *q = p;
+	size_t k;
+
 	if (n < QU_FILE_OUT_CHUNK / 4) {
-		qu_buf_add(&f->b, p, n);
+		qu_buf_add(&f->b, q, n);
 		qu_file_out_spill(f);
 		return;
 	}
-	out_flush(f);
-	out_write(f, p, n);
+	/* the buffer's chunk made whole from @p, then @p's whole chunks */
+	out_chunks(f);
+	k = f->b.len ? QU_FILE_OUT_CHUNK - f->b.len : 0;
+	if (k > n)
+		k = n;
+	qu_buf_add(&f->b, q, k);
+	q += k;
+	n -= k;
+	out_chunks(f);
+	if (!f->b.len) {
+		k = n - n % QU_FILE_OUT_CHUNK;
+		XXH3_64bits_update(f->sum, q, k);
+		out_write(f, q, k);
+		q += k;
+		n -= k;
+	}
+	qu_buf_add(&f->b, q, n);
 }
 
 uint64_t qu_file_out_sum(struct qu_file_out *f)
 {
-	out_flush(f);
+	hash_pending(f);
 	return XXH3_64bits_digest(f->sum);
 }
 
 void qu_file_out_sum_reset(struct qu_file_out *f)
 {
-	out_flush(f);
+	/* what the buffer holds so far is left out */
+	f->hashed = f->b.len;
 	XXH3_64bits_reset(f->sum);
 }
 
@@ -271,9 +304,10 @@ void qu_file_out_put_at(struct qu_file_out *f, uint64_t off, const void *p,
 {
 	const char *q = p;
 
-	out_flush(f);
-	while (n && !f->error) {
-		ssize_t w = pwrite(f->fd, q, n, (off_t)off);
+	/* in the file: written over there */
+	while (n && off < f->off && !f->error) {
+		size_t m = f->off - off < n ? (size_t)(f->off - off) : n;
+		ssize_t w = pwrite(f->fd, q, m, (off_t)off);
 
 		if (w < 0) {
 			if (errno != EINTR)
@@ -284,6 +318,9 @@ void qu_file_out_put_at(struct qu_file_out *f, uint64_t off, const void *p,
 		off += (uint64_t)w;
 		n -= (size_t)w;
 	}
+	/* still in the buffer: written over in it */
+	if (n && off >= f->off && off - f->off + n <= f->b.len)
+		memcpy(f->b.buf + (off - f->off), q, n);
 }
 
 static void out_free(struct qu_file_out *f)
@@ -302,7 +339,9 @@ int qu_file_out_commit(struct qu_file_out *f, struct qu_buf *err)
 {
 	int r;
 
-	out_flush(f);
+	/* the last, partial chunk */
+	out_write(f, f->b.buf, f->b.len);
+	qu_buf_reset(&f->b);
 	if (!f->error && close(f->fd) < 0)
 		f->error = errno;
 	f->fd = -1;

@@ -745,13 +745,18 @@ void qu_file_unmap(const void *map, size_t size);
  * @error: errno of the first write that failed, or 0
  * @sum: XXH3's streaming state, for qu_file_out_sum()
  *
+ * @off: the bytes written to @fd so far, a multiple of QU_FILE_OUT_CHUNK
+ * @hashed: how many of @b's first bytes are in @sum already (or left out)
+ *
  * What qu_file_write_atomic() does for bytes held
  * whole in memory, this does for a file made piece by piece: the pieces
- * go to a temporary file beside the path, QU_FILE_OUT_CHUNK bytes at a
- * time, and qu_file_out_commit() renames it over the path. A 20 MB cache
- * file is never held, nor its pages touched, in memory whole. An XXH3-64
- * of the bytes is kept as they go, for the checksums the cache's files
- * carry.
+ * go to a temporary file beside the path, in whole QU_FILE_OUT_CHUNKs at
+ * offsets that are multiples of it (2 MB: the page cache then holds the
+ * file in huge pages, which a later mmap(2) reads several times faster
+ * than 4 KB ones on a machine where each missed page is dear), and
+ * qu_file_out_commit() renames it over the path. A 20 MB cache file is
+ * never held, nor its pages touched, in memory whole. An XXH3-64 of the
+ * bytes is kept as they go, for the checksums the cache's files carry.
  */
 struct qu_file_out {
 	struct qu_buf b;
@@ -760,9 +765,11 @@ struct qu_file_out {
 	int fd;
 	int error;
 	void *sum;
+	uint64_t off;
+	size_t hashed;
 };
 
-#define QU_FILE_OUT_CHUNK (256 * 1024)
+#define QU_FILE_OUT_CHUNK (2 * 1024 * 1024)
 
 /**
  * qu_file_out_open() - start a file that will replace @path
@@ -779,8 +786,8 @@ int qu_file_out_open(struct qu_file_out *f, const char *path,
 void qu_file_out_spill(struct qu_file_out *f);
 
 /**
- * qu_file_out_add() - append bytes; a large piece is written as it is,
- * without a copy
+ * qu_file_out_add() - append bytes; the whole chunks of a large piece are
+ * written as they are, without a copy
  * @f: the writer
  * @p: the bytes
  * @n: how many

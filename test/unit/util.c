@@ -436,6 +436,9 @@ static void test_file_out(struct tap *t)
 	qu_buf_add(&want, big, n);
 	qu_file_out_add(&f, "tail", 4);
 	qu_buf_add(&want, "tail", 4);
+	/* written in whole chunks, at offsets that are multiples of one */
+	CHECK(t, f.off && f.off % QU_FILE_OUT_CHUNK == 0 &&
+			 f.off + f.b.len == want.len);
 	CHECK(t, qu_file_out_sum(&f) ==
 			 XXH3_64bits(want.buf + 4, want.len - 4));
 	qu_file_out_put_at(&f, 0, "HEAD", 4);
@@ -446,6 +449,16 @@ static void test_file_out(struct tap *t)
 	CHECK(t, qu_file_read(&got, path.buf, &err) == 0 &&
 			 got.len == want.len &&
 			 !memcmp(got.buf, want.buf, want.len));
+	/* a small file: its header is still in the buffer when put */
+	CHECK(t, qu_file_out_open(&f, path.buf, &err) == 0);
+	qu_file_out_add(&f, "....body", 8);
+	qu_file_out_put_at(&f, 0, "HEAD", 4);
+	CHECK(t, !f.off && qu_file_out_commit(&f, &err) == 0);
+	qu_buf_reset(&got);
+	CHECK(t, qu_file_read(&got, path.buf, &err) == 0 && got.len == 8 &&
+			 !memcmp(got.buf, "HEADbody", 8));
+	CHECK(t, qu_file_write_atomic(path.buf, want.buf, want.len, &err) ==
+			 0);
 	/* an abort leaves the file as it was, and no temporary file */
 	CHECK(t, qu_file_out_open(&f, path.buf, &err) == 0);
 	qu_file_out_add(&f, "new", 3);
