@@ -126,7 +126,7 @@ struct qu_build {
 	const char *gmemo_why;
 	bool refs_read;		/* refs_read() was called */
 	uint64_t refs_units;	/* the memo's units' hash, as read */
-	struct qu_hash128 *refs_now;	/* the units the memo is written of */
+	uint64_t refs_units_now;	/* units_hash() of this build's units */
 	/* the search index's state, read on a thread while the graph is made */
 	struct qu_thread sstate_thread;
 	char *sstate_path;
@@ -2394,7 +2394,7 @@ static void *refs_job(void *payload)
 
 	b->refs_w.r = build_refs_write(b->gmemo, b->cache_dir, b->exe,
 				       refs_key(b),
-				       units_hash(b->refs_now, b->site.nsources),
+				       b->refs_units_now,
 				       &b->refs_w.err);
 	return NULL;
 }
@@ -2403,11 +2403,15 @@ static void start_refs(struct qu_build *b)
 {
 	if (b->cache_dir && !b->opts->memo && b->gmemo &&
 	    qu_graph_memo_changed(b->gmemo)) {
-		/* the units it is now of: this build's */
-		b->refs_now = qu_xcalloc(b->site.nsources + 1,
-					 sizeof(*b->refs_now));
+		/* the units it is now of: this build's, hashed as units_hash() */
+		XXH3_state_t *h = XXH3_createState();
+
+		XXH3_64bits_reset(h);
 		for (size_t i = 0; i < b->site.nsources; i++)
-			b->refs_now[i] = b->units[i].hash;
+			XXH3_64bits_update(h, &b->units[i].hash,
+					   sizeof(b->units[i].hash));
+		b->refs_units_now = XXH3_64bits_digest(h);
+		XXH3_freeState(h);
 		writer_start(&b->refs_w, b, refs_job);
 	}
 }
@@ -3041,7 +3045,6 @@ void qu_build_free(struct qu_build *b)
 	free(b->kept_state);
 	free(b->page_in_out);
 	free(b->page_out_ids);
-	free(b->refs_now);
 	place_unmap(b);
 	qu_search_memo_free(b->memo);
 	for (i = 0; i < b->nhint; i++)
