@@ -2707,7 +2707,8 @@ static int finish(struct qu_build *b, struct qu_buf *err)
 /*
  * The units parsed anew written to the unit cache, which is then closed:
  * SQLite starts its log anew with the write and copies it into the
- * database as it closes, three fdatasync(2)s in all (25 ms on a disk).
+ * database as it closes, three fdatasync(2)s in all (12, 8 and 0.4 ms
+ * on this machine's disk).
  */
 static void *units_job(void *payload)
 {
