@@ -296,9 +296,10 @@ static void memo_path(struct qu_buf *b, const char *dir,
 }
 
 /*
- * The memo @f in the cache folder @dir, into @data: its key and its bytes
- * (from @data->buf + MEMO_HEAD). Return: NULL, or why it is not used
- * ("" when there is none).
+ * The memo @f in the cache folder @dir, mapped into @map (read, never
+ * copied: the placement's 20 MB are read where they lie): its key, and
+ * its bytes from @map->p + MEMO_HEAD, 8-aligned. Return: NULL, or why it
+ * is not used ("" when there is none), and then nothing is mapped.
  */
 static const char *memo_check(const struct memo_file *f, const char *data,
 			      size_t len, uint64_t exe, unsigned char key[16])
@@ -324,19 +325,23 @@ static const char *memo_check(const struct memo_file *f, const char *data,
 }
 
 static const char *memo_read(const struct memo_file *f, const char *dir,
-			     uint64_t exe, struct qu_buf *data,
+			     uint64_t exe, struct build_map *map,
 			     unsigned char key[16])
 {
-	struct qu_buf path = QU_BUF_INIT, err = QU_BUF_INIT;
-	const char *why = NULL;
+	struct qu_buf path = QU_BUF_INIT;
+	const char *why;
 
 	memo_path(&path, dir, f);
-	if (qu_file_read(data, path.buf, &err) < 0)
+	if (qu_file_map(path.buf, &map->p, &map->size) < 0)
 		why = errno == ENOENT ? "" : f->unreadable;
 	else
-		why = memo_check(f, data->buf, data->len, exe, key);
+		why = memo_check(f, map->p, map->size, exe, key);
 	qu_buf_fini(&path);
-	qu_buf_fini(&err);
+	if (why) {
+		qu_file_unmap(map->p, map->size);
+		map->p = NULL;
+		map->size = 0;
+	}
 	return why;
 }
 
@@ -367,23 +372,24 @@ static int memo_write(const struct memo_file *f, const char *dir,
 const char *build_inv_read(struct qu_inv_memo *m, const char *dir,
 			   uint64_t exe)
 {
-	struct qu_buf data = QU_BUF_INIT;
+	struct build_map data;
+	const char *bytes;
 	unsigned char key[16];
 	const char *why = memo_read(&inv_memo, dir, exe, &data, key);
 	uint64_t inputs;
 
 	/* the key of what the body was made of, then the body */
-	if (!why && data.len < MEMO_HEAD + 8)
+	if (!why && data.size < MEMO_HEAD + 8)
 		why = inv_memo.truncated;
 	if (!why) {
+		bytes = (const char *)data.p + MEMO_HEAD;
 		memcpy(&m->key, key, sizeof(m->key));
-		memcpy(&inputs, data.buf + MEMO_HEAD, 8);
+		memcpy(&inputs, bytes, 8);
 		m->inputs = le64toh(inputs);
 		qu_buf_reset(&m->z);
-		qu_buf_add(&m->z, data.buf + MEMO_HEAD + 8,
-			   data.len - MEMO_HEAD - 8);
+		qu_buf_add(&m->z, bytes + 8, data.size - MEMO_HEAD - 8);
 	}
-	qu_buf_fini(&data);
+	qu_file_unmap(data.p, data.size);
 	return why && *why ? why : NULL;
 }
 
@@ -407,25 +413,13 @@ const char *build_place_read(struct build_map *map, const void **body,
 			     size_t *len, const char *dir, uint64_t exe,
 			     uint64_t key[2])
 {
-	struct qu_buf path = QU_BUF_INIT;
 	unsigned char k[16];
-	const char *why;
+	const char *why = memo_read(&place_memo, dir, exe, map, k);
 
 	*body = NULL;
 	*len = 0;
-	/* mapped, not read: 20 MB of a kernel site's that are only read */
-	memo_path(&path, dir, &place_memo);
-	if (qu_file_map(path.buf, &map->p, &map->size) < 0)
-		why = errno == ENOENT ? "" : place_memo.unreadable;
-	else
-		why = memo_check(&place_memo, map->p, map->size, exe, k);
-	qu_buf_fini(&path);
-	if (why) {
-		qu_file_unmap(map->p, map->size);
-		map->p = NULL;
-		map->size = 0;
+	if (why)
 		return *why ? why : NULL;
-	}
 	memcpy(key, k, sizeof(k));
 	*body = (const char *)map->p + MEMO_HEAD;
 	*len = map->size - MEMO_HEAD;
@@ -457,20 +451,20 @@ int build_place_write(const struct qu_graph *g, uint64_t refs_key,
 const char *build_refs_read(struct qu_graph_memo *m, const char *dir,
 			    uint64_t exe, uint64_t key, uint64_t *units)
 {
-	struct qu_buf data = QU_BUF_INIT;
+	struct build_map data;
 	unsigned char k[16];
 	const char *why = memo_read(&refs_memo, dir, exe, &data, k);
 
 	*units = 0;
 	/* another reader's (other settings): not a fault */
 	if (!why && !memcmp(k, &key, sizeof(key))) {
-		if (!qu_graph_memo_read(m, data.buf + MEMO_HEAD,
-					data.len - MEMO_HEAD))
+		if (!qu_graph_memo_read(m, (const char *)data.p + MEMO_HEAD,
+					data.size - MEMO_HEAD))
 			why = "refs: corrupt";
 		else
 			memcpy(units, k + 8, sizeof(*units));
 	}
-	qu_buf_fini(&data);
+	qu_file_unmap(data.p, data.size);
 	return why && *why ? why : NULL;
 }
 
