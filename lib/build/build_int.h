@@ -36,6 +36,13 @@ struct qu_out {
 	bool sparse;
 	bool composed;
 	unsigned threads;	/* qu_out_compose()'s workers; 0: one a CPU */
+	/* the record of the composed tree, made on a thread (back.c) */
+	struct qu_thread rec_thread;
+	void *rec_job;
+	/* the compose's: the back tree's record's folders (0: none was
+	 * used, the tree was walked) and how many of them it listed */
+	size_t rec_ndirs;
+	size_t rec_listed;
 };
 
 /**
@@ -87,6 +94,36 @@ int qu_out_compose(struct qu_out *o, const char *const *kept,
 		   const struct qu_out_id *kept_ids, size_t nkept,
 		   const char *const *kept_dirs, size_t nkept_dirs,
 		   const char *skip, struct qu_buf *err);
+
+/**
+ * qu_out_record() - record a back tree made whole, for the next compose
+ * @back: the back tree
+ * @live: OUT, whose tree's record is kept too
+ * @threads: workers for the folders' stat(2)s (0: one a processor)
+ *
+ * qu_out_compose() records the tree it makes; a back tree made otherwise
+ * (links to a site written whole) is walked and recorded here, so that
+ * the next compose need not list its folders.
+ *
+ * Return: 0, or -1 (no record is left).
+ */
+int qu_out_record(const char *back, const char *live, unsigned threads);
+
+/**
+ * build_back_rec_check() - read a back tree's record from bytes, as a
+ * compose would before it trusts any of it (for the fuzz harness)
+ * @data: the record's bytes
+ * @size: how many
+ * @dev: the device of the tree it must be of
+ * @ino: the inode of that tree's root
+ *
+ * Return: how many files it records, or -1 when it is not used.
+ */
+long build_back_rec_check(const void *data, size_t size, uint64_t dev,
+			  uint64_t ino);
+
+/** qu_out_rec_wait() - wait for the compose's record of its tree */
+void qu_out_rec_wait(struct qu_out *o);
 
 /**
  * qu_out_commit() - replace @o->abs with the finished folder

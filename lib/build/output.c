@@ -391,6 +391,7 @@ done:
 
 void qu_out_fini(struct qu_out *o)
 {
+	qu_out_rec_wait(o);
 	if (o->tmp)
 		qu_rm_tree_marked(o->tmp, QU_SITE_MARKER);
 	free(o->tmp);

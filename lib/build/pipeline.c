@@ -2649,9 +2649,13 @@ static void back_of_links(struct qu_build *b)
 {
 	struct stat st;
 
-	if (lstat(b->out.back, &st) < 0 && errno == ENOENT &&
-	    build_link_tree(b->out_abs, b->out.back, NULL) < 0)
-		qu_rm_tree(b->out.back);
+	if (lstat(b->out.back, &st) < 0 && errno == ENOENT) {
+		if (build_link_tree(b->out_abs, b->out.back, NULL) < 0)
+			qu_rm_tree(b->out.back);
+		else
+			qu_out_record(b->out.back, b->out_abs,
+				      b->opts->threads);
+	}
 }
 
 static int commit(struct qu_build *b, const char *const *kept,
@@ -2666,6 +2670,16 @@ static int commit(struct qu_build *b, const char *const *kept,
 	if (b->out.sparse && qu_out_compose(&b->out, kept, ids, nkept, dirs,
 					    ndirs, skip, err) < 0)
 		return -1;
+	/* QUIRE_TIMING=1: how the compose learnt the back tree's files */
+	if (b->out.sparse && b->opts->timing) {
+		if (b->out.rec_ndirs)
+			fprintf(stderr,
+				"quire build: back tree from its record, "
+				"%zu of %zu folders listed\n",
+				b->out.rec_listed, b->out.rec_ndirs);
+		else
+			fprintf(stderr, "quire build: back tree walked\n");
+	}
 	if (qu_out_commit(&b->out, err) < 0)
 		return -1;
 	if (b->opts->in_place)

@@ -227,6 +227,7 @@ def step(work, src, name, env, want_kept=True, want_rendered=None,
         memory_step(name, clean, want_search_kept, want_parsed)
     shutil.rmtree(clean)
     print('ok: %s (%s rendered, %d kept)' % (name, rendered, kept))
+    return r.stderr
 
 
 def edit(path, old, new):
@@ -466,6 +467,7 @@ def docs_tree(work, root, env):
         f.truncate(100)
     step(work, docs, 'units: truncated', env, want_rendered=0,
          note='corrupt')
+    back_record(work, docs, env)
 
 
 def search_state(work, docs, env, unstamp):
@@ -690,6 +692,87 @@ def back_tree(work, docs, env):
     # a back tree of another site (no marker) is not composed
     os.remove(os.path.join(back, '.quire-site'))
     step(work, docs, 'back tree: not a site', env, want_rendered=0)
+
+
+BACK_REC = re.compile(r'back tree from its record, (\d+) of (\d+) folders '
+                      r'listed')
+
+
+def back_record(work, docs, env):
+    """The compose takes the back tree's files from the record of the tree
+    it made two builds before, and lists only the folders whose stat(2)
+    data changed since: what was done to that tree in between is seen."""
+    cache = os.path.join(work, '.quire-cache')
+    site = os.path.join(work, 'site')
+    back = only_file(cache, 'back-')
+    page = os.path.join(docs, 'json.md')
+    tenv = dict(env, QUIRE_TIMING='1')
+    if not back:
+        return
+
+    def one(name, n, rendered=1):
+        edit(page, '\n\n', '\n\nBack record %d.\n\n' % n)
+        return step(work, docs, name, tenv, want_rendered=rendered) or ''
+
+    def taken(name, err, at_least):
+        m = BACK_REC.search(err)
+        if not m:
+            fail('%s: the compose walked the back tree:\n%s' %
+                 (name, err[-400:]))
+        elif not at_least <= int(m.group(1)) < int(m.group(2)):
+            fail('%s: %s of %s folders listed' % ((name,) + m.groups()))
+
+    # OUT and the back tree trade places at each build: once each has
+    # been composed, every compose has a record
+    one('back record: a first edit', 1, None)
+    for n in (2, 3):
+        one('back record: edit %d' % n, n)
+    taken('back record: edit 4', one('back record: edit 4', 4), 1)
+    recs = [n for n in os.listdir(cache) if n.startswith('tree-')]
+    if len(recs) != 2:
+        fail('back record: records in the cache: %s' % recs)
+
+    def inner(top):
+        return sorted(k for k in tree(top) if k.endswith('.html') and
+                      '/' in k and not k.startswith('_'))
+
+    # the back tree spoiled: a file added, one removed, one replaced
+    pages = inner(back)
+    if len(pages) < 3:
+        fail('back record: only %d pages in folders' % len(pages))
+        return
+    with open(os.path.join(back, os.path.dirname(pages[0]),
+                           'stray.html'), 'w') as f:
+        f.write('left by a killed build')
+    os.remove(os.path.join(back, pages[1]))
+    p = os.path.join(back, pages[2])
+    with open(p, 'rb') as f:
+        data = f.read()
+    with open(p + '.tmp', 'wb') as f:
+        f.write(data.replace(b'<', b'[', 3))
+    os.rename(p + '.tmp', p)
+    taken('back record: the back tree spoiled',
+          one('back record: the back tree spoiled', 5),
+          len({os.path.dirname(k) for k in pages[:3]}))
+    # OUT changed by hand: the back tree a build later
+    pages = inner(site)
+    with open(os.path.join(site, os.path.dirname(pages[0]),
+                           'stray.html'), 'w') as f:
+        f.write('put in OUT by hand')
+    os.remove(os.path.join(site, pages[1]))
+    one('back record: OUT changed by hand, a build on', 6, 2)
+    taken('back record: OUT changed by hand, two builds on',
+          one('back record: OUT changed by hand, two builds on', 7),
+          len({os.path.dirname(k) for k in pages[:2]}))
+    # a spoiled record is not taken: the tree is walked
+    for n in os.listdir(cache):
+        if n.startswith('tree-'):
+            with open(os.path.join(cache, n), 'r+b') as f:
+                f.seek(40)
+                f.write(b'\xff\xff')
+    err = one('back record: spoiled records', 8)
+    if 'back tree walked' not in err:
+        fail('back record: a spoiled record was taken:\n%s' % err[-400:])
 
 
 def zero_tree(work, env):

@@ -12,8 +12,11 @@
  * as a snapshot of the unit cache too (units.snap, lib/build/units.c:
  * build_units_snap_read()), its tail's executable, id and generation
  * taken for the database's and its checksum righted; every unit of a
- * snapshot that passes is loaded, as the build would. The corpus holds
- * the stamps of small trees and a snapshot of one, as quire wrote them.
+ * snapshot that passes is loaded, as the build would. It is read as the
+ * record of a back tree too (lib/build/back.c: build_back_rec_check()),
+ * its root's device and inode taken for the tree's and its checksum
+ * righted. The corpus holds the stamps of small trees, a snapshot of one
+ * and the record of a small site's tree, as quire wrote them.
  */
 #include <endian.h>
 #include <stdlib.h>
@@ -65,6 +68,31 @@ static void snapshot(const uint8_t *data, size_t size)
 	free(copy);
 }
 
+/* where a back tree record's root folder gives its device and inode:
+ * after the magic (16), the format (4), the count (8), the root's empty
+ * name (4 and its NUL) */
+#define REC_ROOT_AT 33
+
+static void back_record(const uint8_t *data, size_t size)
+{
+	uint8_t *copy = malloc(size + 1);
+	uint64_t dev = 0, ino = 0, sum;
+
+	if (!copy)
+		abort();
+	memcpy(copy, data, size);
+	if (size >= REC_ROOT_AT + 16) {
+		memcpy(&dev, copy + REC_ROOT_AT, 8);
+		memcpy(&ino, copy + REC_ROOT_AT + 8, 8);
+	}
+	if (size >= 8) {
+		sum = htole64(XXH3_64bits(copy, size - 8));
+		memcpy(copy + size - 8, &sum, 8);
+	}
+	build_back_rec_check(copy, size, le64toh(dev), le64toh(ino));
+	free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct build_deps deps;
@@ -113,5 +141,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(st.paths);
 	free(copy);
 	snapshot(data, size);
+	back_record(data, size);
 	return 0;
 }
