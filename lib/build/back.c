@@ -1185,7 +1185,7 @@ static void record_composed(struct qu_out *o, struct compose *c, int fd,
 	j->arena = c->arena;
 	qu_arena_init(&c->arena);
 	o->rec_job = j;
-	qu_thread_start(&o->rec_thread, true, rec_job_run, j);
+	qu_thread_start(&o->rec_thread, o->threads != 1, rec_job_run, j);
 }
 
 void qu_out_rec_wait(struct qu_out *o)
