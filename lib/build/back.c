@@ -623,7 +623,8 @@ static const char *rec_get_name(struct build_rd *rd, bool path)
 /*
  * The record in @r->data of the tree whose root is (@dev, @ino), checked:
  * its sum, its names, its folders in order, the root first, each after
- * the folder it lies in. Return: whether it can be used.
+ * the folder it lies in. Return: whether it can be used; either way the
+ * caller frees @r with rec_fini().
  */
 static bool rec_parse(struct back_rec *r, uint64_t dev, uint64_t ino)
 {
@@ -696,14 +697,8 @@ static bool rec_parse(struct back_rec *r, uint64_t dev, uint64_t ino)
 	qu_map_fini(&dirs);
 	return true;
 bad:
+	/* what was read stays for rec_fini(), which the caller calls */
 	qu_map_fini(&dirs);
-	free(r->dirs);
-	free(r->parent);
-	free(r->files);
-	r->dirs = NULL;
-	r->parent = NULL;
-	r->files = NULL;
-	r->ndirs = r->nfiles = 0;
 	return false;
 }
 
