@@ -882,6 +882,27 @@ static void rec_write(const char *path, int fd, const struct stat *root,
 }
 
 /*
+ * Which of @r's folders hold what it says (@ok): those whose stat(2)
+ * data @rs found as recorded, and recorded as trusted.
+ */
+static void rec_check_dirs(const struct back_rec *r, const struct rec_stat *rs,
+			   bool *ok)
+{
+	size_t i;
+
+	for (i = 0; i < r->ndirs; i++) {
+		const struct rec_dir *d = &r->dirs[i];
+		const struct stat *st = &rs->st[i];
+
+		ok[i] = rs->exists[i] && d->trusted &&
+			(uint64_t)st->st_dev == d->dev &&
+			(uint64_t)st->st_ino == d->ino &&
+			(int64_t)st->st_mtim.tv_sec == d->mtime_s &&
+			(int64_t)st->st_mtim.tv_nsec == d->mtime_ns;
+	}
+}
+
+/*
  * The back tree's files from its record @r: those of the folders whose
  * stat(2) data is as recorded as the record says, those of any other
  * folder as listed now (a folder the record does not know walked whole),
@@ -910,16 +931,7 @@ static int back_from_rec(struct compose *c, const struct back_rec *r,
 	rs.st = qu_xcalloc(r->ndirs, sizeof(*rs.st));
 	rs.exists = qu_xcalloc(r->ndirs, sizeof(*rs.exists));
 	rec_stat_all(&rs, threads);
-	for (i = 0; i < r->ndirs; i++) {
-		const struct rec_dir *d = &r->dirs[i];
-		const struct stat *st = &rs.st[i];
-
-		ok[i] = rs.exists[i] && d->trusted &&
-			(uint64_t)st->st_dev == d->dev &&
-			(uint64_t)st->st_ino == d->ino &&
-			(int64_t)st->st_mtim.tv_sec == d->mtime_s &&
-			(int64_t)st->st_mtim.tv_nsec == d->mtime_ns;
-	}
+	rec_check_dirs(r, &rs, ok);
 	/* the files of the folders as recorded */
 	for (i = 0; i < r->nfiles && !res; i++) {
 		const struct rec_file *f = &r->files[i];
@@ -1197,6 +1209,105 @@ void qu_out_rec_wait(struct qu_out *o)
 	qu_arena_fini(&j->arena);
 	free(j);
 	o->rec_job = NULL;
+}
+
+/* OUT's files, as its record says ----------------------------------- */
+
+/*
+ * OUT is the tree the last build composed, and that build left its
+ * record: whether OUT holds a page's file, and which inode it is, can be
+ * read from it for every folder whose stat(2) data is as recorded,
+ * instead of a stat(2) a page (a kernel site: 1,531 folders against
+ * 9,300 pages). The record's folders are stat(2)ed once, when the view
+ * is made.
+ */
+struct qu_out_view {
+	struct back_rec rec;
+	struct qu_map dirs;	/* a folder that holds what was recorded */
+	struct qu_map files;	/* a file of such a folder -> 1 + its number */
+	struct qu_arena arena;
+};
+
+struct qu_out_view *qu_out_view_open(const char *out, const char *back)
+{
+	struct qu_out_view *v = NULL;
+	struct qu_buf rp = QU_BUF_INIT, rel = QU_BUF_INIT;
+	struct rec_stat rs = {-1, NULL, 0, NULL, NULL};
+	bool *ok = NULL;
+	struct stat root;
+	size_t i;
+	int fd = open_root(out, &root);
+
+	if (fd < 0)
+		return NULL;
+	v = qu_xcalloc(1, sizeof(*v));
+	rec_path(&rp, back, root.st_ino);
+	if (!rec_read(&v->rec, rp.buf, root.st_dev, root.st_ino)) {
+		free(v);
+		v = NULL;
+		goto out;
+	}
+	qu_map_init(&v->dirs);
+	qu_map_init(&v->files);
+	qu_arena_init(&v->arena);
+	rs.fd = fd;
+	rs.n = v->rec.ndirs;
+	rs.rels = qu_xcalloc(rs.n, sizeof(*rs.rels));
+	rs.st = qu_xcalloc(rs.n, sizeof(*rs.st));
+	rs.exists = qu_xcalloc(rs.n, sizeof(*rs.exists));
+	ok = qu_xcalloc(rs.n, sizeof(*ok));
+	for (i = 0; i < rs.n; i++)
+		((const char **)rs.rels)[i] = v->rec.dirs[i].rel;
+	rec_stat_all(&rs, 1);
+	rec_check_dirs(&v->rec, &rs, ok);
+	for (i = 0; i < rs.n; i++)
+		if (ok[i])
+			qu_map_put(&v->dirs, v->rec.dirs[i].rel, v);
+	for (i = 0; i < v->rec.nfiles; i++) {
+		const struct rec_file *f = &v->rec.files[i];
+
+		if (!ok[f->dir])
+			continue;
+		rec_join(&rel, v->rec.dirs[f->dir].rel, f->name);
+		qu_map_put(&v->files, qu_arena_strdup(&v->arena, rel.buf),
+			   (void *)(uintptr_t)(i + 1));
+	}
+out:
+	close(fd);
+	free((void *)rs.rels);
+	free(rs.st);
+	free(rs.exists);
+	free(ok);
+	qu_buf_fini(&rp);
+	qu_buf_fini(&rel);
+	return v;
+}
+
+int qu_out_view_get(const struct qu_out_view *v, const char *rel,
+		    struct qu_out_id *id)
+{
+	const char *sl = strrchr(rel, '/');
+	void *f;
+
+	if (!qu_map_get(&v->dirs, rel, sl ? (size_t)(sl - rel) : 0))
+		return -1;
+	f = qu_map_get(&v->files, rel, strlen(rel));
+	if (!f)
+		return 0;
+	id->dev = (dev_t)v->rec.dirs[v->rec.files[(uintptr_t)f - 1].dir].dev;
+	id->ino = (ino_t)v->rec.files[(uintptr_t)f - 1].ino;
+	return 1;
+}
+
+void qu_out_view_free(struct qu_out_view *v)
+{
+	if (!v)
+		return;
+	rec_fini(&v->rec);
+	qu_map_fini(&v->dirs);
+	qu_map_fini(&v->files);
+	qu_arena_fini(&v->arena);
+	free(v);
 }
 
 int qu_out_compose(struct qu_out *o, const char *const *kept,

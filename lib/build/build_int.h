@@ -122,6 +122,35 @@ int qu_out_record(const char *back, const char *live, unsigned threads);
 long build_back_rec_check(const void *data, size_t size, uint64_t dev,
 			  uint64_t ino);
 
+/**
+ * qu_out_view_open() - OUT's files as the record its compose left says
+ * @out: OUT
+ * @back: where the cache keeps its back tree (the records lie beside it)
+ *
+ * The record's folders are stat(2)ed now; only those whose data is as
+ * recorded (and was recorded as trusted) are answered for.
+ *
+ * Return: the view, or NULL when OUT has no record that can be used.
+ */
+struct qu_out_view *qu_out_view_open(const char *out, const char *back);
+
+/**
+ * qu_out_view_get() - whether OUT holds @rel as a regular file
+ * @v: the view
+ * @rel: the path, relative to OUT
+ * @id: set to the file when it does
+ *
+ * Safe from several threads at once.
+ *
+ * Return: 1 it does, 0 it does not, -1 the record cannot say (stat(2)
+ * the file).
+ */
+int qu_out_view_get(const struct qu_out_view *v, const char *rel,
+		    struct qu_out_id *id);
+
+/** qu_out_view_free() - free a view (NULL is fine) */
+void qu_out_view_free(struct qu_out_view *v);
+
 /** qu_out_rec_wait() - wait for the compose's record of its tree */
 void qu_out_rec_wait(struct qu_out *o);
 

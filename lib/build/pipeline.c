@@ -81,6 +81,10 @@ struct qu_build {
 	struct qu_thread outstat_thread;
 	bool outstat_started;
 	atomic_size_t outstat_next;	/* the next page to stat(2) */
+	/* OUT's record, once the thread has read it (back.c) */
+	struct qu_out_view *out_view;
+	atomic_bool out_view_ready;
+	atomic_size_t out_view_hits;	/* pages it answered for */
 	bool *page_in_out;
 	struct qu_out_id *page_out_ids;
 	/* keep_one()'s: each page's state in the cache, or NULL */
@@ -2123,17 +2127,39 @@ static const char *out_of(const struct qu_build *b, size_t i)
 static void outstat_some(struct qu_build *b)
 {
 	struct qu_buf p = QU_BUF_INIT;
+	const struct qu_out_view *v =
+		atomic_load(&b->out_view_ready) ? b->out_view : NULL;
 	size_t i;
 
-	while ((i = atomic_fetch_add(&b->outstat_next, 1)) < b->site.npages)
-		b->page_in_out[i] = in_last_site(b, b->site.pages[i].out, &p,
-						 &b->page_out_ids[i]);
+	while ((i = atomic_fetch_add(&b->outstat_next, 1)) <
+	       b->site.npages) {
+		const char *out = b->site.pages[i].out;
+		int k = v ? qu_out_view_get(v, out, &b->page_out_ids[i]) : -1;
+
+		if (k >= 0)
+			atomic_fetch_add(&b->out_view_hits, 1);
+		b->page_in_out[i] = k >= 0 ? k == 1
+					   : in_last_site(b, out, &p,
+							  &b->page_out_ids[i]);
+	}
 	qu_buf_fini(&p);
 }
 
+/*
+ * OUT's record first (qu_out_view_open()): where it holds, a page is
+ * looked up, not stat(2)ed. The workers that help once the keys are
+ * made take it only when it is ready; a stat(2) says the same.
+ */
 static void *outstat_job(void *payload)
 {
-	outstat_some(payload);
+	struct qu_build *b = payload;
+	struct qu_buf back = QU_BUF_INIT;
+
+	build_back_path(&back, b->cache_dir, b->out_abs);
+	b->out_view = qu_out_view_open(b->out_abs, back.buf);
+	atomic_store(&b->out_view_ready, b->out_view != NULL);
+	qu_buf_fini(&back);
+	outstat_some(b);
 	return NULL;
 }
 
@@ -2154,6 +2180,8 @@ static void start_outstat(struct qu_build *b)
 	b->page_out_ids = qu_xcalloc(b->site.npages + 1,
 				     sizeof(*b->page_out_ids));
 	atomic_init(&b->outstat_next, 0);
+	atomic_init(&b->out_view_ready, false);
+	atomic_init(&b->out_view_hits, 0);
 	b->outstat_started = true;
 	qu_thread_start(&b->outstat_thread, true, outstat_job, b);
 }
@@ -2167,8 +2195,18 @@ static void end_outstat(struct qu_build *b)
 		/* what the thread has not reached, on the workers */
 		qu_pool_run(b->opts->threads, nw, outstat_help, b);
 		qu_thread_wait(&b->outstat_thread);
+		/* QUIRE_TIMING=1: how OUT's pages were found */
+		if (b->opts->timing && b->site.npages)
+			fprintf(stderr,
+				"quire build: OUT's pages: %zu of %zu from "
+				"its record\n",
+				atomic_load(&b->out_view_hits),
+				b->site.npages);
 	}
 	b->outstat_started = false;
+	qu_out_view_free(b->out_view);
+	b->out_view = NULL;
+	atomic_store(&b->out_view_ready, false);
 }
 
 /*

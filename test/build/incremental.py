@@ -727,7 +727,13 @@ def back_record(work, docs, env):
     one('back record: a first edit', 1, None)
     for n in (2, 3):
         one('back record: edit %d' % n, n)
-    taken('back record: edit 4', one('back record: edit 4', 4), 1)
+    err = one('back record: edit 4', 4)
+    taken('back record: edit 4', err, 1)
+    # OUT's pages found in OUT's own record, where its folders hold
+    m = re.search(r"OUT's pages: (\d+) of (\d+) from its record", err)
+    if not m or not 0 < int(m.group(1)) < int(m.group(2)):
+        fail("back record: OUT's pages not from its record:\n%s" %
+             err[-400:])
     recs = [n for n in os.listdir(cache) if n.startswith('tree-')]
     if len(recs) != 2:
         fail('back record: records in the cache: %s' % recs)
