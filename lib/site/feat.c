@@ -317,7 +317,9 @@ static void cell(struct qu_buf *out, const char *s, size_t len, size_t width)
 static void title(struct qu_buf *out, const char *t)
 {
 	repeat(out, '=', strlen(t));
-	qu_buf_addf(out, "\n%s\n", t);
+	qu_buf_addc(out, '\n');
+	qu_buf_adds(out, t);
+	qu_buf_addc(out, '\n');
 	repeat(out, '=', strlen(t));
 	qu_buf_adds(out, "\n\n");
 }
