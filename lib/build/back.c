@@ -537,9 +537,12 @@ struct rec_file {
 };
 
 struct back_rec {
-	struct qu_buf data;
+	const void *data;	/* the record's bytes */
+	size_t size;
+	bool mapped;	/* by rec_read(), so unmapped by rec_fini() */
 	struct rec_dir *dirs;
 	size_t *parent;	/* each folder's, by number; the root's is 0 */
+	struct qu_map map;	/* a folder's path -> 1 + its number */
 	size_t ndirs;
 	struct rec_file *files;
 	size_t nfiles;
@@ -574,10 +577,12 @@ static void rec_join(struct qu_buf *b, const char *dir, const char *name)
 
 static void rec_fini(struct back_rec *r)
 {
-	qu_buf_fini(&r->data);
+	if (r->mapped)
+		qu_file_unmap(r->data, r->size);
 	free(r->dirs);
 	free(r->parent);
 	free(r->files);
+	qu_map_fini(&r->map);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -623,32 +628,31 @@ static const char *rec_get_name(struct build_rd *rd, bool path)
 /*
  * The record in @r->data of the tree whose root is (@dev, @ino), checked:
  * its sum, its names, its folders in order, the root first, each after
- * the folder it lies in. Return: whether it can be used; either way the
- * caller frees @r with rec_fini().
+ * the folder it lies in; @r->map made of its folders. Return: whether it
+ * can be used; either way the caller frees @r with rec_fini().
  */
 static bool rec_parse(struct back_rec *r, uint64_t dev, uint64_t ino)
 {
 	char magic[sizeof(REC_MAGIC) - 1];
 	struct build_rd rd;
-	struct qu_map dirs;
 	uint64_t sum, n, i;
 
-	qu_map_init(&dirs);
-	if (r->data.len < 8)
-		goto bad;
-	memcpy(&sum, r->data.buf + r->data.len - 8, 8);
-	if (le64toh(sum) != XXH3_64bits(r->data.buf, r->data.len - 8))
-		goto bad;
-	rd.p = (const unsigned char *)r->data.buf;
-	rd.left = r->data.len - 8;
+	qu_map_init(&r->map);
+	if (r->size < 8)
+		return false;
+	memcpy(&sum, (const char *)r->data + r->size - 8, 8);
+	if (le64toh(sum) != XXH3_64bits(r->data, r->size - 8))
+		return false;
+	rd.p = r->data;
+	rd.left = r->size - 8;
 	rd.bad = false;
 	if (!build_get(&rd, magic, sizeof(magic)) ||
 	    memcmp(magic, REC_MAGIC, sizeof(magic)) ||
 	    build_get_u32(&rd) != REC_FORMAT)
-		goto bad;
+		return false;
 	n = build_get_u64(&rd);
 	if (rd.bad || !n || n > rd.left / 38)
-		goto bad;
+		return false;
 	r->dirs = qu_xcalloc(n, sizeof(*r->dirs));
 	r->parent = qu_xcalloc(n, sizeof(*r->parent));
 	for (i = 0; i < n && !rd.bad; i++) {
@@ -667,20 +671,19 @@ static bool rec_parse(struct back_rec *r, uint64_t dev, uint64_t ino)
 		if (rd.bad || t > 1 || (!i) != !*d->rel ||
 		    (!i && (d->dev != dev || d->ino != ino)) ||
 		    (i && strcmp(r->dirs[i - 1].rel, d->rel) >= 0))
-			goto bad;
+			return false;
 		/* the folder it lies in, already read */
 		sl = strrchr(d->rel, '/');
-		if (i && !(p = sl ? qu_map_get(&dirs, d->rel,
-					       (size_t)(sl - d->rel))
-				  : qu_map_get(&dirs, "", 0)))
-			goto bad;
+		if (i && !(p = qu_map_get(&r->map, d->rel,
+					  sl ? (size_t)(sl - d->rel) : 0)))
+			return false;
 		r->parent[i] = p ? (uintptr_t)p - 1 : 0;
-		qu_map_put(&dirs, d->rel, (void *)(uintptr_t)(i + 1));
+		qu_map_put(&r->map, d->rel, (void *)(uintptr_t)(i + 1));
 	}
 	r->ndirs = n;
 	n = build_get_u64(&rd);
 	if (rd.bad || n > rd.left / 14)
-		goto bad;
+		return false;
 	r->files = qu_xcalloc(n + 1, sizeof(*r->files));
 	for (i = 0; i < n && !rd.bad; i++) {
 		struct rec_file *f = &r->files[i];
@@ -692,30 +695,20 @@ static bool rec_parse(struct back_rec *r, uint64_t dev, uint64_t ino)
 			rd.bad = true;
 	}
 	r->nfiles = n;
-	if (rd.bad || rd.left)
-		goto bad;
-	qu_map_fini(&dirs);
-	return true;
-bad:
 	/* what was read stays for rec_fini(), which the caller calls */
-	qu_map_fini(&dirs);
-	return false;
+	return !rd.bad && !rd.left;
 }
 
 /* The record at @path of the tree whose root is (@dev, @ino), checked. */
 static bool rec_read(struct back_rec *r, const char *path, uint64_t dev,
 		     uint64_t ino)
 {
-	struct qu_buf err = QU_BUF_INIT;
-	bool ok;
-
 	memset(r, 0, sizeof(*r));
-	ok = qu_file_read(&r->data, path, &err) == 0 &&
-	     rec_parse(r, dev, ino);
-	qu_buf_fini(&err);
-	if (!ok)
-		rec_fini(r);
-	return ok;
+	r->mapped = qu_file_map(path, &r->data, &r->size) == 0;
+	if (r->mapped && rec_parse(r, dev, ino))
+		return true;
+	rec_fini(r);
+	return false;
 }
 
 long build_back_rec_check(const void *data, size_t size, uint64_t dev,
@@ -727,7 +720,8 @@ long build_back_rec_check(const void *data, size_t size, uint64_t dev,
 	size_t i;
 
 	memset(&r, 0, sizeof(r));
-	qu_buf_add(&r.data, data, size);
+	r.data = data;
+	r.size = size;
 	if (rec_parse(&r, dev, ino)) {
 		/* every path the compose would make of it */
 		for (i = 0; i < r.nfiles; i++)
@@ -741,16 +735,27 @@ long build_back_rec_check(const void *data, size_t size, uint64_t dev,
 }
 
 /*
- * the record's folders, stat(2)ed on the pool below the tree's root,
- * opened (@fd): the tree may be OUT by the time a record is made
+ * Folders stat(2)ed on the pool below a tree's root, opened (@fd): the
+ * tree may be OUT by the time a record is made. The folders are @rels, or
+ * without them @rec's.
  */
 struct rec_stat {
 	int fd;
 	const char *const *rels;
+	const struct back_rec *rec;
 	size_t n;
 	struct stat *st;
 	bool *exists;
+	int64_t before;	/* the time before the first stat(2), in ns */
 };
+
+static int64_t now_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
 
 static void rec_stat_chunk(struct qu_job *job, size_t c, void *payload)
 {
@@ -759,18 +764,35 @@ static void rec_stat_chunk(struct qu_job *job, size_t c, void *payload)
 
 	(void)job;
 	for (i = c * REC_CHUNK; i < (c + 1) * REC_CHUNK && i < rs->n; i++) {
-		const char *rel = *rs->rels[i] ? rs->rels[i] : ".";
+		const char *rel = rs->rels ? rs->rels[i] : rs->rec->dirs[i].rel;
 
-		rs->exists[i] = !fstatat(rs->fd, rel, &rs->st[i],
+		rs->exists[i] = !fstatat(rs->fd, *rel ? rel : ".", &rs->st[i],
 					 AT_SYMLINK_NOFOLLOW) &&
 				S_ISDIR(rs->st[i].st_mode);
 	}
 }
 
-static void rec_stat_all(struct rec_stat *rs, unsigned threads)
+/* @rs's folders (@rels, or @rec's) stat(2)ed below @fd */
+static void rec_stat_all(struct rec_stat *rs, int fd, const char *const *rels,
+			 const struct back_rec *rec, unsigned threads)
 {
+	rs->fd = fd;
+	rs->rels = rels;
+	rs->rec = rec;
+	rs->n = rels ? rs->n : rec->ndirs;
+	rs->st = qu_xcalloc(rs->n + 1, sizeof(*rs->st));
+	rs->exists = qu_xcalloc(rs->n + 1, sizeof(*rs->exists));
+	/* a folder changed after this is racy */
+	rs->before = now_ns();
 	qu_pool_run(threads, (rs->n + REC_CHUNK - 1) / REC_CHUNK,
 		    rec_stat_chunk, rs);
+}
+
+static void rec_stat_fini(struct rec_stat *rs)
+{
+	free(rs->st);
+	free(rs->exists);
+	memset(rs, 0, sizeof(*rs));
 }
 
 static int cmp_path(const void *a, const void *b)
@@ -786,24 +808,30 @@ struct rec_in {
 
 /*
  * Record the tree at @back (its root @root) as holding the @n files @in
- * and the folders they lie in, each stat(2)ed now, at @path.
+ * and the folders they lie in, at @path. A folder @known found before
+ * the compose (its record's, stat(2)ed then) is recorded as it was found:
+ * when the compose changed it since, its time or its inode is no longer
+ * the one recorded (it was found trusted only when its time lay
+ * REC_RACY_NS before, and the compose came after), and the next compose
+ * lists it, as it would list a folder recorded as racy. The other folders
+ * are stat(2)ed now.
  */
 static void rec_write(const char *path, int fd, const struct stat *root,
-		      const struct rec_in *in, size_t n, unsigned threads)
+		      const struct rec_in *in, size_t n,
+		      const struct rec_stat *known, unsigned threads)
 {
 	struct qu_arena a;
 	struct qu_map dirs;
 	struct qu_buf b = QU_BUF_INIT, err = QU_BUF_INIT;
-	const char **rels = NULL;
-	size_t nrels = 0, alloc = 0, i;
+	const char **rels = NULL, **fresh = NULL;
+	size_t nrels = 0, alloc = 0, nfresh = 0, i, k;
 	struct rec_stat rs;
-	struct timespec now;
-	int64_t now_ns;
 	bool ok = true;
 	uint64_t sum;
 
 	qu_arena_init(&a);
 	qu_map_init(&dirs);
+	memset(&rs, 0, sizeof(rs));
 	QU_VEC_GROW(rels, nrels, alloc);
 	rels[nrels++] = "";
 	qu_map_put(&dirs, "", (void *)(uintptr_t)1);
@@ -827,34 +855,50 @@ static void rec_write(const char *path, int fd, const struct stat *root,
 	qsort(rels, nrels, sizeof(*rels), cmp_path);
 	for (i = 0; i < nrels; i++)
 		qu_map_put(&dirs, rels[i], (void *)(uintptr_t)(i + 1));
-	rs.fd = fd;
-	rs.rels = rels;
-	rs.n = nrels;
-	rs.st = qu_xcalloc(nrels, sizeof(*rs.st));
-	rs.exists = qu_xcalloc(nrels, sizeof(*rs.exists));
-	/* the time before the stat(2)s: a folder changed after is racy */
-	clock_gettime(CLOCK_REALTIME, &now);
-	now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-	rec_stat_all(&rs, threads);
+	/* the folders not found before the compose, stat(2)ed now */
+	fresh = qu_xcalloc(nrels, sizeof(*fresh));
+	for (i = 0; i < nrels; i++) {
+		void *kv = known ? qu_map_get(&known->rec->map, rels[i],
+					      strlen(rels[i]))
+				 : NULL;
+
+		if (!kv || !known->exists[(uintptr_t)kv - 1])
+			fresh[nfresh++] = rels[i];
+	}
+	rs.n = nfresh;
+	rec_stat_all(&rs, fd, fresh, NULL, nfresh > REC_CHUNK ? threads : 1);
 	qu_buf_add(&b, REC_MAGIC, sizeof(REC_MAGIC) - 1);
 	build_put_u32(&b, REC_FORMAT);
 	build_put_u64(&b, nrels);
-	for (i = 0; i < nrels && ok; i++) {
-		const struct stat *st = &rs.st[i];
-		int64_t m = (int64_t)st->st_mtim.tv_sec * 1000000000 +
-			    st->st_mtim.tv_nsec;
+	for (i = k = 0; i < nrels && ok; i++) {
+		void *kv = known ? qu_map_get(&known->rec->map, rels[i],
+					      strlen(rels[i]))
+				 : NULL;
+		const struct stat *st;
+		int64_t m, before;
+		bool exists;
 
+		if (k < nfresh && fresh[k] == rels[i]) {
+			st = &rs.st[k];
+			exists = rs.exists[k++];
+			before = rs.before;
+		} else {
+			st = &known->st[(uintptr_t)kv - 1];
+			exists = true;
+			before = known->before;
+		}
+		m = (int64_t)st->st_mtim.tv_sec * 1000000000 +
+		    st->st_mtim.tv_nsec;
 		/* the root is the tree the caller stat(2)ed */
-		ok = rs.exists[i] &&
-		     (i || (st->st_dev == root->st_dev &&
-			    st->st_ino == root->st_ino));
+		ok = exists && (i || (st->st_dev == root->st_dev &&
+				      st->st_ino == root->st_ino));
 		build_put_str(&b, rels[i]);
 		qu_buf_addc(&b, 0);
 		build_put_u64(&b, (uint64_t)st->st_dev);
 		build_put_u64(&b, (uint64_t)st->st_ino);
 		build_put_u64(&b, (uint64_t)st->st_mtim.tv_sec);
 		build_put_u64(&b, (uint64_t)st->st_mtim.tv_nsec);
-		qu_buf_addc(&b, now_ns - m >= REC_RACY_NS);
+		qu_buf_addc(&b, before - m >= REC_RACY_NS);
 	}
 	build_put_u64(&b, n);
 	for (i = 0; i < n && ok; i++) {
@@ -874,8 +918,8 @@ static void rec_write(const char *path, int fd, const struct stat *root,
 		unlink(path);
 	qu_buf_fini(&b);
 	qu_buf_fini(&err);
-	free(rs.st);
-	free(rs.exists);
+	rec_stat_fini(&rs);
+	free(fresh);
 	free(rels);
 	qu_map_fini(&dirs);
 	qu_arena_fini(&a);
@@ -907,31 +951,23 @@ static void rec_check_dirs(const struct back_rec *r, const struct rec_stat *rs,
  * stat(2) data is as recorded as the record says, those of any other
  * folder as listed now (a folder the record does not know walked whole),
  * each given to back_file(); then every folder left holding nothing is
- * removed, deepest first, as walk() would. Return: 0, or -1 (errno set).
+ * removed, deepest first, as walk() would. What stat(2) found of each
+ * folder is left in @rs, for the record of the tree the compose makes of
+ * it. Return: 0, or -1 (errno set).
  */
 static int back_from_rec(struct compose *c, const struct back_rec *r,
-			 int fd, unsigned threads, size_t *nlisted)
+			 int fd, unsigned threads, struct rec_stat *rs,
+			 size_t *nlisted)
 {
-	const char **rels = qu_xcalloc(r->ndirs, sizeof(*rels));
-	struct rec_stat rs = {fd, NULL, r->ndirs, NULL, NULL};
 	const size_t *parent = r->parent;
 	bool *ok = qu_xcalloc(r->ndirs, sizeof(*ok));
 	bool *has = qu_xcalloc(r->ndirs, sizeof(*has));
 	struct qu_buf rel = QU_BUF_INIT;
-	struct qu_map dirs;
 	size_t i;
 	int res = 0;
 
-	qu_map_init(&dirs);
-	for (i = 0; i < r->ndirs; i++) {
-		rels[i] = r->dirs[i].rel;
-		qu_map_put(&dirs, r->dirs[i].rel, (void *)(uintptr_t)(i + 1));
-	}
-	rs.rels = rels;
-	rs.st = qu_xcalloc(r->ndirs, sizeof(*rs.st));
-	rs.exists = qu_xcalloc(r->ndirs, sizeof(*rs.exists));
-	rec_stat_all(&rs, threads);
-	rec_check_dirs(r, &rs, ok);
+	rec_stat_all(rs, fd, NULL, r, threads);
+	rec_check_dirs(r, rs, ok);
 	/* the files of the folders as recorded */
 	for (i = 0; i < r->nfiles && !res; i++) {
 		const struct rec_file *f = &r->files[i];
@@ -957,7 +993,7 @@ static int back_from_rec(struct compose *c, const struct back_rec *r,
 		dev_t dev = 0;
 		DIR *dir;
 
-		if (ok[i] || !rs.exists[i])
+		if (ok[i] || !rs->exists[i])
 			continue;
 		++*nlisted;
 		qu_buf_reset(&rel);
@@ -984,7 +1020,7 @@ static int back_from_rec(struct compose *c, const struct back_rec *r,
 			}
 			if (S_ISDIR(st.st_mode)) {
 				/* a folder the record has is its own */
-				if (qu_map_get(&dirs, rel.buf, rel.len))
+				if (qu_map_get(&r->map, rel.buf, rel.len))
 					continue;
 				if (walk(c, c->back, &rel, back_file,
 					 back_dir_done, &stays) < 0)
@@ -1003,7 +1039,7 @@ static int back_from_rec(struct compose *c, const struct back_rec *r,
 	}
 	/* the folders left empty, deepest first (a folder after its own) */
 	for (i = r->ndirs; i-- > 1 && !res;) {
-		if (!rs.exists[i])
+		if (!rs->exists[i])
 			continue;
 		if (!has[i] && !back_dir_done(c, r->dirs[i].rel))
 			has[i] = true;
@@ -1011,10 +1047,6 @@ static int back_from_rec(struct compose *c, const struct back_rec *r,
 			has[parent[i]] = true;
 	}
 	qu_buf_fini(&rel);
-	qu_map_fini(&dirs);
-	free(rs.st);
-	free(rs.exists);
-	free(rels);
 	free(ok);
 	free(has);
 	return res;
@@ -1107,7 +1139,7 @@ int qu_out_record(const char *back, const char *live, unsigned threads)
 		unlink(path.buf);
 		goto out;
 	}
-	rec_write(path.buf, fd, &root, c.ins, c.nins, threads);
+	rec_write(path.buf, fd, &root, c.ins, c.nins, NULL, threads);
 	rec_sweep(back, root.st_ino,
 		  lstat(live, &ls) ? 0 : (uint64_t)ls.st_ino);
 	r = 0;
@@ -1136,6 +1168,10 @@ struct rec_job {
 	struct rec_in *in;
 	size_t n;
 	struct qu_arena arena;
+	/* the record the compose started from, and its folders as found */
+	struct back_rec rec;
+	struct rec_stat known;
+	bool have_known;
 	unsigned threads;
 };
 
@@ -1143,13 +1179,19 @@ static void *rec_job_run(void *payload)
 {
 	struct rec_job *j = payload;
 
-	rec_write(j->path, j->fd, &j->root, j->in, j->n, j->threads);
+	rec_write(j->path, j->fd, &j->root, j->in, j->n,
+		  j->have_known ? &j->known : NULL, j->threads);
 	rec_sweep(j->back, j->root.st_ino, j->live_ino);
 	return NULL;
 }
 
+/*
+ * @rec and @rs, when the compose started from a record (@rec->ndirs), are
+ * the job's: the caller's are left empty.
+ */
 static void record_composed(struct qu_out *o, struct compose *c, int fd,
-			    const struct stat *root, const char *path)
+			    const struct stat *root, const char *path,
+			    struct back_rec *rec, struct rec_stat *rs)
 {
 	struct rec_job *j;
 	struct stat ls;
@@ -1191,6 +1233,14 @@ static void record_composed(struct qu_out *o, struct compose *c, int fd,
 	/* the wants' paths live in the arena: the job keeps it */
 	j->arena = c->arena;
 	qu_arena_init(&c->arena);
+	if (rec->ndirs) {
+		j->rec = *rec;
+		j->known = *rs;
+		j->known.rec = &j->rec;
+		j->have_known = true;
+		memset(rec, 0, sizeof(*rec));
+		memset(rs, 0, sizeof(*rs));
+	}
 	o->rec_job = j;
 	qu_thread_start(&o->rec_thread, o->threads != 1, rec_job_run, j);
 }
@@ -1207,6 +1257,8 @@ void qu_out_rec_wait(struct qu_out *o)
 	free(j->path);
 	free(j->back);
 	qu_arena_fini(&j->arena);
+	rec_fini(&j->rec);
+	rec_stat_fini(&j->known);
 	free(j);
 	o->rec_job = NULL;
 }
@@ -1223,7 +1275,7 @@ void qu_out_rec_wait(struct qu_out *o)
  */
 struct qu_out_view {
 	struct back_rec rec;
-	struct qu_map dirs;	/* a folder that holds what was recorded */
+	bool *ok;	/* a folder that holds what was recorded, by number */
 	struct qu_map files;	/* a file of such a folder -> 1 + its number */
 	struct qu_arena arena;
 };
@@ -1232,8 +1284,7 @@ struct qu_out_view *qu_out_view_open(const char *out, const char *back)
 {
 	struct qu_out_view *v = NULL;
 	struct qu_buf rp = QU_BUF_INIT, rel = QU_BUF_INIT;
-	struct rec_stat rs = {-1, NULL, 0, NULL, NULL};
-	bool *ok = NULL;
+	struct rec_stat rs;
 	struct stat root;
 	size_t i;
 	int fd = open_root(out, &root);
@@ -1247,26 +1298,17 @@ struct qu_out_view *qu_out_view_open(const char *out, const char *back)
 		v = NULL;
 		goto out;
 	}
-	qu_map_init(&v->dirs);
 	qu_map_init(&v->files);
 	qu_arena_init(&v->arena);
-	rs.fd = fd;
-	rs.n = v->rec.ndirs;
-	rs.rels = qu_xcalloc(rs.n, sizeof(*rs.rels));
-	rs.st = qu_xcalloc(rs.n, sizeof(*rs.st));
-	rs.exists = qu_xcalloc(rs.n, sizeof(*rs.exists));
-	ok = qu_xcalloc(rs.n, sizeof(*ok));
-	for (i = 0; i < rs.n; i++)
-		((const char **)rs.rels)[i] = v->rec.dirs[i].rel;
-	rec_stat_all(&rs, 1);
-	rec_check_dirs(&v->rec, &rs, ok);
-	for (i = 0; i < rs.n; i++)
-		if (ok[i])
-			qu_map_put(&v->dirs, v->rec.dirs[i].rel, v);
+	memset(&rs, 0, sizeof(rs));
+	rec_stat_all(&rs, fd, NULL, &v->rec, 1);
+	v->ok = qu_xcalloc(v->rec.ndirs, sizeof(*v->ok));
+	rec_check_dirs(&v->rec, &rs, v->ok);
+	rec_stat_fini(&rs);
 	for (i = 0; i < v->rec.nfiles; i++) {
 		const struct rec_file *f = &v->rec.files[i];
 
-		if (!ok[f->dir])
+		if (!v->ok[f->dir])
 			continue;
 		rec_join(&rel, v->rec.dirs[f->dir].rel, f->name);
 		qu_map_put(&v->files, qu_arena_strdup(&v->arena, rel.buf),
@@ -1274,10 +1316,6 @@ struct qu_out_view *qu_out_view_open(const char *out, const char *back)
 	}
 out:
 	close(fd);
-	free((void *)rs.rels);
-	free(rs.st);
-	free(rs.exists);
-	free(ok);
 	qu_buf_fini(&rp);
 	qu_buf_fini(&rel);
 	return v;
@@ -1287,9 +1325,10 @@ int qu_out_view_get(const struct qu_out_view *v, const char *rel,
 		    struct qu_out_id *id)
 {
 	const char *sl = strrchr(rel, '/');
+	void *d = qu_map_get(&v->rec.map, rel, sl ? (size_t)(sl - rel) : 0);
 	void *f;
 
-	if (!qu_map_get(&v->dirs, rel, sl ? (size_t)(sl - rel) : 0))
+	if (!d || !v->ok[(uintptr_t)d - 1])
 		return -1;
 	f = qu_map_get(&v->files, rel, strlen(rel));
 	if (!f)
@@ -1304,7 +1343,7 @@ void qu_out_view_free(struct qu_out_view *v)
 	if (!v)
 		return;
 	rec_fini(&v->rec);
-	qu_map_fini(&v->dirs);
+	free(v->ok);
 	qu_map_fini(&v->files);
 	qu_arena_fini(&v->arena);
 	free(v);
@@ -1318,6 +1357,7 @@ int qu_out_compose(struct qu_out *o, const char *const *kept,
 	struct compose c;
 	struct qu_buf rel = QU_BUF_INIT, rp = QU_BUF_INIT;
 	struct back_rec rec;
+	struct rec_stat rs;
 	struct stat root;
 	atomic_bool unknown;
 	bool stays, have_rec = false;
@@ -1326,6 +1366,7 @@ int qu_out_compose(struct qu_out *o, const char *const *kept,
 
 	memset(&c, 0, sizeof(c));
 	memset(&rec, 0, sizeof(rec));
+	memset(&rs, 0, sizeof(rs));
 	qu_map_init(&c.want);
 	qu_arena_init(&c.arena);
 	atomic_init(&unknown, false);
@@ -1356,7 +1397,7 @@ int qu_out_compose(struct qu_out *o, const char *const *kept,
 	}
 	o->rec_ndirs = have_rec ? rec.ndirs : 0;
 	o->rec_listed = 0;
-	if ((have_rec ? back_from_rec(&c, &rec, fd, o->threads,
+	if ((have_rec ? back_from_rec(&c, &rec, fd, o->threads, &rs,
 				      &o->rec_listed)
 		      : walk_back(&c, o->threads)) < 0)
 		goto io;
@@ -1364,7 +1405,7 @@ int qu_out_compose(struct qu_out *o, const char *const *kept,
 		goto out;
 	o->composed = true;
 	if (fd >= 0)
-		record_composed(o, &c, fd, &root, rp.buf);
+		record_composed(o, &c, fd, &root, rp.buf, &rec, &rs);
 	r = 0;
 	goto out;
 io:
@@ -1374,6 +1415,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	rec_fini(&rec);
+	rec_stat_fini(&rs);
 	qu_buf_fini(&rp);
 	qu_buf_fini(&rel);
 	qu_buf_fini(&c.a);
