@@ -470,8 +470,9 @@ static size_t nonblank(const char *l, size_t i, size_t n)
  * A "replace" rule's new target as the script reads it: ":c:ROLE:`x`",
  * any ":ref:`x`", or a bare target with the kind's role.
  */
-static void new_target(struct qu_buf *b, enum ph_kind k, const char *old,
-		       size_t ol, const char *v, size_t vl)
+static void QU_NONNULL_ARGS
+new_target(struct qu_buf *b, enum ph_kind k, const char *old, size_t ol,
+	   const char *v, size_t vl)
 {
 	static const char *const c_roles[] = {"data", "func", "macro", "type"};
 	const char *role = k < PH_NKINDS ? kinds[k].role : "";

@@ -25,9 +25,13 @@
 #if defined(__GNUC__)
 #define QU_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define QU_NORETURN __attribute__((noreturn))
+#define QU_NONNULL_RET __attribute__((returns_nonnull))
+#define QU_NONNULL_ARGS __attribute__((nonnull))
 #else
 #define QU_PRINTF(f, a)
 #define QU_NORETURN
+#define QU_NONNULL_RET
+#define QU_NONNULL_ARGS
 #endif
 
 /* Memory ---------------------------------------------------------------- */
@@ -46,7 +50,7 @@ QU_NORETURN void qu_die_oom(void);
  *
  * Return: the memory; the caller frees it with free().
  */
-void *qu_xmalloc(size_t size);
+void *qu_xmalloc(size_t size) QU_NONNULL_RET;
 
 /**
  * qu_xcalloc() - calloc() that never returns NULL
@@ -55,7 +59,7 @@ void *qu_xmalloc(size_t size);
  *
  * Return: zeroed memory; the caller frees it with free().
  */
-void *qu_xcalloc(size_t n, size_t size);
+void *qu_xcalloc(size_t n, size_t size) QU_NONNULL_RET;
 
 /**
  * qu_xrealloc() - realloc() that never returns NULL
@@ -64,7 +68,7 @@ void *qu_xcalloc(size_t n, size_t size);
  *
  * Return: the moved or grown memory.
  */
-void *qu_xrealloc(void *ptr, size_t size);
+void *qu_xrealloc(void *ptr, size_t size) QU_NONNULL_RET;
 
 /**
  * qu_xgrow() - room for one more element in an array of @n, without a
@@ -79,7 +83,7 @@ void *qu_xrealloc(void *ptr, size_t size);
  *
  * Return: the array, moved or not.
  */
-void *qu_xgrow(void *v, size_t n, size_t size);
+void *qu_xgrow(void *v, size_t n, size_t size) QU_NONNULL_RET;
 
 /**
  * qu_big_alloc() - a large block of zeroed memory, in huge pages where the
@@ -108,7 +112,7 @@ void qu_big_free(void *p, size_t size);
  *
  * Return: a copy the caller frees with free().
  */
-char *qu_xstrdup(const char *s);
+char *qu_xstrdup(const char *s) QU_NONNULL_RET;
 
 /**
  * qu_xstrndup() - copy at most @len bytes of @s and terminate the copy
@@ -117,7 +121,7 @@ char *qu_xstrdup(const char *s);
  *
  * Return: a NUL-terminated copy the caller frees with free().
  */
-char *qu_xstrndup(const char *s, size_t len);
+char *qu_xstrndup(const char *s, size_t len) QU_NONNULL_RET;
 
 /**
  * QU_VEC_GROW() - make room for one more element in a growable array

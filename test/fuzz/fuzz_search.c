@@ -22,7 +22,7 @@ static void check(const char *tok, size_t len, bool part, void *payload)
 	struct state *s = payload;
 	size_t i;
 
-	assert(len >= 1 && len <= 64);
+	assert(tok && len >= 1 && len <= 64);
 	assert(qu_utf8_valid(tok, len, NULL));
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)tok[i];

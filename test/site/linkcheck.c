@@ -55,9 +55,10 @@ static void on_error(void *payload, xmlErrorPtr e)
 
 static void add_id(struct check *c, const char *page, const char *id)
 {
-	char *k = qu_xmalloc(strlen(page) + strlen(id) + 2);
+	size_t n = strlen(page) + strlen(id) + 2;
+	char *k = qu_xmalloc(n);
 
-	sprintf(k, "%s#%s", page, id);
+	snprintf(k, n, "%s#%s", page, id);
 	if (qu_map_get(&c->ids, k, strlen(k)))
 		free(k);
 	else

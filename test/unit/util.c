@@ -85,6 +85,7 @@ static void test_arena(struct tap *t)
 		char *x = qu_arena_alloc(&a, 5), *y = qu_arena_alloc(&a, 40);
 
 		memset(y, 'y', 40);
+		CHECK(t, x && y && x != y);
 #ifndef QU_ARENA_DEBUG
 		CHECK(t, y == x + qu_arena_need(5) && a.cur == a.end);
 #endif
