@@ -135,6 +135,12 @@ struct qu_build {
 	struct qu_thread sstate_thread;
 	char *sstate_path;
 	struct qu_search_state *sstate;
+	/* it and OUT's record, read while the site is listed (prefetch_job()) */
+	struct qu_thread prefetch;
+	bool prefetching;
+	bool prefetched;	/* from the cache folder the build uses */
+	struct qu_search_state *pre_sstate;
+	struct qu_out_view *pre_view;
 	struct build_stat *st;
 	bool *st_ok;
 	bool *dirty;
@@ -549,6 +555,55 @@ static void start_peek(struct qu_build *b)
 	qu_buf_fini(&m);
 }
 
+/*
+ * A build that does something reads the search index's state and OUT's
+ * record (qu_out_view_open()) while the main thread lists the site (a
+ * kernel tree: 20 ms with the other processor idle), from the cache
+ * folder the units are peeked from. Reading makes, changes and removes
+ * nothing; start_sstate() and outstat_job() take what was read once
+ * qu_build_new() has checked that folder in full, as the units are.
+ */
+static void *prefetch_job(void *payload)
+{
+	struct qu_build *b = payload;
+	struct qu_buf p = QU_BUF_INIT;
+
+	build_search_state_path(&p, b->peek_dir, b->out_abs);
+	b->pre_sstate = qu_search_state_read(p.buf);
+	/* as start_outstat() would */
+	if (!b->opts->in_place) {
+		qu_buf_reset(&p);
+		build_back_path(&p, b->peek_dir, b->out_abs);
+		b->pre_view = qu_out_view_open(b->out_abs, p.buf);
+	}
+	qu_buf_fini(&p);
+	return NULL;
+}
+
+static void start_prefetch(struct qu_build *b)
+{
+	if (!b->peek_dir || b->opts->threads == 1)
+		return;
+	b->prefetching = true;
+	qu_thread_start(&b->prefetch, true, prefetch_job, b);
+}
+
+/* What prefetch_job() read, kept when the build's cache is where it read */
+static void end_prefetch(struct qu_build *b)
+{
+	if (!b->prefetching)
+		return;
+	qu_thread_wait(&b->prefetch);
+	b->prefetching = false;
+	b->prefetched = b->cache_dir && !strcmp(b->cache_dir, b->peek_dir);
+	if (!b->prefetched) {
+		qu_search_state_free(b->pre_sstate);
+		b->pre_sstate = NULL;
+		qu_out_view_free(b->pre_view);
+		b->pre_view = NULL;
+	}
+}
+
 static void *sstate_job(void *payload)
 {
 	struct qu_build *b = payload;
@@ -566,10 +621,16 @@ static void start_sstate(struct qu_build *b)
 {
 	struct qu_buf p = QU_BUF_INIT;
 
+	end_prefetch(b);
 	if (!b->cache_dir || b->opts->memo)
 		return;
 	build_search_state_path(&p, b->cache_dir, b->out_abs);
 	b->sstate_path = qu_buf_detach(&p, NULL);
+	if (b->prefetched) {
+		b->sstate = b->pre_sstate;
+		b->pre_sstate = NULL;
+		return;
+	}
 	qu_thread_start(&b->sstate_thread, true, sstate_job, b);
 }
 
@@ -651,6 +712,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		goto out;
 	}
 	phase(b, "stamp");
+	start_prefetch(b);
 	/* lib/markdown reads the pages for lib/site: directives, headings */
 	b->md = qu_md_new(false);
 	b->reader.blocks = qu_md_blocks;
@@ -2155,8 +2217,13 @@ static void *outstat_job(void *payload)
 	struct qu_build *b = payload;
 	struct qu_buf back = QU_BUF_INIT;
 
-	build_back_path(&back, b->cache_dir, b->out_abs);
-	b->out_view = qu_out_view_open(b->out_abs, back.buf);
+	if (b->prefetched) {
+		b->out_view = b->pre_view;
+		b->pre_view = NULL;
+	} else {
+		build_back_path(&back, b->cache_dir, b->out_abs);
+		b->out_view = qu_out_view_open(b->out_abs, back.buf);
+	}
 	atomic_store(&b->out_view_ready, b->out_view != NULL);
 	qu_buf_fini(&back);
 	outstat_some(b);
@@ -3036,6 +3103,11 @@ static void build_close(struct qu_build *b)
 	atomic_store(&b->peek_cancel, true);
 	end_peek(b);
 	qu_thread_wait(&b->memo_thread);
+	end_prefetch(b);
+	qu_search_state_free(b->pre_sstate);
+	b->pre_sstate = NULL;
+	qu_out_view_free(b->pre_view);
+	b->pre_view = NULL;
 	qu_search_state_free(end_sstate(b));
 	b->sstate = NULL;
 	/* a build that stops here stats no more of OUT's pages */
