@@ -4,7 +4,12 @@
  *
  * Workers take the next index from one atomic counter, so long tasks do
  * not hold up short ones; results go to per-index slots the caller merges
- * in order, which keeps output identical for any number of threads.
+ * in order, which keeps output identical for any number of threads. Where
+ * there are many tasks a worker takes a few indices at a time (at most
+ * POOL_CHUNK, about a 64th of a worker's share): the counter's cache line
+ * then moves between processors once for them, not once a task (a kernel
+ * tree's 55,000 units loaded from the cache spent a quarter of their time
+ * there).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -13,9 +18,12 @@
 
 #include "util.h"
 
+#define POOL_CHUNK 16
+
 struct pool {
 	atomic_size_t next;
 	size_t n;
+	size_t chunk;	/* indices taken at once */
 	qu_task_fn fn;
 	void *payload;
 };
@@ -30,10 +38,12 @@ static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct pool *p = w->pool;
-	size_t i;
+	size_t i, end;
 
-	while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
-		p->fn(&w->job, i, p->payload);
+	while ((i = atomic_fetch_add(&p->next, p->chunk)) < p->n)
+		for (end = i + p->chunk < p->n ? i + p->chunk : p->n; i < end;
+		     i++)
+			p->fn(&w->job, i, p->payload);
 	return NULL;
 }
 
@@ -54,6 +64,8 @@ void qu_pool_run(unsigned threads, size_t n, qu_task_fn fn, void *payload)
 		threads = qu_ncpus();
 	if (threads > n)
 		threads = n ? (unsigned)n : 1;
+	p.chunk = n / ((size_t)threads * 64);
+	p.chunk = p.chunk < 1 ? 1 : p.chunk > POOL_CHUNK ? POOL_CHUNK : p.chunk;
 	w = qu_xcalloc(threads, sizeof(*w));
 	for (unsigned t = 0; t < threads; t++) {
 		w[t].pool = &p;

@@ -32,10 +32,14 @@ void qu_progress_init(struct qu_progress *p, size_t total, bool quiet)
 
 void qu_progress_tick(struct qu_progress *p, const struct qu_job *job)
 {
-	size_t done = atomic_fetch_add(&p->done, 1) + 1;
+	size_t done;
 	long long t;
 
-	if (!p->on || job->worker != 0)
+	/* no count without a line: the workers would share its cache line */
+	if (!p->on)
+		return;
+	done = atomic_fetch_add(&p->done, 1) + 1;
+	if (job->worker != 0)
 		return;
 	t = now_ms();
 	if (t - p->last_ms < 100)

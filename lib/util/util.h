@@ -1412,7 +1412,7 @@ void qu_map_prefetch(const struct qu_map *m, const char *key, size_t klen);
 
 /**
  * struct qu_progress - a "[done/total]" line on a terminal
- * @done: tasks finished, counted by every worker
+ * @done: tasks finished, counted by every worker while the line is on
  * @total: tasks in all
  * @on: whether to print at all (stderr is a terminal and the run is long)
  * @last_ms: when the line was last drawn; touched by worker 0 only
