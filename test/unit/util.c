@@ -5,6 +5,7 @@
  * written in pieces. Run as
  * "test-util GROUP"; each group is one meson test of the suite "unit".
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -288,6 +289,7 @@ static void test_lines(struct tap *t)
 struct pool_payload {
 	uint64_t *out;
 	unsigned *seen_worker;
+	atomic_uint *runs;	/* how often each task ran */
 };
 
 static void square(struct qu_job *job, size_t i, void *payload)
@@ -298,6 +300,8 @@ static void square(struct qu_job *job, size_t i, void *payload)
 	qu_buf_addf(&job->scratch, "%zu", i);
 	p->out[i] = qu_hash(job->scratch.buf, job->scratch.len) ^ (i * i);
 	p->seen_worker[i] = job->worker + 1;
+	if (p->runs)
+		atomic_fetch_add(&p->runs[i], 1);
 }
 
 static void *note_thread(void *arg)
@@ -313,7 +317,7 @@ static void test_pool(struct tap *t)
 	uint64_t *ref = qu_xcalloc(N, sizeof(*ref));
 	uint64_t *got = qu_xcalloc(N, sizeof(*got));
 	unsigned *w = qu_xcalloc(N, sizeof(*w));
-	struct pool_payload p = {ref, w};
+	struct pool_payload p = {ref, w, NULL};
 	static const unsigned threads[] = {2, 3, 8, 0};
 
 	qu_pool_run(1, N, square, &p);
@@ -322,14 +326,18 @@ static void test_pool(struct tap *t)
 	for (size_t k = 0; k < QU_ARRAY_SIZE(threads); k++) {
 		memset(w, 0, N * sizeof(*w));
 		p.out = got;
+		p.runs = qu_xcalloc(N, sizeof(*p.runs));
 		qu_pool_run(threads[k], N, square, &p);
 		CHECK(t, !memcmp(ref, got, N * sizeof(*got)));
 		/* Every task ran exactly once, on a worker of the pool. */
 		bool ran = true;
 		for (size_t i = 0; i < N; i++)
-			if (!w[i] || (threads[k] && w[i] > threads[k]))
+			if (atomic_load(&p.runs[i]) != 1 || !w[i] ||
+			    (threads[k] && w[i] > threads[k]))
 				ran = false;
 		CHECK(t, ran);
+		free(p.runs);
+		p.runs = NULL;
 	}
 	/* No tasks at all is not an error. */
 	qu_pool_run(4, 0, square, &p);
