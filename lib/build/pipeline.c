@@ -139,6 +139,7 @@ struct qu_build {
 	struct qu_thread prefetch;
 	bool prefetching;
 	bool prefetched;	/* from the cache folder the build uses */
+	bool sstate_pre;	/* end_sstate() takes pre_sstate */
 	struct qu_search_state *pre_sstate;
 	struct qu_out_view *pre_view;
 	struct build_stat *st;
@@ -181,6 +182,7 @@ struct qu_build {
 	struct cache_writer refs_w;
 	/* the unit cache being written (units_start()) */
 	struct cache_writer units_w;
+	bool units_apart;
 	char *theme;
 	char *version;
 	struct qu_git_tree *rev;
@@ -621,21 +623,30 @@ static void start_sstate(struct qu_build *b)
 {
 	struct qu_buf p = QU_BUF_INIT;
 
+	/* being read from this cache already: end_sstate() takes it */
+	if (b->prefetching && b->cache_dir &&
+	    !strcmp(b->cache_dir, b->peek_dir)) {
+		build_search_state_path(&p, b->cache_dir, b->out_abs);
+		b->sstate_path = qu_buf_detach(&p, NULL);
+		b->sstate_pre = true;
+		return;
+	}
 	end_prefetch(b);
 	if (!b->cache_dir || b->opts->memo)
 		return;
 	build_search_state_path(&p, b->cache_dir, b->out_abs);
 	b->sstate_path = qu_buf_detach(&p, NULL);
-	if (b->prefetched) {
-		b->sstate = b->pre_sstate;
-		b->pre_sstate = NULL;
-		return;
-	}
 	qu_thread_start(&b->sstate_thread, true, sstate_job, b);
 }
 
 static struct qu_search_state *end_sstate(struct qu_build *b)
 {
+	if (b->sstate_pre) {
+		end_prefetch(b);
+		b->sstate = b->pre_sstate;
+		b->pre_sstate = NULL;
+		b->sstate_pre = false;
+	}
 	qu_thread_wait(&b->sstate_thread);
 	return b->sstate;
 }
@@ -2246,6 +2257,8 @@ static void start_outstat(struct qu_build *b)
 	b->page_in_out = qu_xcalloc(b->site.npages + 1, sizeof(bool));
 	b->page_out_ids = qu_xcalloc(b->site.npages + 1,
 				     sizeof(*b->page_out_ids));
+	/* OUT's record, read by now */
+	end_prefetch(b);
 	atomic_init(&b->outstat_next, 0);
 	atomic_init(&b->out_view_ready, false);
 	atomic_init(&b->out_view_hits, 0);
@@ -2846,8 +2859,10 @@ static void *units_job(void *payload)
 }
 
 /*
- * quire build writes the unit cache on a thread while the site is put
- * in place: a write that fails leaves the rows as they were, whose stat
+ * quire build writes the unit cache on a thread from the moment the units
+ * are known, while the pages are rendered and the site is put in place
+ * (a kernel tree: the processor that was idle while the search index
+ * was updated): a write that fails leaves the rows as they were, whose stat
  * data then no longer match, so the next build only parses those
  * sources again; the build still fails, and leaves no stamp. quire
  * serve's next build takes the cache open: it writes in line. Return:
@@ -2872,6 +2887,8 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	assert(b->linked && o->out);
 	if (b->uptodate)
 		return write_depfile(b, err);
+	/* the units parsed anew, in one transaction */
+	b->units_apart = b->cache_dir && units_start(b);
 	if (b->site.cfg.version) {
 		b->version = qu_xstrdup(b->site.cfg.version);
 	} else if (b->rev) {
@@ -2972,8 +2989,8 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	/* the cache first: a stale one only costs renders, never bytes */
 	if (b->cache_dir && save_state(b, err) < 0)
 		goto out;
-	/* the units parsed anew, in one transaction */
-	if (b->cache_dir && !units_start(b) &&
+	/* quire serve's, in line */
+	if (b->cache_dir && !b->units_apart &&
 	    build_units_write(&b->ucache, b->exe, b->site.sources, b->st,
 			      b->units, b->exports, b->st_ok, b->dirty,
 			      b->site.nsources, err) < 0)
