@@ -1272,9 +1272,12 @@ static bool place_from_cache(struct qu_build *b,
 	b->place_key = qu_graph_place_key(&b->site, b->shapes, b->exports);
 	ok = b->place_len && b->place_was[0] == b->place_key &&
 	     qu_graph_place_load(&b->graph, &b->site, b->units, b->exports,
-				 b->place_data, b->place_len,
-				 refs_key(b), rd,
+				 b->place_data, b->place_len, b->place_map.p,
+				 b->place_map.size, refs_key(b), rd,
 				 &b->diags, b->opts->threads);
+	/* the graph that took the placement took its mapping */
+	if (ok)
+		memset(&b->place_map, 0, sizeof(b->place_map));
 	place_unmap(b);
 	/* the keys' hash of the symbols, too: they are the same symbols */
 	if (!b->kmemo)

@@ -116,6 +116,7 @@ struct qu_placed_refs {
 	uint32_t *v;
 	uint32_t n;
 	bool ok;
+	bool borrowed;	/* @v points into the graph's @map, not owned */
 };
 
 /**
@@ -160,6 +161,10 @@ struct qu_placed_refs {
  * @place_id: which placement the symbols are: a new one for each
  *	qu_graph_build(), the last graph's for qu_graph_reuse(), so that what
  *	is made of the symbols alone can be kept with it (0 for none)
+ * @map: the saved placement qu_graph_place_load() read, mapped, when the
+ *	graph took it: the symbols' and anchors' strings and the comments'
+ *	references point into it; qu_graph_fini() unmaps it
+ * @map_size: its size
  */
 struct qu_graph {
 	const struct qu_site *site;
@@ -196,6 +201,8 @@ struct qu_graph {
 	size_t nplace_diags;
 	struct qu_placed_refs *placed_refs;
 	uint64_t place_id;
+	const void *map;
+	size_t map_size;
 };
 
 /**
@@ -365,6 +372,11 @@ int qu_graph_place_save(const struct qu_graph *g, uint64_t refs_key,
  * @data: qu_graph_place_save()'s bytes of a placement whose
  *	qu_graph_place_key() was this one's, aligned for 8-byte words
  * @len: how many
+ * @map: when not NULL, the mapping (qu_file_map()) @data lies in, taken
+ *	when the load succeeds: the graph's strings and the comments'
+ *	references point into it instead of being copied, and
+ *	qu_graph_fini() unmaps it; on failure the caller keeps it
+ * @map_size: its size
  * @refs_key: the key of the settings the references are read with
  * @rd: as qu_graph_build()'s
  * @diags: as qu_graph_build()'s
@@ -383,7 +395,8 @@ int qu_graph_place_save(const struct qu_graph *g, uint64_t refs_key,
 bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 			 const struct qu_unit *units,
 			 const struct qu_graph_exports *exports,
-			 const void *data, size_t len, uint64_t refs_key,
+			 const void *data, size_t len, const void *map,
+			 size_t map_size, uint64_t refs_key,
 			 const struct qu_graph_reader *rd,
 			 struct qu_diags *diags, unsigned threads);
 

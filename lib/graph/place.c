@@ -710,7 +710,8 @@ void qu_graph_fini(struct qu_graph *g)
 	free(g->syms);
 	if (g->placed_refs)
 		for (size_t j = 0; j < g->nplaced; j++)
-			free(g->placed_refs[j].v);
+			if (!g->placed_refs[j].borrowed)
+				free(g->placed_refs[j].v);
 	free(g->placed_refs);
 	free(g->placed);
 	free(g->part_start);
@@ -723,6 +724,8 @@ void qu_graph_fini(struct qu_graph *g)
 	qu_buf_fini(&g->kbuf);
 	free(g->page_ids);
 	free(g->npage_ids);
+	/* last: the strings and references above may point into it */
+	qu_file_unmap(g->map, g->map_size);
 	free(g->ids);
 	free(g->ref_idx);
 	memset(g, 0, sizeof(*g));
@@ -856,6 +859,11 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 	g->place_id = prev->place_id;
 	g->placed_refs = prev->placed_refs;
 	prev->placed_refs = NULL;
+	/* what they point into */
+	g->map = prev->map;
+	g->map_size = prev->map_size;
+	prev->map = NULL;
+	prev->map_size = 0;
 	prev->syms = NULL;
 	prev->nsyms = prev->sym_alloc = 0;
 	prev->placed = NULL;
@@ -1168,7 +1176,8 @@ static bool sym_fits(const struct place_sym *ps, uint32_t i,
 bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 			 const struct qu_unit *units,
 			 const struct qu_graph_exports *exports,
-			 const void *data, size_t len, uint64_t refs_key,
+			 const void *data, size_t len, const void *map,
+			 size_t map_size, uint64_t refs_key,
 			 const struct qu_graph_reader *rd,
 			 struct qu_diags *diags, unsigned threads)
 {
@@ -1253,8 +1262,15 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 
 	memset(g, 0, sizeof(*g));
 	graph_start(g, site, units, exports);
-	str = qu_arena_alloc(&g->arena, h->nstr + 1);
-	memcpy(str, strs, h->nstr);
+	/* the strings where they lie when the graph keeps the mapping */
+	if (map) {
+		g->map = map;
+		g->map_size = map_size;
+		str = (char *)strs;
+	} else {
+		str = qu_arena_alloc(&g->arena, h->nstr + 1);
+		memcpy(str, strs, h->nstr);
+	}
 	g->sym_alloc = h->nsyms ? h->nsyms : 1;
 	g->syms = qu_xcalloc(g->sym_alloc, sizeof(*g->syms));
 	g->nsyms = h->nsyms;
@@ -1327,8 +1343,15 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 			pc->ok = true;
 			memcpy(&pc->unit, prs[i].unit, sizeof(pc->unit));
 			pc->n = prs[i].n;
-			pc->v = qu_xmalloc((pc->n ? pc->n : 1) * sizeof(*pc->v));
-			memcpy(pc->v, refv + k, pc->n * sizeof(*pc->v));
+			if (map) {
+				/* read only: refs.c replaces, never writes, it */
+				pc->v = (uint32_t *)(refv + k);
+				pc->borrowed = true;
+			} else {
+				pc->v = qu_xmalloc((pc->n ? pc->n : 1) *
+						   sizeof(*pc->v));
+				memcpy(pc->v, refv + k, pc->n * sizeof(*pc->v));
+			}
 			k += pc->n;
 		}
 	}

@@ -479,7 +479,9 @@ static void scan_page(struct qu_job *job, size_t p, void *payload)
 						  strlen(it->sections[i].body),
 						  true, &from, rec);
 			}
-			free(pc->v);
+			if (!pc->borrowed)
+				free(pc->v);
+			pc->borrowed = false;
 			pc->n = (uint32_t)(pr->n - n0);
 			pc->v = qu_xmalloc((pc->n ? pc->n : 1) * sizeof(*pc->v));
 			for (i = 0; i < pc->n; i++)

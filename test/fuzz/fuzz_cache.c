@@ -9,12 +9,15 @@
  * passes them is walked whole, every offset it gives dereferenced, as
  * an incremental index would. The corpus holds the two files of a small
  * site's cache, as quire wrote them, and the placement of the site made
- * here (QU_FUZZ_PLACEMENT=FILE writes it).
+ * here (QU_FUZZ_PLACEMENT=FILE writes it). The input is loaded as a
+ * placement from a read-only mapping of its own, which the graph takes
+ * and points into, as a build's graph does with the cache's file.
  */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <xxhash.h>
 
 #include "fuzz.h"
@@ -81,12 +84,10 @@ static void placement(const uint8_t *data, size_t size)
 	struct qu_unit units[2];
 	struct qu_diags diags;
 	struct qu_graph g;
-	uint64_t *copy = malloc(size + 8);
 	size_t nsyms, nplaced;
 	const char *seed;
+	void *map;
 
-	if (!copy)
-		abort();
 	small_site(&site, units);
 	qu_diags_init(&diags);
 	if (!made) {
@@ -116,17 +117,26 @@ static void placement(const uint8_t *data, size_t size)
 		nplaced = g.nplaced;
 		qu_graph_fini(&g);
 		if (!qu_graph_place_load(&g, &site, units, NULL, saved.buf,
-					 saved.len, 7, NULL, &diags, 1) ||
+					 saved.len, NULL, 0, 7, NULL, &diags,
+					 1) ||
 		    g.nsyms != nsyms || g.nplaced != nplaced || nsyms != 9 ||
 		    nplaced != 5 || !g.placed_refs ||
 		    g.placed_refs[4].unit.lo != 4 || g.placed_refs[4].n != 1)
 			abort();
 		qu_graph_fini(&g);
 	}
-	memcpy(copy, data, size);
+	/* in a mapping of its own, which a graph that loads it takes */
+	map = size ? mmap(NULL, size, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+		   : MAP_FAILED;
+	if (map != MAP_FAILED) {
+		memcpy(map, data, size);
+		mprotect(map, size, PROT_READ);
+	}
 	memset(&g, 0, sizeof(g));
-	if (qu_graph_place_load(&g, &site, units, NULL, copy, size, 7, NULL,
-				&diags, 1)) {
+	if (map != MAP_FAILED &&
+	    qu_graph_place_load(&g, &site, units, NULL, map, size, map, size,
+				7, NULL, &diags, 1)) {
 		/* every name and anchor a loaded placement gives is a string */
 		struct qu_from from = {0};
 		size_t i, k, sum = 0;
@@ -142,10 +152,12 @@ static void placement(const uint8_t *data, size_t size)
 		sum += qu_graph_lookup(&g, "struct s", 8, &from, NULL) +
 		       qu_graph_lookup(&g, "zz()", 4, &from, NULL);
 		(void)sum;
+		/* it unmaps what it took */
 		qu_graph_fini(&g);
+	} else if (map != MAP_FAILED) {
+		munmap(map, size);
 	}
 	qu_diags_fini(&diags);
-	free(copy);
 }
 
 /* Touch everything a state that checks points at. */
