@@ -260,11 +260,13 @@ struct build_dep {
  * @v: the inputs
  * @n: how many
  * @alloc: how many allocated
+ * @paths: owns their paths (all zero is an empty arena)
  */
 struct build_deps {
 	struct build_dep *v;
 	size_t n;
 	size_t alloc;
+	struct qu_arena paths;
 };
 
 void build_deps_add(struct build_deps *d, const char *path);

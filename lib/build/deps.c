@@ -10,25 +10,26 @@
 
 #include "build_int.h"
 
-static void add(struct build_deps *d, char *path, bool dir)
+/* @path's first @len bytes, copied into the arena (a kernel tree: 60,000) */
+static void add(struct build_deps *d, const char *path, size_t len, bool dir)
 {
 	if (d->n == d->alloc) {
 		d->alloc = d->alloc ? 2 * d->alloc : 64;
 		d->v = qu_xrealloc(d->v, d->alloc * sizeof(*d->v));
 	}
 	memset(&d->v[d->n], 0, sizeof(d->v[d->n]));
-	d->v[d->n].path = path;
+	d->v[d->n].path = qu_arena_strndup(&d->paths, path, len);
 	d->v[d->n++].dir = dir;
 }
 
 void build_deps_add(struct build_deps *d, const char *path)
 {
-	add(d, qu_xstrdup(path), false);
+	add(d, path, strlen(path), false);
 }
 
 void build_deps_add_dir(struct build_deps *d, const char *path)
 {
-	add(d, qu_xstrdup(path), true);
+	add(d, path, strlen(path), true);
 }
 
 void build_deps_add_folders(struct build_deps *d)
@@ -49,7 +50,7 @@ void build_deps_add_folders(struct build_deps *d)
 		/* consecutive files mostly share their folder */
 		if (last && len == last_len && !memcmp(p, last, len))
 			continue;
-		add(d, qu_xstrndup(p, len), true);
+		add(d, p, len, true);
 		last = d->v[d->n - 1].path;
 		last_len = len;
 	}
@@ -57,10 +58,7 @@ void build_deps_add_folders(struct build_deps *d)
 
 void build_deps_fini(struct build_deps *d)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		free(d->v[i].path);
+	qu_arena_fini(&d->paths);
 	free(d->v);
 	memset(d, 0, sizeof(*d));
 }
@@ -133,7 +131,6 @@ void build_deps_sort(struct build_deps *d, const char *out_parent)
 				d->v[k - 1].st = d->v[i].st;
 				d->v[k - 1].have_st = true;
 			}
-			free(d->v[i].path);
 			continue;
 		}
 		d->v[k++] = d->v[i];

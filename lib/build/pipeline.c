@@ -52,6 +52,7 @@ struct qu_build {
 	struct qu_unit *units;
 	struct qu_graph_exports *exports;
 	char **src_paths;
+	struct qu_arena src_arena;	/* owns them */
 	struct qu_graph graph;
 	struct qu_md *md;
 	struct qu_site_reader reader;
@@ -1354,7 +1355,8 @@ void qu_build_link(struct qu_build *b)
 			qu_buf_addc(&tmp, '/');
 		}
 		qu_buf_adds(&tmp, b->site.sources[i]);
-		b->src_paths[i] = qu_buf_detach(&tmp, NULL);
+		b->src_paths[i] = qu_arena_strndup(&b->src_arena, tmp.buf,
+						   tmp.len);
 	}
 	for (i = 0; i < b->site.npages; i++) {
 		const struct qu_page *pg = &b->site.pages[i];
@@ -3174,15 +3176,12 @@ void qu_build_free(struct qu_build *b)
 			qu_buf_fini(&b->errs[i]);
 		free(b->errs);
 	}
-	for (i = 0; i < b->site.nsources; i++) {
-		if (b->units)
-			qu_unit_fini(&b->units[i]);
-		if (b->src_paths)
-			free(b->src_paths[i]);
-	}
+	for (i = 0; b->units && i < b->site.nsources; i++)
+		qu_unit_fini(&b->units[i]);
 	free(b->units);
 	free(b->exports);
 	free(b->src_paths);
+	qu_arena_fini(&b->src_arena);
 	free(b->keys);
 	free(b->keep);
 	free(b->same);

@@ -303,6 +303,17 @@ static void read_listing(struct build_rd *r, struct qu_files_memo *listings,
 	free(kinds);
 }
 
+/* Whether the stat data recorded at @p (before @end) are @now. */
+static bool was_same(const unsigned char *p, const unsigned char *end,
+		     const struct build_fstamp *now)
+{
+	struct build_rd r = {p, (size_t)(end - p), false};
+	struct build_fstamp was;
+
+	get_fstamp(&r, &was);
+	return !r.bad && !memcmp(&was, now, sizeof(was));
+}
+
 /*
  * Read the stamp. Every input is stat(2)ed, even past the first that
  * changed, into @s->now: the build that follows needs them all.
@@ -344,10 +355,15 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 				      qu_arena_alloc(a, (n + 1) *
 							       sizeof(*sr.now)),
 				      n};
-		struct build_fstamp *was = qu_xmalloc((n + 1) * sizeof(*was));
+		/*
+		 * where each entry's recorded stat data starts, a folder's
+		 * listing after it: read again where they lie, not copied (a
+		 * kernel tree's 60,000 took 5 MB)
+		 */
+		const unsigned char **at = qu_xmalloc((n + 1) * sizeof(*at));
+		const unsigned char *end = r->p + r->left;
 		bool *dir = qu_xmalloc((n + 1) * sizeof(*dir));
-		/* where each folder's listing starts, or NULL */
-		struct build_rd *lst = qu_xcalloc(n + 1, sizeof(*lst));
+		struct build_fstamp was;
 
 		for (i = 0; i < n && !r->bad; i++) {
 			sr.paths[i] = build_get_str(r, NULL, NULL);
@@ -356,20 +372,19 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			else
 				r->p++, r->left--;
 			dir[i] = build_get_u32(r);
-			get_fstamp(r, &was[i]);
+			at[i] = r->p;
+			get_fstamp(r, &was);
 			if (!sr.paths[i])
 				r->bad = true;
-			if (dir[i] && !r->bad) {
-				lst[i] = *r;
+			if (dir[i] && !r->bad)
 				read_listing(r, NULL, NULL);
-			}
 		}
 		if (!r->bad)
 			qu_pool_run(threads, (n + STAT_CHUNK - 1) / STAT_CHUNK,
 				    stat_chunk, &sr);
 		same = !r->bad;
 		for (i = 0; i < n && same; i++)
-			if (memcmp(&was[i], &sr.now[i], sizeof(was[i])))
+			if (!was_same(at[i], end, &sr.now[i]))
 				same = false;
 		/* the first file's entry: the sources follow, in site order */
 		for (i = 0; i < n && !r->bad && dir[i]; i++)
@@ -385,10 +400,13 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		 * listed last time, when its stat(2) data is as it was
 		 */
 		for (i = 0; !same && !r->bad && s->listings && i < n; i++)
-			if (lst[i].p &&
-			    !memcmp(&was[i], &sr.now[i], sizeof(was[i])))
-				read_listing(&lst[i], s->listings,
-					     sr.paths[i]);
+			if (dir[i] && was_same(at[i], end, &sr.now[i])) {
+				struct build_rd l = {at[i], (size_t)(end - at[i]),
+						     false};
+
+				get_fstamp(&l, &was);
+				read_listing(&l, s->listings, sr.paths[i]);
+			}
 		if (!r->bad) {
 			s->paths = sr.paths;
 			s->now = sr.now;
@@ -396,9 +414,8 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		} else {
 			free(sr.paths);
 		}
-		free(was);
+		free(at);
 		free(dir);
-		free(lst);
 	}
 	if (!same)
 		return false;
