@@ -140,6 +140,7 @@ struct qu_placed_refs {
  *	probed linearly, under half full
  * @stab_cap: how many slots (a power of two)
  * @nstab: how many are taken
+ * @stab_borrowed: @stab lies in @map (read only), not owned
  * @anchors: the page being placed: each anchor id taken -> the last
  *	suffix given for it (placement only)
  * @page_ids: the anchor ids of each page, sorted
@@ -162,8 +163,8 @@ struct qu_placed_refs {
  *	qu_graph_build(), the last graph's for qu_graph_reuse(), so that what
  *	is made of the symbols alone can be kept with it (0 for none)
  * @map: the saved placement qu_graph_place_load() read, mapped, when the
- *	graph took it: the symbols' and anchors' strings and the comments'
- *	references point into it; qu_graph_fini() unmaps it
+ *	graph took it: the symbols' and anchors' strings, the symbol table
+ *	and the comments' references point into it; qu_graph_fini() unmaps it
  * @map_size: its size
  */
 struct qu_graph {
@@ -185,6 +186,7 @@ struct qu_graph {
 	} *stab;
 	size_t stab_cap;
 	size_t nstab;
+	bool stab_borrowed;
 	struct qu_map anchors;
 	const char ***page_ids;
 	size_t *npage_ids;
@@ -373,8 +375,8 @@ int qu_graph_place_save(const struct qu_graph *g, uint64_t refs_key,
  *	qu_graph_place_key() was this one's, aligned for 8-byte words
  * @len: how many
  * @map: when not NULL, the mapping (qu_file_map()) @data lies in, taken
- *	when the load succeeds: the graph's strings and the comments'
- *	references point into it instead of being copied, and
+ *	when the load succeeds: the graph's strings, its symbol table and
+ *	the comments' references point into it instead of being copied, and
  *	qu_graph_fini() unmaps it; on failure the caller keeps it
  * @map_size: its size
  * @refs_key: the key of the settings the references are read with

@@ -149,7 +149,10 @@ static void stab_grow(struct qu_graph *g, size_t n)
 		to = graph_stab_find(g, sym->ns, sym->name, len, h);
 		*to = old[i];
 	}
-	qu_big_free(old, oldcap * sizeof(*old));
+	/* a table in a loaded placement's mapping is the mapping's */
+	if (!g->stab_borrowed)
+		qu_big_free(old, oldcap * sizeof(*old));
+	g->stab_borrowed = false;
 }
 
 /*
@@ -717,7 +720,8 @@ void qu_graph_fini(struct qu_graph *g)
 	free(g->part_start);
 	free(g->refs);
 	free(g->ext);
-	qu_big_free(g->stab, g->stab_cap * sizeof(*g->stab));
+	if (!g->stab_borrowed)
+		qu_big_free(g->stab, g->stab_cap * sizeof(*g->stab));
 	qu_map_fini(&g->anchors);
 	qu_map_fini(&g->labels);
 	qu_arena_fini(&g->arena);
@@ -853,6 +857,8 @@ bool qu_graph_reuse(struct qu_graph *g, struct qu_graph *prev,
 	g->stab = prev->stab;
 	g->stab_cap = prev->stab_cap;
 	g->nstab = prev->nstab;
+	g->stab_borrowed = prev->stab_borrowed;
+	prev->stab_borrowed = false;
 	g->arena = prev->arena;
 	g->page_ids = prev->page_ids;
 	g->npage_ids = prev->npage_ids;
@@ -1324,7 +1330,11 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	}
 	g->stab_cap = h->stab_cap;
 	g->nstab = h->nstab;
-	if (g->stab_cap) {
+	if (map && g->stab_cap) {
+		/* read only: a loaded placement adds no symbol */
+		g->stab = (struct qu_graph_stab_slot *)stab;
+		g->stab_borrowed = true;
+	} else if (g->stab_cap) {
 		g->stab = qu_big_alloc(g->stab_cap * sizeof(*g->stab));
 		memcpy(g->stab, stab, g->stab_cap * sizeof(*g->stab));
 	}
