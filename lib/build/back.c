@@ -1122,26 +1122,31 @@ static int open_root(const char *dir, struct stat *st)
 	return fd;
 }
 
-int qu_out_record(const char *back, const char *live, unsigned threads)
+/*
+ * The tree at @dir walked and recorded beside the back tree @back; its
+ * root's inode in *@ino (0 when it has none). Return: 0, or -1 (no
+ * record of it is left).
+ */
+static int record_walked(const char *dir, const char *back, unsigned threads,
+			 uint64_t *ino)
 {
 	struct compose c;
 	struct qu_buf rel = QU_BUF_INIT, path = QU_BUF_INIT;
-	struct stat root, ls;
+	struct stat root;
 	bool stays;
-	int fd = open_root(back, &root), r = -1;
+	int fd = open_root(dir, &root), r = -1;
 
 	memset(&c, 0, sizeof(c));
 	qu_arena_init(&c.arena);
+	*ino = fd < 0 ? 0 : (uint64_t)root.st_ino;
 	if (fd < 0)
 		goto out;
 	rec_path(&path, back, root.st_ino);
-	if (walk(&c, back, &rel, rec_collect, NULL, &stays) < 0 || c.rec_bad) {
+	if (walk(&c, dir, &rel, rec_collect, NULL, &stays) < 0 || c.rec_bad) {
 		unlink(path.buf);
 		goto out;
 	}
 	rec_write(path.buf, fd, &root, c.ins, c.nins, NULL, threads);
-	rec_sweep(back, root.st_ino,
-		  lstat(live, &ls) ? 0 : (uint64_t)ls.st_ino);
 	r = 0;
 out:
 	if (fd >= 0)
@@ -1151,6 +1156,24 @@ out:
 	qu_buf_fini(&path);
 	qu_buf_fini(&c.a);
 	qu_arena_fini(&c.arena);
+	return r;
+}
+
+int qu_out_record(const char *back, const char *live, unsigned threads)
+{
+	uint64_t back_ino, live_ino;
+	int r = record_walked(back, back, threads, &back_ino);
+
+	/*
+	 * and OUT, whose record tells the next build which of its pages OUT
+	 * holds (qu_out_view_open()) without a stat(2) a page
+	 */
+	if (!r)
+		record_walked(live, back, threads, &live_ino);
+	else
+		live_ino = 0;
+	if (!r)
+		rec_sweep(back, back_ino, live_ino);
 	return r;
 }
 

@@ -96,14 +96,16 @@ int qu_out_compose(struct qu_out *o, const char *const *kept,
 		   const char *skip, struct qu_buf *err);
 
 /**
- * qu_out_record() - record a back tree made whole, for the next compose
+ * qu_out_record() - record a back tree made whole, and OUT, for the next build
  * @back: the back tree
- * @live: OUT, whose tree's record is kept too
+ * @live: OUT, which is recorded too
  * @threads: workers for the folders' stat(2)s (0: one a processor)
  *
  * qu_out_compose() records the tree it makes; a back tree made otherwise
  * (links to a site written whole) is walked and recorded here, so that
- * the next compose need not list its folders.
+ * the next compose need not list its folders, and OUT (the site written
+ * whole) too, so that the next build finds which pages OUT holds in its
+ * record (qu_out_view_open()).
  *
  * Return: 0, or -1 (no record is left).
  */

@@ -110,13 +110,14 @@ struct qu_graph_exports {
  * @v: the symbols, in the comment's order (itself left out)
  * @n: how many
  * @ok: @v holds them
+ * @borrowed: @v points into the graph's @map (read only), not owned
  */
 struct qu_placed_refs {
 	struct qu_hash128 unit;
 	uint32_t *v;
 	uint32_t n;
 	bool ok;
-	bool borrowed;	/* @v points into the graph's @map, not owned */
+	bool borrowed;
 };
 
 /**

@@ -467,6 +467,7 @@ def docs_tree(work, root, env):
         f.truncate(100)
     step(work, docs, 'units: truncated', env, want_rendered=0,
          note='corrupt')
+    first_record(work, docs, env)
     back_record(work, docs, env)
 
 
@@ -696,6 +697,37 @@ def back_tree(work, docs, env):
 
 BACK_REC = re.compile(r'back tree from its record, (\d+) of (\d+) folders '
                       r'listed')
+
+
+def first_record(work, docs, env):
+    """A site written whole with a new cache leaves a record of OUT beside
+    the one of the back tree of links to it, each named by its tree's
+    inode: the next build looks OUT's pages up in OUT's record where its
+    folders are as recorded (in a site this small, written in a moment,
+    every folder is too new to be trusted), and takes the back tree's
+    files from its record."""
+    cache = os.path.join(work, '.quire-cache')
+    site = os.path.join(work, 'site')
+    for d in (cache, site):
+        shutil.rmtree(d, ignore_errors=True)
+    tenv = dict(env, QUIRE_TIMING='1')
+    step(work, docs, 'first record: a site written whole', env,
+         want_kept=False)
+    back = only_file(cache, 'back-')
+    recs = sorted(n.rsplit('.', 1)[1] for n in os.listdir(cache)
+                  if n.startswith('tree-'))
+    want = sorted('%x' % os.stat(t).st_ino for t in (site, back or site))
+    if recs != want:
+        fail('first record: records %s, not of OUT and the back tree (%s)' %
+             (recs, want))
+    edit(os.path.join(docs, 'json.md'), '\n\n', '\n\nFirst record.\n\n')
+    err = step(work, docs, 'first record: an edit', tenv,
+               want_rendered=1) or ''
+    if not re.search(r"OUT's pages: \d+ of \d+ from its record", err):
+        fail("first record: OUT's record not read:\n%s" % err[-400:])
+    if not BACK_REC.search(err):
+        fail('first record: the compose walked the back tree:\n%s' %
+             err[-400:])
 
 
 def back_record(work, docs, env):
