@@ -114,6 +114,8 @@ echo "clean      $(printf '%7.3f' "$c") s  (runs: ${clean[*]})"
 report "no-op" "$(echo "${noop[@]}" | median)" "$noop_what"
 report "one edit" "$(echo "${edit[@]}" | median)" "$edit_what"
 report "release" "$(echo "${release[@]}" | median)" "$release_what"
+# every run, in order: this machine's moments differ more than builds do
+echo "runs: no-op ${noop[*]}; one edit ${edit[*]}; release ${release[*]}"
 
 # the incumbent: Sphinx's incremental rebuild of one subfolder, run as
 # `make htmldocs SPHINXDIRS=core-api` runs it, on an untouched copy
