@@ -623,21 +623,20 @@ static void *sstate_job(void *payload)
 static void start_sstate(struct qu_build *b)
 {
 	struct qu_buf p = QU_BUF_INIT;
-
 	/* being read from this cache already: end_sstate() takes it */
-	if (b->prefetching && b->cache_dir &&
-	    !strcmp(b->cache_dir, b->peek_dir)) {
-		build_search_state_path(&p, b->cache_dir, b->out_abs);
-		b->sstate_path = qu_buf_detach(&p, NULL);
-		b->sstate_pre = true;
-		return;
-	}
-	end_prefetch(b);
+	bool pre = b->prefetching && b->cache_dir &&
+		   !strcmp(b->cache_dir, b->peek_dir);
+
+	if (!pre)
+		end_prefetch(b);
 	if (!b->cache_dir || b->opts->memo)
 		return;
 	build_search_state_path(&p, b->cache_dir, b->out_abs);
 	b->sstate_path = qu_buf_detach(&p, NULL);
-	qu_thread_start(&b->sstate_thread, true, sstate_job, b);
+	if (pre)
+		b->sstate_pre = true;
+	else
+		qu_thread_start(&b->sstate_thread, true, sstate_job, b);
 }
 
 static struct qu_search_state *end_sstate(struct qu_build *b)

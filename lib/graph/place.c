@@ -1195,7 +1195,7 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	const struct place_refs *prs = NULL;
 	const void *stab;
 	const char *strs;
-	char *str;
+	const char *str;
 	size_t i, k, n;
 
 	if (!h || memcmp(h->magic, PLACE_MAGIC, 8) ||
@@ -1272,10 +1272,12 @@ bool qu_graph_place_load(struct qu_graph *g, const struct qu_site *site,
 	if (map) {
 		g->map = map;
 		g->map_size = map_size;
-		str = (char *)strs;
+		str = strs;
 	} else {
-		str = qu_arena_alloc(&g->arena, h->nstr + 1);
-		memcpy(str, strs, h->nstr);
+		char *copy = qu_arena_alloc(&g->arena, h->nstr + 1);
+
+		memcpy(copy, strs, h->nstr);
+		str = copy;
 	}
 	g->sym_alloc = h->nsyms ? h->nsyms : 1;
 	g->syms = qu_xcalloc(g->sym_alloc, sizeof(*g->syms));
