@@ -343,6 +343,7 @@ static void arch_table(struct qu_buf *out, const struct feat *f, size_t n,
 		       const struct feat_sizes *sz, const char *arch)
 {
 	struct qu_buf t = QU_BUF_INIT;
+	size_t alen = strlen(arch);
 
 	qu_buf_addf(&t, "Feature status on %s architecture", arch);
 	title(out, t.buf);
@@ -359,10 +360,10 @@ static void arch_table(struct qu_buf *out, const struct feat *f, size_t n,
 		const char *st = "";
 		size_t nst = 0;
 
+		/* the name's bytes, which may hold a NUL, against @arch's */
 		for (size_t k = 0; k < f[i].narchs; k++)
-			if (!strncmp(f[i].archs[k].arch, arch,
-				     f[i].archs[k].narch) &&
-			    !arch[f[i].archs[k].narch])
+			if (f[i].archs[k].narch == alen &&
+			    !memcmp(f[i].archs[k].arch, arch, alen))
 				st = f[i].archs[k].status,
 				nst = f[i].archs[k].nstatus;
 		cell(out, f[i].subsys, f[i].nsubsys, sz->subsys + 2);
