@@ -824,7 +824,7 @@ static void rec_write(const char *path, int fd, const struct stat *root,
 	struct qu_map dirs;
 	struct qu_buf b = QU_BUF_INIT, err = QU_BUF_INIT;
 	const char **rels = NULL, **fresh = NULL;
-	size_t nrels = 0, alloc = 0, nfresh = 0, i, k;
+	size_t nrels = 0, alloc = 0, nfresh = 0, i, k, *was = NULL;
 	struct rec_stat rs;
 	bool ok = true;
 	uint64_t sum;
@@ -856,13 +856,17 @@ static void rec_write(const char *path, int fd, const struct stat *root,
 	for (i = 0; i < nrels; i++)
 		qu_map_put(&dirs, rels[i], (void *)(uintptr_t)(i + 1));
 	/* the folders not found before the compose, stat(2)ed now */
+	/* each folder's number in @known's record, found once; 0: none */
 	fresh = qu_xcalloc(nrels, sizeof(*fresh));
+	was = qu_xcalloc(nrels, sizeof(*was));
 	for (i = 0; i < nrels; i++) {
 		void *kv = known ? qu_map_get(&known->rec->map, rels[i],
 					      strlen(rels[i]))
 				 : NULL;
 
-		if (!kv || !known->exists[(uintptr_t)kv - 1])
+		if (kv && known->exists[(uintptr_t)kv - 1])
+			was[i] = (uintptr_t)kv;
+		else
 			fresh[nfresh++] = rels[i];
 	}
 	rs.n = nfresh;
@@ -871,19 +875,16 @@ static void rec_write(const char *path, int fd, const struct stat *root,
 	build_put_u32(&b, REC_FORMAT);
 	build_put_u64(&b, nrels);
 	for (i = k = 0; i < nrels && ok; i++) {
-		void *kv = known ? qu_map_get(&known->rec->map, rels[i],
-					      strlen(rels[i]))
-				 : NULL;
 		const struct stat *st;
 		int64_t m, before;
 		bool exists;
 
-		if (k < nfresh && fresh[k] == rels[i]) {
+		if (!was[i]) {
 			st = &rs.st[k];
 			exists = rs.exists[k++];
 			before = rs.before;
 		} else {
-			st = &known->st[(uintptr_t)kv - 1];
+			st = &known->st[was[i] - 1];
 			exists = true;
 			before = known->before;
 		}
@@ -920,6 +921,7 @@ static void rec_write(const char *path, int fd, const struct stat *root,
 	qu_buf_fini(&err);
 	rec_stat_fini(&rs);
 	free(fresh);
+	free(was);
 	free(rels);
 	qu_map_fini(&dirs);
 	qu_arena_fini(&a);
