@@ -375,6 +375,7 @@ int build_cache_write(const struct build_cache *c, const char *dir,
  * @n: how many
  * @first_file: the first of them that is not a folder (a build adds the
  *	folders it walked, then its sources in site order)
+ * @nchanged: how many of them changed since
  */
 struct build_stamp {
 	uint64_t key;
@@ -389,6 +390,7 @@ struct build_stamp {
 	const struct build_fstamp *now;
 	size_t n;
 	size_t first_file;
+	size_t nchanged;
 };
 
 /* how far past the last input found build_stamp_near() looks */

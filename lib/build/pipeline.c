@@ -192,6 +192,8 @@ struct qu_build {
 	const struct qu_files *theme_files;
 	bool linked;
 	bool uptodate;
+	/* the phase after which it asked for huge pages (pages_for()) */
+	const char *huge_at;
 	struct qu_build *prev;
 	/* opts->in_place: the files OUT holds; this build updates it so */
 	struct qu_out_list live;
@@ -224,13 +226,44 @@ static void phase(struct qu_build *b, const char *what)
 
 	if (b->opts->timing) {
 		struct rusage ru;
+		char line[128];
+		long anon = -1;
+		FILE *f = fopen("/proc/self/status", "r");
 
-		/* with the process's peak memory so far, for the same */
+		/*
+		 * with the process's peak memory so far, and the anonymous
+		 * memory it holds now (each page of which was zeroed for it)
+		 */
 		getrusage(RUSAGE_SELF, &ru);
-		fprintf(stderr, "quire build: %-8s %6.2f s  %5ld MB\n", what,
-			n - b->tp, ru.ru_maxrss / 1024);
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "RssAnon: %ld kB", &anon) == 1)
+				break;
+		if (f)
+			fclose(f);
+		fprintf(stderr, "quire build: %-8s %6.2f s  %5ld MB peak  %5ld MB anonymous\n",
+			what, n - b->tp, ru.ru_maxrss / 1024, anon / 1024);
 	}
 	b->tp = n;
+}
+
+/*
+ * The build's memory in 2 MB pages from now on when it is large: more
+ * than one in 64 of @of changed (of the inputs, after the stamp), or of
+ * the pages are rendered (after the keys); @of 0 (no stamp to go by) is
+ * large. A small build (one edit in a kernel tree: 130 MB it touches
+ * once) stays in 4 KB pages (qu_mem_huge()).
+ */
+static void pages_for(struct qu_build *b, size_t changed, size_t of,
+		      const char *after)
+{
+	if (qu_mem_is_huge() || (of && changed <= of / 64))
+		return;
+	qu_mem_huge();
+	b->huge_at = after;
+	if (b->opts->timing)
+		fprintf(stderr,
+			"quire build: huge pages after %s: %zu of %zu changed\n",
+			after, changed, of);
 }
 
 /*
@@ -723,6 +756,7 @@ int qu_build_new(struct qu_build **out, const struct qu_build_opts *opts,
 		goto out;
 	}
 	phase(b, "stamp");
+	pages_for(b, b->stamp.nchanged, b->stamp.n, "stamp");
 	start_prefetch(b);
 	/* lib/markdown reads the pages for lib/site: directives, headings */
 	b->md = qu_md_new(false);
@@ -2940,6 +2974,13 @@ int qu_build_write(struct qu_build *b, struct qu_buf *err)
 	decide_pages(b);
 	start_place(b);
 	phase(b, "keys");
+	{
+		size_t nrender = 0;
+
+		for (i = 0; i < b->site.npages; i++)
+			nrender += !b->keep[i];
+		pages_for(b, nrender, b->site.npages, "keys");
+	}
 	if (b->cache_dir)
 		build_back_path(&tmp, b->cache_dir, b->out_abs);
 	if (qu_out_begin(&b->out, b->out_abs, tmp.len ? tmp.buf : NULL,

@@ -382,10 +382,10 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		if (!r->bad)
 			qu_pool_run(threads, (n + STAT_CHUNK - 1) / STAT_CHUNK,
 				    stat_chunk, &sr);
-		same = !r->bad;
-		for (i = 0; i < n && same; i++)
-			if (!was_same(at[i], end, &sr.now[i]))
-				same = false;
+		/* every input that changed is counted: how large a build is */
+		for (i = 0; i < n && !r->bad; i++)
+			s->nchanged += !was_same(at[i], end, &sr.now[i]);
+		same = !r->bad && !s->nchanged;
 		/* the first file's entry: the sources follow, in site order */
 		for (i = 0; i < n && !r->bad && dir[i]; i++)
 			;

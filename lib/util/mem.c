@@ -73,6 +73,25 @@ void *qu_xgrow(void *v, size_t n, size_t size)
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
+static atomic_bool huge;
+static void (*on_huge)(void);
+
+void qu_mem_huge(void)
+{
+	if (!atomic_exchange(&huge, true) && on_huge)
+		on_huge();
+}
+
+void qu_mem_on_huge(void (*fn)(void))
+{
+	on_huge = fn;
+}
+
+bool qu_mem_is_huge(void)
+{
+	return atomic_load(&huge);
+}
+
 static size_t big_size(size_t size)
 {
 	return (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
@@ -96,7 +115,8 @@ void *qu_big_alloc(size_t size)
 		munmap(p, head);
 	munmap(p + head + n, HUGE_PAGE - head);
 	p += head;
-	madvise(p, n, MADV_HUGEPAGE);
+	if (atomic_load(&huge))
+		madvise(p, n, MADV_HUGEPAGE);
 	return p;
 }
 

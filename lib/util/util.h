@@ -91,10 +91,11 @@ void *qu_xgrow(void *v, size_t n, size_t size) QU_NONNULL_RET;
  * @size: bytes wanted
  *
  * For the few blocks of megabytes a build fills or probes all over (a
- * kernel tree's symbol table, the unit cache's rows): mapped apart,
- * aligned to 2 MB and marked MADV_HUGEPAGE, so that 2 MB take one page
- * fault and one TLB entry instead of 512. Fresh pages are zero: nothing
- * is cleared. Below QU_BIG_MIN, where that saves nothing, the heap's.
+ * kernel tree's symbol table, the unit cache's rows): mapped apart and
+ * aligned to 2 MB; once qu_mem_huge() was called, marked MADV_HUGEPAGE, so
+ * that 2 MB take one page fault and one TLB entry instead of 512. Fresh
+ * pages are zero: nothing is cleared. Below QU_BIG_MIN, where that saves
+ * nothing, the heap's.
  *
  * Return: the memory; the caller frees it with qu_big_free(), never free().
  */
@@ -105,6 +106,37 @@ void qu_big_free(void *p, size_t size);
 
 /* Below this, qu_big_alloc() takes the heap's memory. */
 #define QU_BIG_MIN (4u << 20)
+
+/**
+ * qu_mem_huge() - large memory in huge pages from now on
+ *
+ * A program starts in 4 KB pages and calls this once it knows its work is
+ * large. 2 MB pages (where transparent huge pages are set to "madvise" or
+ * "always") make a build that fills hundreds of megabytes faster: one
+ * fault and one TLB entry for 512 pages. A small build they make slower
+ * where its memory is fresh: a 2 MB page is cleared whole however little
+ * of it is used, and under a hypervisor that took the guest's free memory
+ * back (virtio-balloon's free page reporting, 2 s after it was freed) each
+ * 4 KB of it first faults in the host: a 2 MB page cost 4 ms there, where
+ * 4 KB pages that fill it cost 1 ms (docs/commands/build.md, "Measured").
+ *
+ * From the call, qu_big_alloc() marks its blocks, and the hook
+ * qu_mem_on_huge() set runs, once (the program's allocator). Safe to call
+ * more than once; never undone.
+ */
+void qu_mem_huge(void);
+
+/**
+ * qu_mem_on_huge() - what qu_mem_huge() does besides qu_big_alloc()'s
+ * @fn: run once, on the thread that first calls qu_mem_huge()
+ *
+ * The quire command sets its allocator's large-page option here. Set
+ * before any thread calls qu_mem_huge().
+ */
+void qu_mem_on_huge(void (*fn)(void));
+
+/** qu_mem_is_huge() - whether qu_mem_huge() was called */
+bool qu_mem_is_huge(void);
 
 /**
  * qu_xstrdup() - strdup() that never returns NULL

@@ -469,6 +469,7 @@ def docs_tree(work, root, env):
          note='corrupt')
     first_record(work, docs, env)
     back_record(work, docs, env)
+    huge_pages(work, docs, env)
 
 
 def search_state(work, docs, env, unstamp):
@@ -728,6 +729,38 @@ def first_record(work, docs, env):
     if not BACK_REC.search(err):
         fail('first record: the compose walked the back tree:\n%s' %
              err[-400:])
+
+
+HUGE = re.compile(r'huge pages after (\w+): (\d+) of (\d+) changed')
+
+
+def huge_pages(work, docs, env):
+    """A build asks for 2 MB pages once it knows its work is large: more
+    than one in 64 of its inputs changed, or of its pages are rendered. A
+    first build asks after the stamp (there is none to go by), an edit to
+    one page never, a change to the configuration (every page rendered)
+    after the keys."""
+    tenv = dict(env, QUIRE_TIMING='1')
+    for d in ('.quire-cache', 'site'):
+        shutil.rmtree(os.path.join(work, d), ignore_errors=True)
+    err = step(work, docs, 'huge pages: a first build', tenv,
+               want_kept=False) or ''
+    m = HUGE.search(err)
+    if not m or m.group(1) != 'stamp' or m.group(3) != '0':
+        fail('huge pages: a first build did not ask after the stamp:\n%s' %
+             err[-400:])
+    edit(os.path.join(docs, 'json.md'), '\n\n', '\n\nHuge pages.\n\n')
+    err = step(work, docs, 'huge pages: one page', tenv,
+               want_rendered=1) or ''
+    if HUGE.search(err) or 'quire build: stamp' not in err:
+        fail('huge pages: one edited page asked for them:\n%s' % err[-400:])
+    edit(os.path.join(docs, 'quire.yml'), 'title: quire', 'title: huge')
+    err = step(work, docs, 'huge pages: the configuration', tenv,
+               want_kept=False) or ''
+    m = HUGE.search(err)
+    if not m or m.group(1) != 'keys' or m.group(2) != m.group(3):
+        fail('huge pages: every page rendered, not asked after the keys:'
+             '\n%s' % err[-400:])
 
 
 def back_record(work, docs, env):
