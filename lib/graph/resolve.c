@@ -44,8 +44,9 @@ struct qu_graph_stab_slot *graph_stab_find(const struct qu_graph *g,
 		if (s->tag != tag)
 			continue;
 		sym = &g->syms[s->sym - 1];
+		/* the name's length too: @name may hold a NUL before @len */
 		if (sym->ns == ns && !strncmp(sym->name, name, len) &&
-		    !sym->name[len])
+		    strnlen(sym->name, len + 1) == len)
 			return s;
 	}
 }
