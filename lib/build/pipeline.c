@@ -192,8 +192,6 @@ struct qu_build {
 	const struct qu_files *theme_files;
 	bool linked;
 	bool uptodate;
-	/* the phase after which it asked for huge pages (pages_for()) */
-	const char *huge_at;
 	struct qu_build *prev;
 	/* opts->in_place: the files OUT holds; this build updates it so */
 	struct qu_out_list live;
@@ -240,7 +238,9 @@ static void phase(struct qu_build *b, const char *what)
 				break;
 		if (f)
 			fclose(f);
-		fprintf(stderr, "quire build: %-8s %6.2f s  %5ld MB peak  %5ld MB anonymous\n",
+		fprintf(stderr,
+			"quire build: %-8s %6.2f s  %5ld MB peak  "
+			"%5ld MB anonymous\n",
 			what, n - b->tp, ru.ru_maxrss / 1024, anon / 1024);
 	}
 	b->tp = n;
@@ -251,18 +251,20 @@ static void phase(struct qu_build *b, const char *what)
  * than one in 64 of @of changed (of the inputs, after the stamp), or of
  * the pages are rendered (after the keys); @of 0 (no stamp to go by) is
  * large. A small build (one edit in a kernel tree: 130 MB it touches
- * once) stays in 4 KB pages (qu_mem_huge()).
+ * once) stays in 4 KB pages (qu_mem_huge()). A site of fewer than 64
+ * pages or inputs is large by this measure at any change: it is small
+ * enough for either to make no difference.
  */
-static void pages_for(struct qu_build *b, size_t changed, size_t of,
+static void pages_for(const struct qu_build *b, size_t changed, size_t of,
 		      const char *after)
 {
 	if (qu_mem_is_huge() || (of && changed <= of / 64))
 		return;
 	qu_mem_huge();
-	b->huge_at = after;
 	if (b->opts->timing)
 		fprintf(stderr,
-			"quire build: huge pages after %s: %zu of %zu changed\n",
+			"quire build: huge pages after %s: "
+			"%zu of %zu changed\n",
 			after, changed, of);
 }
 

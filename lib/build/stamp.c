@@ -78,6 +78,9 @@ static void put_fstamp(struct qu_buf *b, const struct build_fstamp *f)
 	build_put_u64(b, (uint64_t)f->ctime_ns);
 }
 
+/* how many bytes get_fstamp() reads: eight 64-bit numbers */
+#define FSTAMP_BYTES (8 * sizeof(uint64_t))
+
 static void get_fstamp(struct build_rd *r, struct build_fstamp *f)
 {
 	f->dev = build_get_u64(r);
@@ -363,6 +366,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		const unsigned char **at = qu_xmalloc((n + 1) * sizeof(*at));
 		const unsigned char *end = r->p + r->left;
 		bool *dir = qu_xmalloc((n + 1) * sizeof(*dir));
+		bool *changed = qu_xmalloc((n + 1) * sizeof(*changed));
 		struct build_fstamp was;
 
 		for (i = 0; i < n && !r->bad; i++) {
@@ -383,8 +387,10 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 			qu_pool_run(threads, (n + STAT_CHUNK - 1) / STAT_CHUNK,
 				    stat_chunk, &sr);
 		/* every input that changed is counted: how large a build is */
-		for (i = 0; i < n && !r->bad; i++)
-			s->nchanged += !was_same(at[i], end, &sr.now[i]);
+		for (i = 0; i < n && !r->bad; i++) {
+			changed[i] = !was_same(at[i], end, &sr.now[i]);
+			s->nchanged += changed[i];
+		}
 		same = !r->bad && !s->nchanged;
 		/* the first file's entry: the sources follow, in site order */
 		for (i = 0; i < n && !r->bad && dir[i]; i++)
@@ -400,11 +406,13 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		 * listed last time, when its stat(2) data is as it was
 		 */
 		for (i = 0; !same && !r->bad && s->listings && i < n; i++)
-			if (dir[i] && was_same(at[i], end, &sr.now[i])) {
-				struct build_rd l = {at[i], (size_t)(end - at[i]),
+			if (dir[i] && !changed[i]) {
+				/* the listing follows the stat data */
+				struct build_rd l = {at[i] + FSTAMP_BYTES,
+						     (size_t)(end - at[i]) -
+							     FSTAMP_BYTES,
 						     false};
 
-				get_fstamp(&l, &was);
 				read_listing(&l, s->listings, sr.paths[i]);
 			}
 		if (!r->bad) {
@@ -416,6 +424,7 @@ static bool check(struct build_rd *r, struct build_stamp *s,
 		}
 		free(at);
 		free(dir);
+		free(changed);
 	}
 	if (!same)
 		return false;
