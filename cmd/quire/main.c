@@ -55,10 +55,10 @@ static uintptr_t main_seg;
  * pages set to "madvise" or "always"), from the moment the command knows
  * its work is large (qu_mem_huge()): a build that fills hundreds of
  * megabytes it touches once pays a fault for each 4 KB page of them
- * otherwise, a fifth of the kernel's Documentation/, and its zero-config
- * site took 6.3 s clean instead of 4.6 s (docs/commands/build.md,
- * "Measured"). A small build stays in 4 KB pages, which fault in faster
- * where memory is fresh.
+ * otherwise: a fifth of the kernel's Documentation/, and the kernel's
+ * zero-config site built clean in 6.3 s instead of 4.6 s
+ * (docs/commands/build.md, "Measured"). A small build stays in 4 KB
+ * pages, which fault in faster where memory is fresh.
  *
  * mimalloc takes its large-page option for the memory it asks the kernel
  * for from then on, and for every thread's first segment only when the
@@ -66,6 +66,9 @@ static uintptr_t main_seg;
  * aligned in mimalloc 2, was reserved before main() and is advised here.
  * Were the layout other, the advice would fail or reach other anonymous
  * memory of the process, which it only makes eligible for huge pages.
+ * The build's other threads may be allocating meanwhile: mimalloc reads
+ * the option each time it maps memory, and a mapping made just before
+ * the switch stays in 4 KB pages.
  */
 static void huge_pages(void)
 {
