@@ -47,8 +47,9 @@ static const struct command {
 };
 
 #ifdef QU_MIMALLOC
-/* the main thread's first segment (large_pages()) */
+/* the main thread's first segment (large_pages()), and its size */
 static uintptr_t main_seg;
+#define MAIN_SEG_SIZE ((uintptr_t)32 << 20)
 
 /*
  * The heap in 2 MB pages where the kernel gives them (transparent huge
@@ -72,11 +73,9 @@ static uintptr_t main_seg;
  */
 static void huge_pages(void)
 {
-	const uintptr_t seg_size = (uintptr_t)32 << 20;
-
 	mi_option_enable(mi_option_large_os_pages);
 	if (main_seg)
-		madvise((void *)main_seg, seg_size, MADV_HUGEPAGE);
+		madvise((void *)main_seg, MAIN_SEG_SIZE, MADV_HUGEPAGE);
 }
 
 /*
@@ -85,7 +84,6 @@ static void huge_pages(void)
  */
 static void large_pages(void)
 {
-	const uintptr_t seg_size = (uintptr_t)32 << 20;
 	void *p;
 
 	if (getenv("MIMALLOC_LARGE_OS_PAGES"))
@@ -94,7 +92,7 @@ static void large_pages(void)
 	p = malloc(1);
 	if (!p)
 		return;
-	main_seg = (uintptr_t)p & ~(seg_size - 1);
+	main_seg = (uintptr_t)p & ~(MAIN_SEG_SIZE - 1);
 	free(p);
 	qu_mem_on_huge(huge_pages);
 }

@@ -117,8 +117,9 @@ void qu_big_free(void *p, size_t size);
  * where its memory is fresh: a 2 MB page is cleared whole however little
  * of it is used, and under a hypervisor that took the guest's free memory
  * back (virtio-balloon's free page reporting, 2 s after it was freed) each
- * 4 KB of it first faults in the host: a 2 MB page cost 4 ms there, where
- * 4 KB pages that fill it cost 1 ms (docs/commands/build.md, "Measured").
+ * 4 KB of it first faults in the host: a 2 MB page cost 4 to 6 ms there,
+ * where 4 KB pages that fill it cost about 1 ms (docs/commands/build.md,
+ * "Measured").
  *
  * From the call, qu_big_alloc() marks its blocks, and the hook
  * qu_mem_on_huge() set runs, once (the program's allocator). Safe to call
